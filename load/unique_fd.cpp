@@ -1,0 +1,12 @@
+#include "load/unique_fd.hpp"
+
+#include <unistd.h>
+
+namespace usbsat::load {
+
+void UniqueFd::reset(int fd) {
+  if (fd_ >= 0 && fd_ != fd) ::close(fd_);
+  fd_ = fd;
+}
+
+}  // namespace usbsat::load

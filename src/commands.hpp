@@ -1,0 +1,9 @@
+#pragma once
+/// Entry points of the subcommands; each lives in its own cmd_*.cpp and returns an exit code.
+#include "src/options.hpp"
+
+namespace usbsat::cli {
+
+int run_version(const Invocation& inv);
+
+}  // namespace usbsat::cli

@@ -1,0 +1,34 @@
+// usbsat: parse, dispatch, and map the one environment-level exception of each module to an exit code.
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "src/cli.hpp"
+#include "src/exit_codes.hpp"
+#include "topology/errors.hpp"
+
+int main(int argc, char** argv) {
+  using namespace usbsat;
+  std::vector<std::string> args(argv, argv + argc);
+  auto parsed = cli::parse_args(args);
+  if (!parsed.invocation) {
+    std::fputs(parsed.output.c_str(), parsed.exit_code == kExitOk ? stdout : stderr);
+    return parsed.exit_code;
+  }
+  const auto& inv = *parsed.invocation;
+  try {
+    for (const auto& cmd : cli::commands())
+      if (cmd.name == inv.command) return cmd.run(inv);
+    fmt::print(stderr, "usbsat: unknown command '{}'\n", inv.command);
+    return kExitUsage;
+  } catch (const topology::ScanError& e) {
+    fmt::print(stderr, "usbsat: cannot scan this system: {}\n", e.what());
+    return kExitEnvironment;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "usbsat: internal error: {}\n", e.what());
+    return kExitFailure;
+  }
+}

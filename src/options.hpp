@@ -1,0 +1,29 @@
+#pragma once
+/// Plain option structs filled by parse_args(), one per command, plus the global flags.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace usbsat::cli {
+
+/// Flags every command understands.
+struct GlobalOptions {
+  bool json = false;     ///< machine-readable output on stdout
+  bool verbose = false;  ///< also print info-level diagnostics
+  bool quiet = false;    ///< no progress, no diagnostics below errors
+  bool no_color = false;
+};
+
+/// `usbsat topo|drives|ports`: what to scan and show.
+struct ScanOptions {
+  bool all_devices = false;  ///< topo: show every USB device, not only hubs and storage
+};
+
+/// Everything one run may need; only the struct of the chosen command is meaningful.
+struct Invocation {
+  std::string command;
+  GlobalOptions global;
+  ScanOptions scan;
+};
+
+}  // namespace usbsat::cli

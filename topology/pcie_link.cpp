@@ -1,0 +1,44 @@
+#include "topology/pcie_link.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+
+namespace usbsat::topology {
+namespace {
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) s.remove_suffix(1);
+  return s;
+}
+}  // namespace
+
+std::optional<double> parse_pcie_speed(std::string_view s) {
+  // Kernel spellings: "2.5 GT/s", "5 GT/s", "8 GT/s" (< 4.15), "8.0 GT/s PCIe" (>= 5.x), "Unknown speed".
+  s = trim(s);
+  const auto unit = s.find("GT/s");
+  if (unit == std::string_view::npos) return std::nullopt;
+  const auto num = trim(s.substr(0, unit));
+  double v = 0;
+  const auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
+  if (ec != std::errc{} || ptr != num.data() + num.size() || !(v > 0)) return std::nullopt;
+  return v;
+}
+
+std::optional<unsigned> parse_pcie_width(std::string_view s) {
+  s = trim(s);
+  if (!s.empty() && (s.front() == 'x' || s.front() == 'X')) s.remove_prefix(1);
+  unsigned v = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || ptr != s.data() + s.size() || v == 0 || v > 32) return std::nullopt;
+  return v;
+}
+
+std::optional<unsigned> pcie_generation(double gts) {
+  constexpr std::array kRates{2.5, 5.0, 8.0, 16.0, 32.0, 64.0};
+  for (std::size_t i = 0; i < kRates.size(); ++i)
+    if (std::fabs(gts - kRates[i]) < 0.01) return static_cast<unsigned>(i + 1);
+  return std::nullopt;
+}
+
+}  // namespace usbsat::topology

@@ -1,0 +1,32 @@
+#pragma once
+/// PCI Express link state of one PCI function, from `current_link_speed/width` and `max_link_speed/width`.
+#include <optional>
+#include <string_view>
+
+namespace usbsat::topology {
+
+/// One PCIe link as sysfs reports it. Every field is optional: conventional PCI functions, chipset-integrated
+/// controllers and old kernels have none of these attributes.
+struct PcieLink {
+  std::optional<double> speed_gts;      ///< current_link_speed in GT/s (2.5, 5, 8, 16, 32, 64)
+  std::optional<unsigned> width;        ///< current_link_width (lanes)
+  std::optional<double> max_speed_gts;  ///< max_link_speed in GT/s
+  std::optional<unsigned> max_width;    ///< max_link_width
+
+  bool empty() const { return !speed_gts && !width && !max_speed_gts && !max_width; }
+  /// Running below its maximum speed or width (both sides known).
+  bool degraded() const {
+    return (speed_gts && max_speed_gts && *speed_gts < *max_speed_gts) ||
+           (width && max_width && *width < *max_width);
+  }
+  bool operator==(const PcieLink&) const = default;
+};
+
+/// Parse "8.0 GT/s PCIe", "8 GT/s", "2.5 GT/s", "5.0 GT/s PCIe"; "Unknown"/"Unknown speed" give nullopt.
+std::optional<double> parse_pcie_speed(std::string_view s);
+/// Parse a link width ("4", "x4" never occurs in sysfs but is accepted); "0" and garbage give nullopt.
+std::optional<unsigned> parse_pcie_width(std::string_view s);
+/// PCIe generation for a per-lane rate: 2.5 -> 1, 5 -> 2, 8 -> 3, 16 -> 4, 32 -> 5, 64 -> 6.
+std::optional<unsigned> pcie_generation(double gts);
+
+}  // namespace usbsat::topology

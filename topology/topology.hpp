@@ -1,0 +1,102 @@
+#pragma once
+/// The Topology holder: one Boost.Graph of PCI hops, controllers, hubs, ports, devices, interfaces, SCSI
+/// devices and block devices, built once by TopologyBuilder and immutable afterwards.
+///
+/// Edges always point from parent to child, and every vertex has at most one parent (the graph is a forest):
+///   PciHop -> PciHop | Controller            (LinkKind::Pci, the child's PCIe link)
+///   Controller -> RootHub                    (Internal)
+///   RootHub | Hub -> Port                    (Internal)
+///   Port -> Hub | Device                     (LinkKind::Usb, negotiated speed)
+///   Hub | Device -> Interface                (Internal)
+///   Interface -> ScsiDevice -> Block         (Internal)
+/// Block devices that are not below USB (NVMe, SATA, virtio) are roots of their own.
+/// Children are stored in a deterministic order (natural order of their kernel names, so port 2 before
+/// port 10), which makes every renderer's output identical across runs.
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include "topology/link.hpp"
+#include "topology/node.hpp"
+
+namespace usbsat::topology {
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, Node, Link>;
+using Vertex = Graph::vertex_descriptor;
+using Edge = Graph::edge_descriptor;
+
+/// A physical connector: a USB2 port and its `peer` USB3 port, or a lone port of either kind.
+struct Connector {
+  std::string id;                    ///< stable id: the USB2 port's name if any, else the USB3 port's ("usb1-port3")
+  Vertex controller{};               ///< the host controller the ports belong to
+  Vertex hub{};                      ///< the (root) hub vertex owning the USB2 side (or the lone side)
+  std::optional<Vertex> usb2_port;   ///< port on a USB 2.0 bus (speed <= 480)
+  std::optional<Vertex> usb3_port;   ///< port on a SuperSpeed bus
+};
+
+class Topology {
+ public:
+  const Graph& graph() const { return g_; }
+  const Node& operator[](Vertex v) const { return g_[v]; }
+  const Link& operator[](Edge e) const { return g_[e]; }
+  std::size_t size() const { return boost::num_vertices(g_); }
+
+  /// The vertex whose syspath is exactly `syspath`.
+  std::optional<Vertex> find(std::string_view syspath) const;
+  /// The vertex of a USB device, port or block device by kernel name ("2-1.4", "usb1-port3", "sda").
+  std::optional<Vertex> find_by_name(std::string_view name) const;
+  /// Vertices without a parent, in deterministic order.
+  const std::vector<Vertex>& roots() const { return roots_; }
+  /// All host controllers, in deterministic order (depth-first order of the forest).
+  const std::vector<Vertex>& controllers() const { return controllers_; }
+  /// All connectors of all controllers, in deterministic order.
+  const std::vector<Connector>& connectors() const { return connectors_; }
+
+ private:
+  friend class TopologyBuilder;
+  Graph g_;
+  std::map<std::string, Vertex, std::less<>> by_syspath_;
+  std::map<std::string, Vertex, std::less<>> by_name_;
+  std::vector<Vertex> roots_;
+  std::vector<Vertex> controllers_;
+  std::vector<Connector> connectors_;
+};
+
+// ---- queries: free functions over a const Topology -------------------------------------------------
+
+/// The parent of `v`, if any.
+std::optional<Vertex> parent(const Topology& t, Vertex v);
+/// The children of `v` in stored (deterministic) order.
+std::vector<Vertex> children(const Topology& t, Vertex v);
+/// The link from v's parent to v, if v has a parent.
+std::optional<Edge> uplink(const Topology& t, Vertex v);
+/// All ancestors of `v`, nearest first.
+std::vector<Vertex> ancestors(const Topology& t, Vertex v);
+/// The nearest ancestor (or `v` itself) of kind `k`.
+std::optional<Vertex> nearest(const Topology& t, Vertex v, NodeKind k);
+/// The host controller above `v` (or `v` itself).
+std::optional<Vertex> controller_of(const Topology& t, Vertex v);
+/// The nearest USB device above `v` that is a Device or Hub (or `v` itself) — the drive's USB device.
+std::optional<Vertex> usb_device_of(const Topology& t, Vertex v);
+/// Hubs strictly between the root hub and USB device `dev`, root side first.
+std::vector<Vertex> hub_chain(const Topology& t, Vertex dev);
+/// PCI ancestors of controller `c` that have link attributes, nearest first (empty for integrated controllers).
+std::vector<Vertex> pcie_uplink(const Topology& t, Vertex c);
+/// All vertices of kind `k` in depth-first (deterministic) order.
+std::vector<Vertex> of_kind(const Topology& t, NodeKind k);
+/// All whole-disk block devices, sorted by name naturally (sda, sdb, ..., sdaa; nvme0n1; vda).
+std::vector<Vertex> block_devices(const Topology& t);
+/// The connector a port belongs to.
+std::optional<std::size_t> connector_of(const Topology& t, Vertex port);
+/// The device (Hub or Device) plugged into connector `c`, from either side.
+std::optional<Vertex> occupant(const Topology& t, const Connector& c);
+
+/// Natural ("version") ordering of kernel names: "usb1-port2" < "usb1-port10", "sdb" < "sdaa".
+bool natural_less(std::string_view a, std::string_view b);
+
+}  // namespace usbsat::topology
