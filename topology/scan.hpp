@@ -1,0 +1,27 @@
+#pragma once
+/// scan(): the whole system (or a umockdev testbed) into a Topology plus recorded diagnostics.
+#include <string>
+#include <vector>
+
+#include "topology/diagnostic.hpp"
+#include "topology/topology.hpp"
+
+namespace usbsat::topology {
+
+struct ScanConfig {
+  /// Where mounted filesystems are listed; a parameter so tests can supply their own.
+  std::string mountinfo_path = "/proc/self/mountinfo";
+  /// Look vendor/model names up in the udev hwdb.
+  bool hwdb_names = true;
+};
+
+struct ScanResult {
+  Topology topology;
+  std::vector<Diagnostic> diagnostics;  ///< one entry per device that could not be read completely
+};
+
+/// Scan the running system through libudev (under umockdev: the testbed). One unreadable device becomes a
+/// diagnostic; an unusable environment (no /sys, libudev fails) throws ScanError.
+ScanResult scan_system(const ScanConfig& config = {});
+
+}  // namespace usbsat::topology
