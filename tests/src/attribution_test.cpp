@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "src/attribution.hpp"
+#include "src/group_input.hpp"
 #include "src/grouping.hpp"
 #include "src/verdict_text.hpp"
 #include "tests/support/model_topologies.hpp"
@@ -15,35 +16,15 @@ namespace {
 /// Rates of one phase: {dev, {run1, run2, ...}}.
 PhaseMeasurement phase(unsigned n, std::vector<DriveRates> drives) { return {n, std::move(drives)}; }
 
-/// A scenario from a topology: drives, candidates from the common path, the LCA, and model predictions for
-/// every phase with the measured solo rates as demands. This is what `usbsat saturate` will assemble.
+/// A scenario from a topology: the group shared_node_groups() finds for these drives, assembled by
+/// topology_group_input() the way `usbsat saturate` will.
 GroupInput from_topology(const Topology& t, const std::vector<std::string>& devs, std::vector<PhaseMeasurement> phases) {
-  GroupInput in;
   std::vector<Vertex> vs;
-  for (const auto& d : devs) {
-    vs.push_back(block(t, d));
-    in.drives.push_back({d, drive_where(t, vs.back())});
-  }
+  for (const auto& d : devs) vs.push_back(block(t, d));
   const auto groups = shared_node_groups(t, vs);
-  in.name = groups.empty() ? "ungrouped" : groups.back().name;
-  in.candidates = common_resources(t, vs);
-  const auto lca = lowest_common_ancestor(t, vs);
-  in.common_ancestor = lca ? std::string(to_string(t[*lca].kind)) + " " + node_id(t, *lca) : "?";
-  in.phases = std::move(phases);
-
-  std::vector<DemandSpec> all;
-  for (const auto& d : devs) all.push_back({d, std::nullopt});
-  const FlowProblem base = make_problem(t, all);
-  std::map<std::string, double> solo;
-  for (const auto& p : in.phases)
-    if (p.n == 1)
-      for (const auto& d : p.drives) solo[d.dev] = d.mbs.front();
-  for (const auto& p : in.phases) {
-    std::vector<DemandSpec> s;
-    for (const auto& d : p.drives) s.push_back({d.dev, Bandwidth::from_mbs(solo.at(d.dev)), DemandSource::Measured});
-    in.predictions.push_back({p.n, predict_fair_share(subproblem(base, s))});
-  }
-  return in;
+  REQUIRE(!groups.empty());
+  REQUIRE(groups.front().drives == devs);  // the scenarios have exactly one group with all drives
+  return topology_group_input(t, groups.front(), std::move(phases));
 }
 
 }  // namespace
@@ -158,7 +139,7 @@ TEST_CASE("contention far above the model is unexplained and located at the lowe
   CHECK(*v.plateau_mbs == doctest::Approx(300));
   REQUIRE(v.bottleneck);
   CHECK(v.bottleneck->lowest_common_ancestor);
-  CHECK(v.bottleneck->label == "pci 0000:01:00.0");
+  CHECK(v.bottleneck->label == "PCIe port 0000:01:00.0 (PEX 8608 upstream)");
   CHECK_FALSE(v.bottleneck->kind);
   REQUIRE(v.notes.size() == 1);
   CHECK(v.notes[0] == "the model predicts 780 MB/s together, measured 300 MB/s: a shared resource the model does "
@@ -166,7 +147,8 @@ TEST_CASE("contention far above the model is unexplained and located at the lowe
   CHECK(conclusion(v) ==
         "sdb (port 1) and sdc (port 1) slow each other down more than the model explains: together 300 MB/s of "
         "2×390 MB/s solo (38%), the model predicts 780 MB/s. A shared resource the model does not know "
-        "(controller firmware, power, a transaction translator) sits at or above pci 0000:01:00.0 — move one "
+        "(controller firmware, power, a transaction translator) sits at or above PCIe port 0000:01:00.0 (PEX 8608 "
+        "upstream) — move one "
         "outside it and measure again.");
 }
 
@@ -192,28 +174,25 @@ TEST_CASE("contention the model predicts, with no link of matching capacity, nam
 }
 
 TEST_CASE("--group without topology: a declared capacity is matched; without one, contention is unexplained") {
-  const std::vector<DemandSpec> solos{{"/dev/sdx", Bandwidth::from_mbs(95), DemandSource::Measured},
-                                      {"/dev/sdy", Bandwidth::from_mbs(90), DemandSource::Measured}};
-  auto make = [&](std::optional<Bandwidth> cap) {
-    const FlowProblem fp = declared_problem("backup", solos, cap);
-    GroupInput in;
-    in.name = "backup";
-    in.drives = {{"sdx", ""}, {"sdy", ""}};
-    in.candidates = fp.resources;
-    in.common_ancestor = "group backup";
-    in.phases = {phase(1, {{"sdx", {95}}, {"sdy", {90}}}), phase(2, {{"sdx", {50}}, {"sdy", {48}}})};
-    in.predictions = {{2, predict_fair_share(fp)}};
-    return attribute(in);
-  };
-  const auto capped = make(Bandwidth::from_mbs(100));
+  const std::vector<PhaseMeasurement> phases{phase(1, {{"sdx", {95}}, {"sdy", {90}}}),
+                                             phase(2, {{"sdx", {50}}, {"sdy", {48}}})};
+  const auto capped = attribute(declared_group_input("backup", {"/dev/sdx", "/dev/sdy"}, Bandwidth::from_mbs(100), phases));
+  CHECK(capped.name == "backup");
   CHECK(capped.verdict == Verdict::Saturated);
   CHECK(capped.bottleneck->kind == ResourceKind::Declared);
+  CHECK(*capped.phases[1].predicted_aggregate_mbs == doctest::Approx(100));
   CHECK(conclusion(capped) ==
         "sdx and sdy share the declared shared link of group backup: together 98 MB/s of 95+90 MB/s solo (53%) — "
         "run them one after the other, or move one off backup.");
-  const auto open = make(std::nullopt);
+  const auto open = attribute(declared_group_input("backup", {"/dev/sdx", "/dev/sdy"}, std::nullopt, phases));
   CHECK(open.verdict == Verdict::Unexplained);
+  CHECK(*open.phases[1].predicted_aggregate_mbs == doctest::Approx(185));
   CHECK(open.bottleneck->label == "group backup");
+  // Without contention a declared group is simply fine.
+  const auto fine = attribute(declared_group_input(
+      "backup", {"sdx", "sdy"}, Bandwidth::from_mbs(400),
+      {phase(1, {{"sdx", {95}}, {"sdy", {90}}}), phase(2, {{"sdx", {94}}, {"sdy", {90}}})}));
+  CHECK(fine.verdict == Verdict::NoContention);
 }
 
 TEST_CASE("tolerance comes from the noise of repeats; 7% without repeats") {

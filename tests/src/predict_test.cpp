@@ -4,6 +4,7 @@
 
 #include "src/grouping.hpp"
 #include "src/predict.hpp"
+#include "src/verdict_text.hpp"
 #include "tests/support/model_topologies.hpp"
 
 using namespace usbsat::analysis;
@@ -322,4 +323,6 @@ TEST_CASE("shared_node_groups: nested groups with different drives are all liste
   CHECK(node_id(t, *lca) == "2-1");
   CHECK(node_id(t, *lowest_common_ancestor(t, blocks(t, {"sdb", "sdd"}))) == "usb2");
   CHECK(node_id(t, *lowest_common_ancestor(t, blocks(t, {"sdb"}))) == "sdb");
+  CHECK(describe_node(t, *lca) == "hub 2-1");
+  CHECK(describe_node(t, t.controllers()[0]) == "controller 0000:00:14.0");
 }
