@@ -40,18 +40,24 @@ std::string fmt_mbs(double v) {
 
 std::string_view to_string(Verdict v) {
   switch (v) {
-    case Verdict::NoContention: return "no_contention";
-    case Verdict::Saturated: return "saturated";
-    case Verdict::Unexplained: return "unexplained";
+    case Verdict::NoContention:
+      return "no_contention";
+    case Verdict::Saturated:
+      return "saturated";
+    case Verdict::Unexplained:
+      return "unexplained";
   }
   return "no_contention";
 }
 
 std::string_view to_string(Confidence c) {
   switch (c) {
-    case Confidence::Low: return "low";
-    case Confidence::Medium: return "medium";
-    case Confidence::High: return "high";
+    case Confidence::Low:
+      return "low";
+    case Confidence::Medium:
+      return "medium";
+    case Confidence::High:
+      return "high";
   }
   return "low";
 }
@@ -81,7 +87,8 @@ FlowProblem subproblem(const FlowProblem& p, std::span<const DemandSpec> drives)
   for (const auto& spec : drives) {
     std::string dev = spec.dev;
     if (dev.rfind("/dev/", 0) == 0) dev.erase(0, 5);
-    auto it = std::find_if(p.drives.begin(), p.drives.end(), [&](const FlowDrive& d) { return d.dev == dev; });
+    auto it =
+        std::find_if(p.drives.begin(), p.drives.end(), [&](const FlowDrive& d) { return d.dev == dev; });
     if (it == p.drives.end()) continue;
     FlowDrive d = *it;
     if (spec.demand) {
@@ -156,8 +163,10 @@ GroupVerdict attribute(const GroupInput& in) {
       } else {
         bool matched = false;
         for (const auto& c : in.candidates)
-          if (c.capacity && std::fabs(r.aggregate_mbs - c.capacity->mbs()) <= tol * c.capacity->mbs()) matched = true;
-        r.verdict = matched || r.aggregate_mbs >= predicted * (1 - tol) ? Verdict::Saturated : Verdict::Unexplained;
+          if (c.capacity && std::fabs(r.aggregate_mbs - c.capacity->mbs()) <= tol * c.capacity->mbs())
+            matched = true;
+        r.verdict =
+            matched || r.aggregate_mbs >= predicted * (1 - tol) ? Verdict::Saturated : Verdict::Unexplained;
       }
     }
     out.phases.push_back(std::move(r));
@@ -178,7 +187,8 @@ GroupVerdict attribute(const GroupInput& in) {
     out.plateau_mbs = deciding->aggregate_mbs;
     out.plateau_solo_sum_mbs = deciding->solo_sum_mbs;
     const double x = deciding->aggregate_mbs;
-    // Closest capacity match; equal distance -> narrower; equal capacity -> nearer (candidates come nearest first).
+    // Closest capacity match; equal distance -> narrower; equal capacity -> nearer (candidates come nearest
+    // first).
     const topology::Resource* best = nullptr;
     for (const auto& c : in.candidates) {
       if (!c.capacity) continue;
@@ -194,11 +204,13 @@ GroupVerdict attribute(const GroupInput& in) {
     if (best) {
       out.bottleneck = AttributedLink{best->node, best->kind, best->capacity->mbs(), best->label, false};
     } else {
-      out.bottleneck = AttributedLink{in.common_ancestor, std::nullopt, std::nullopt, in.common_ancestor, true};
+      out.bottleneck =
+          AttributedLink{in.common_ancestor, std::nullopt, std::nullopt, in.common_ancestor, true};
     }
     if (out.verdict == Verdict::Unexplained && deciding->predicted_aggregate_mbs)
-      out.notes.push_back("the model predicts " + fmt_mbs(*deciding->predicted_aggregate_mbs) + " together, measured " +
-                          fmt_mbs(x) + ": a shared resource the model does not know limits these drives");
+      out.notes.push_back("the model predicts " + fmt_mbs(*deciding->predicted_aggregate_mbs) +
+                          " together, measured " + fmt_mbs(x) +
+                          ": a shared resource the model does not know limits these drives");
   } else if (judged && judged->predicted_aggregate_mbs && judged->solo_sum_mbs &&
              *judged->predicted_aggregate_mbs < *judged->solo_sum_mbs * (1 - tol)) {
     out.notes.push_back("the model predicts contention (" + fmt_mbs(*judged->predicted_aggregate_mbs) +
@@ -209,9 +221,11 @@ GroupVerdict attribute(const GroupInput& in) {
 
   // Confidence: repeats give a measured noise; a deciding value within half a tolerance of its threshold is
   // borderline and lowers it by one step.
-  Confidence c = min_repeats >= 3 && tol <= 0.10 ? Confidence::High : min_repeats >= 2 ? Confidence::Medium
-                                                                                       : Confidence::Low;
-  if (judged && judged->efficiency && std::fabs(*judged->efficiency - (1 - tol)) < tol / 2 && c != Confidence::Low)
+  Confidence c = min_repeats >= 3 && tol <= 0.10 ? Confidence::High
+                 : min_repeats >= 2              ? Confidence::Medium
+                                                 : Confidence::Low;
+  if (judged && judged->efficiency && std::fabs(*judged->efficiency - (1 - tol)) < tol / 2 &&
+      c != Confidence::Low)
     c = static_cast<Confidence>(static_cast<int>(c) - 1);
   out.confidence = c;
   return out;

@@ -63,59 +63,59 @@ struct PhasePrediction {
 };
 
 struct GroupInput {
-  std::string name;                   ///< group name: the shared node's id, or NAME of --group
-  std::vector<GroupDrive> drives;     ///< in display order
-  std::vector<PhaseMeasurement> phases;   ///< should contain n == 1
+  std::string name;                          ///< group name: the shared node's id, or NAME of --group
+  std::vector<GroupDrive> drives;            ///< in display order
+  std::vector<PhaseMeasurement> phases;      ///< should contain n == 1
   std::vector<PhasePrediction> predictions;  ///< optional, matched to phases by n
   /// Shared resources on the drives' common path, nearest first (a --group: its Declared resource or none).
   std::vector<topology::Resource> candidates;
   /// The lowest common ancestor, described ("controller 0000:03:00.0 (ASM1042)"; a --group: its NAME).
   std::string common_ancestor;
-  std::optional<double> tolerance;    ///< force a tolerance instead of deriving it from the noise
+  std::optional<double> tolerance;  ///< force a tolerance instead of deriving it from the noise
 };
 
 /// What the verdict names as the limit.
 struct AttributedLink {
-  std::string node;                  ///< node id ("0000:03:00.0"), or the LCA's description
+  std::string node;                            ///< node id ("0000:03:00.0"), or the LCA's description
   std::optional<topology::ResourceKind> kind;  ///< nullopt when stated as the lowest common ancestor
   std::optional<double> capacity_mbs;
-  std::string label;                 ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042)"
+  std::string label;                    ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042)"
   bool lowest_common_ancestor = false;  ///< no link matched: this is where the shared limit is, at or above
 };
 
 struct DrivePhaseResult {
   std::string dev;
-  double mbs = 0;                   ///< mean over repeats
-  std::optional<double> solo_mbs;   ///< its solo baseline
+  double mbs = 0;                  ///< mean over repeats
+  std::optional<double> solo_mbs;  ///< its solo baseline
 };
 
 /// JSON-ready: {"n","per_drive_mbs","aggregate_mbs","efficiency","predicted_aggregate_mbs"} plus the spread.
 struct PhaseResult {
   unsigned n = 0;
   std::vector<DrivePhaseResult> drives;
-  double aggregate_mbs = 0;          ///< mean over repeats of the per-run sum
-  double spread = 0;                 ///< (max - min) / mean of the per-run aggregates; 0 with one run
+  double aggregate_mbs = 0;  ///< mean over repeats of the per-run sum
+  double spread = 0;         ///< (max - min) / mean of the per-run aggregates; 0 with one run
   unsigned repeats = 0;
-  std::optional<double> solo_sum_mbs;   ///< nullopt when a drive has no solo baseline
-  std::optional<double> efficiency;     ///< aggregate / solo sum
+  std::optional<double> solo_sum_mbs;  ///< nullopt when a drive has no solo baseline
+  std::optional<double> efficiency;    ///< aggregate / solo sum
   std::optional<double> predicted_aggregate_mbs;
-  std::optional<Verdict> verdict;       ///< n >= 2 with a solo sum only
+  std::optional<Verdict> verdict;  ///< n >= 2 with a solo sum only
 };
 
 struct GroupVerdict {
   std::string name;
   std::vector<GroupDrive> drives;
-  std::vector<PhaseResult> phases;     ///< in input order
+  std::vector<PhaseResult> phases;  ///< in input order
   Verdict verdict = Verdict::NoContention;
-  /// Index into `phases` of the phase the verdict rests on: the largest n showing contention, else the largest
-  /// judged phase (the later one of equal n).
+  /// Index into `phases` of the phase the verdict rests on: the largest n showing contention, else the
+  /// largest judged phase (the later one of equal n).
   std::optional<std::size_t> deciding_phase;
-  std::optional<double> plateau_mbs;   ///< aggregate of the deciding phase when there is contention
+  std::optional<double> plateau_mbs;  ///< aggregate of the deciding phase when there is contention
   std::optional<double> plateau_solo_sum_mbs;
   std::optional<AttributedLink> bottleneck;
   double tolerance = kDefaultTolerance;
   Confidence confidence = Confidence::Low;
-  std::vector<std::string> notes;      ///< model disagreements and missing data, one sentence each
+  std::vector<std::string> notes;  ///< model disagreements and missing data, one sentence each
 };
 
 /// Judge one group. Pure and deterministic.

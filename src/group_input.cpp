@@ -6,7 +6,8 @@ namespace usbsat::analysis {
 namespace {
 
 /// The model's prediction for each phase: the phase's drives, demands = their solo means.
-std::vector<PhasePrediction> predict_phases(const FlowProblem& base, const std::vector<PhaseMeasurement>& phases) {
+std::vector<PhasePrediction> predict_phases(const FlowProblem& base,
+                                            const std::vector<PhaseMeasurement>& phases) {
   const auto solo = solo_means(phases);
   std::vector<PhasePrediction> out;
   for (const auto& p : phases) {
@@ -64,7 +65,8 @@ GroupInput topology_group_input(const topology::Topology& t, const DriveGroup& g
 }
 
 GroupInput declared_group_input(const std::string& name, const std::vector<std::string>& devs,
-                                std::optional<topology::Bandwidth> capacity, std::vector<PhaseMeasurement> phases) {
+                                std::optional<topology::Bandwidth> capacity,
+                                std::vector<PhaseMeasurement> phases) {
   GroupInput in;
   in.name = name;
   std::vector<DemandSpec> specs;

@@ -24,6 +24,7 @@ GroupInput topology_group_input(const topology::Topology& t, const DriveGroup& g
 
 /// `--group NAME=/dev/a,/dev/b[@CAP]`: no topology, the declared capacity (if any) is the only candidate.
 GroupInput declared_group_input(const std::string& name, const std::vector<std::string>& devs,
-                                std::optional<topology::Bandwidth> capacity, std::vector<PhaseMeasurement> phases);
+                                std::optional<topology::Bandwidth> capacity,
+                                std::vector<PhaseMeasurement> phases);
 
 }  // namespace usbsat::analysis

@@ -13,10 +13,11 @@ namespace usbsat::analysis {
 
 /// Drives below one shared node.
 struct DriveGroup {
-  std::string name;                 ///< the node's id: "1-1", "usb1", "0000:03:00.0"
-  topology::Vertex node{};          ///< the shared node nearest to the drives
-  topology::NodeKind kind = topology::NodeKind::Controller;  ///< Hub, RootHub (EHCI bus), Controller or PciHop
-  std::vector<std::string> drives;  ///< block names, in the order given
+  std::string name;         ///< the node's id: "1-1", "usb1", "0000:03:00.0"
+  topology::Vertex node{};  ///< the shared node nearest to the drives
+  topology::NodeKind kind =
+      topology::NodeKind::Controller;  ///< Hub, RootHub (EHCI bus), Controller or PciHop
+  std::vector<std::string> drives;     ///< block names, in the order given
   /// Every resource on the path of *all* drives of the group, nearest to the drives first: the candidates
   /// a measured plateau is matched against.
   std::vector<topology::Resource> shared;
@@ -25,8 +26,9 @@ struct DriveGroup {
 };
 
 /// Resources common to the paths of all `blocks`, nearest to the drives first (empty for no drives).
-std::vector<topology::Resource> common_resources(const topology::Topology& t, std::span<const topology::Vertex> blocks,
-                                                 const topology::CapacityModel& m = topology::nominal_model());
+std::vector<topology::Resource> common_resources(
+    const topology::Topology& t, std::span<const topology::Vertex> blocks,
+    const topology::CapacityModel& m = topology::nominal_model());
 
 /// The lowest common ancestor of `blocks` (nullopt when they are in different trees or none are given).
 std::optional<topology::Vertex> lowest_common_ancestor(const topology::Topology& t,
@@ -38,7 +40,8 @@ std::optional<topology::Vertex> lowest_common_ancestor(const topology::Topology&
 /// and the root port above all see the same two drives: one measurement answers all three); the others are
 /// listed in `same_drives_as` and their resources are in `shared`. Groups are in topology order (parents
 /// before children), which is deterministic.
-std::vector<DriveGroup> shared_node_groups(const topology::Topology& t, std::span<const topology::Vertex> blocks,
+std::vector<DriveGroup> shared_node_groups(const topology::Topology& t,
+                                           std::span<const topology::Vertex> blocks,
                                            const topology::CapacityModel& m = topology::nominal_model());
 
 }  // namespace usbsat::analysis

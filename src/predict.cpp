@@ -23,9 +23,12 @@ std::string strip_dev(std::string dev) {
 
 std::string_view to_string(DemandSource s) {
   switch (s) {
-    case DemandSource::LinkCeiling: return "link_ceiling";
-    case DemandSource::Measured: return "measured";
-    case DemandSource::Given: return "given";
+    case DemandSource::LinkCeiling:
+      return "link_ceiling";
+    case DemandSource::Measured:
+      return "measured";
+    case DemandSource::Given:
+      return "given";
   }
   return "given";
 }
@@ -38,7 +41,8 @@ FlowProblem make_problem(const topology::Topology& t, std::span<const DemandSpec
     const std::string dev = strip_dev(spec.dev);
     const auto v = t.find_by_name(dev);
     if (!v || t[*v].kind != topology::NodeKind::Block) {
-      p.diagnostics.push_back({Severity::Warning, dev, "not a block device of the scanned topology; left out"});
+      p.diagnostics.push_back(
+          {Severity::Warning, dev, "not a block device of the scanned topology; left out"});
       continue;
     }
     const auto rs = topology::path_resources(t, *v, m);
@@ -50,7 +54,8 @@ FlowProblem make_problem(const topology::Topology& t, std::span<const DemandSpec
       for (const auto& r : rs)
         if (r.kind == topology::ResourceKind::DriveLink) ceiling = r.capacity;
       if (!ceiling) {
-        p.diagnostics.push_back({Severity::Warning, dev, "no demand given and its link speed is unknown; left out"});
+        p.diagnostics.push_back(
+            {Severity::Warning, dev, "no demand given and its link speed is unknown; left out"});
         continue;
       }
       d.demand = *ceiling;
@@ -156,7 +161,8 @@ Prediction predict_fair_share(const FlowProblem& p) {
     l.resource = p.resources[r].id;
     l.load = Bandwidth::from_bytes_per_s(static_cast<std::uint64_t>(load[r] + 0.5));
     l.capacity = p.resources[r].capacity;
-    for (const auto& d : p.drives) l.drives += static_cast<unsigned>(std::count(d.path.begin(), d.path.end(), r));
+    for (const auto& d : p.drives)
+      l.drives += static_cast<unsigned>(std::count(d.path.begin(), d.path.end(), r));
     l.saturated = cap[r] < kInf && cap[r] - load[r] <= kEps;
     out.resources.push_back(std::move(l));
   }
@@ -199,7 +205,8 @@ MaxFlowBound max_flow_bound(const FlowProblem& p) {
   };
   for (std::size_t r = 0; r < nr; ++r) {
     const auto& c = p.resources[r].capacity;
-    connect(rin[r], rout[r], c ? static_cast<long long>(c->bytes_per_s) : unlimited, c ? p.resources[r].id : "");
+    connect(rin[r], rout[r], c ? static_cast<long long>(c->bytes_per_s) : unlimited,
+            c ? p.resources[r].id : "");
   }
   for (std::size_t i = 0; i < nd; ++i) {
     const auto& d = p.drives[i];
@@ -212,9 +219,9 @@ MaxFlowBound max_flow_bound(const FlowProblem& p) {
     connect(from, T, unlimited, "");
   }
 
-  const long long flow = boost::push_relabel_max_flow(g, S, T, boost::get(&EdgeProps::capacity, g),
-                                                      boost::get(&EdgeProps::residual, g),
-                                                      boost::get(&EdgeProps::reverse, g), boost::get(boost::vertex_index, g));
+  const long long flow = boost::push_relabel_max_flow(
+      g, S, T, boost::get(&EdgeProps::capacity, g), boost::get(&EdgeProps::residual, g),
+      boost::get(&EdgeProps::reverse, g), boost::get(boost::vertex_index, g));
 
   // Minimum cut: vertices reachable from S in the residual graph form the source side.
   std::vector<bool> reach(boost::num_vertices(g), false);

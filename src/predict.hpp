@@ -31,7 +31,7 @@ std::string_view to_string(DemandSource s);  ///< "link_ceiling", "measured", "g
 /// One drive to predict: its block device name ("sdb"; "/dev/sdb" is accepted) and optional demand.
 struct DemandSpec {
   std::string dev;
-  std::optional<Bandwidth> demand;  ///< nullopt: the drive's own link ceiling
+  std::optional<Bandwidth> demand;            ///< nullopt: the drive's own link ceiling
   DemandSource source = DemandSource::Given;  ///< used when `demand` is set
 };
 
@@ -66,7 +66,7 @@ struct Bottleneck {
   std::string node;      ///< node id, "0000:03:00.0"
   topology::ResourceKind kind = topology::ResourceKind::DriveLink;
   Bandwidth capacity;
-  std::string label;     ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042)"
+  std::string label;  ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042)"
   bool operator==(const Bottleneck&) const = default;
 };
 
@@ -76,7 +76,8 @@ struct DrivePrediction {
   Bandwidth demand;
   DemandSource demand_source = DemandSource::LinkCeiling;
   Bandwidth predicted;
-  std::optional<Bottleneck> bottleneck;  ///< nullopt: the drive gets its whole demand, nothing shared stops it
+  std::optional<Bottleneck>
+      bottleneck;  ///< nullopt: the drive gets its whole demand, nothing shared stops it
 };
 
 /// Load the prediction puts on one resource (utilization for reports).

@@ -16,8 +16,8 @@ std::string drive_where(const topology::Topology& t, topology::Vertex block);
 /// "PCIe port 0000:01:00.0 (PEX 8608 upstream)".
 std::string describe_node(const topology::Topology& t, topology::Vertex v);
 
-/// E.g. "sdb (port 1) and sdc (port 2) share the PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042): together 392 MB/s
-/// of 2×310 MB/s solo (63%) — move one to a port of another controller, such as a chipset port."
+/// E.g. "sdb (port 1) and sdc (port 2) share the PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042): together 392
+/// MB/s of 2×310 MB/s solo (63%) — move one to a port of another controller, such as a chipset port."
 std::string conclusion(const GroupVerdict& v);
 
 }  // namespace usbsat::analysis

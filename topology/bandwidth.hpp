@@ -91,7 +91,8 @@ std::span<const PcieCapacityRow> pcie_capacity_table();
 /// Storage protocols the drive-link figure depends on; StorageProtocol::None/Other use the UAS (upper-bound)
 /// figure, so an unknown protocol never makes the model claim a drive is slower than it can be.
 /// Returns nullopt for an unknown rate.
-std::optional<Bandwidth> usb_drive_capacity(UsbRate rate, StorageProtocol p, const CapacityModel& m = nominal_model());
+std::optional<Bandwidth> usb_drive_capacity(UsbRate rate, StorageProtocol p,
+                                            const CapacityModel& m = nominal_model());
 /// Capacity of a USB link or bus shared by several devices (hub uplink, EHCI bus); nullopt when unknown.
 std::optional<Bandwidth> usb_shared_capacity(UsbRate rate, const CapacityModel& m = nominal_model());
 /// Payload capacity of a PCIe link at its *current* speed and width (falls back to the maximum ones when the
@@ -112,12 +113,12 @@ std::string_view to_string(ResourceKind k);
 
 /// A capacity-limited thing on a drive's path to the root.
 struct Resource {
-  std::string id;           ///< unique and stable: "<kind>:<node>", e.g. "pcie_link:0000:03:00.0"
+  std::string id;  ///< unique and stable: "<kind>:<node>", e.g. "pcie_link:0000:03:00.0"
   ResourceKind kind = ResourceKind::DriveLink;
-  std::string node;         ///< stable id of the vertex it belongs to: BDF, kernel name ("2-1.4", "usb1")
-  std::optional<Vertex> vertex;         ///< the topology vertex (absent for declared groups)
-  std::optional<Bandwidth> capacity;    ///< nullopt: not modelled, never limits
-  std::string label;        ///< human description: "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042 ...)"
+  std::string node;  ///< stable id of the vertex it belongs to: BDF, kernel name ("2-1.4", "usb1")
+  std::optional<Vertex> vertex;       ///< the topology vertex (absent for declared groups)
+  std::optional<Bandwidth> capacity;  ///< nullopt: not modelled, never limits
+  std::string label;                  ///< human description: "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042 ...)"
   bool operator==(const Resource&) const = default;
 };
 
@@ -133,9 +134,11 @@ std::string node_id(const Topology& t, Vertex v);
 /// An xHCI root port gets no separate resource: each xHCI root port has its own link, and that link is
 /// exactly the drive link or the outermost hub uplink already in the list (a duplicate of equal capacity
 /// would only tie with it).
-std::vector<Resource> path_resources(const Topology& t, Vertex block, const CapacityModel& m = nominal_model());
+std::vector<Resource> path_resources(const Topology& t, Vertex block,
+                                     const CapacityModel& m = nominal_model());
 
 /// The drive's own link ceiling: the capacity of its drive_link resource (nullopt when unknown or not USB).
-std::optional<Bandwidth> drive_link_capacity(const Topology& t, Vertex block, const CapacityModel& m = nominal_model());
+std::optional<Bandwidth> drive_link_capacity(const Topology& t, Vertex block,
+                                             const CapacityModel& m = nominal_model());
 
 }  // namespace usbsat::topology

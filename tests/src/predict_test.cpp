@@ -157,8 +157,7 @@ TEST_CASE("four 170 MB/s drives on separate controllers: each gets 170, limited 
   }
   const auto mf = max_flow_bound(fp);
   CHECK(mf.max_flow.mbs() == doctest::Approx(680));
-  CHECK(mf.min_cut ==
-        std::vector<std::string>{"demand:sdb", "demand:sdc", "demand:sdd", "demand:sde"});
+  CHECK(mf.min_cut == std::vector<std::string>{"demand:sdb", "demand:sdc", "demand:sdd", "demand:sde"});
 }
 
 TEST_CASE("max flow is an upper bound: strictly above the fair share when paths are not a tree") {
@@ -166,7 +165,8 @@ TEST_CASE("max flow is an upper bound: strictly above the fair share when paths 
   // after R1 (B's exit), so the bound is 200: max flow over-approximates non-tree sharing, never under.
   FlowProblem fp;
   for (const char* id : {"R1", "R2"})
-    fp.resources.push_back({.id = id, .kind = ResourceKind::Declared, .node = id, .capacity = Bandwidth::from_mbs(100)});
+    fp.resources.push_back(
+        {.id = id, .kind = ResourceKind::Declared, .node = id, .capacity = Bandwidth::from_mbs(100)});
   fp.drives = {{"a", Bandwidth::from_mbs(1000), DemandSource::Given, {0, 1}},
                {"b", Bandwidth::from_mbs(1000), DemandSource::Given, {0}},
                {"c", Bandwidth::from_mbs(1000), DemandSource::Given, {1}}};
@@ -183,9 +183,10 @@ TEST_CASE("fair share never exceeds max flow and equals it on trees (determinist
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
     return static_cast<double>(state >> 33) / static_cast<double>(1ULL << 31);
   };
-  const Topology topos[] = {asm1042_two_drives(), ehci_hub_four_sticks(), usb3_hub_ssd_and_stick(true), switch_card(4)};
-  const std::vector<std::string> devs[] = {{"sdb", "sdc"}, {"sdb", "sdc", "sdd", "sde"}, {"sdb", "sdc"},
-                                           {"sdb", "sdc", "sdd", "sde"}};
+  const Topology topos[] = {asm1042_two_drives(), ehci_hub_four_sticks(), usb3_hub_ssd_and_stick(true),
+                            switch_card(4)};
+  const std::vector<std::string> devs[] = {
+      {"sdb", "sdc"}, {"sdb", "sdc", "sdd", "sde"}, {"sdb", "sdc"}, {"sdb", "sdc", "sdd", "sde"}};
   for (std::size_t k = 0; k < 4; ++k)
     for (int round = 0; round < 25; ++round) {
       std::vector<DemandSpec> s;
@@ -232,13 +233,15 @@ TEST_CASE("prediction is deterministic: same topology, same problem, same answer
     const Topology t = ehci_hub_four_sticks();
     const auto pr = predict_fair_share(make_problem(t, specs({"sde", "sdc", "sdb", "sdd"})));
     std::string out;
-    for (const auto& d : pr.drives) out += d.dev + "=" + std::to_string(d.predicted.bytes_per_s) + "@" + bottleneck_of(pr, d.dev) + ";";
+    for (const auto& d : pr.drives)
+      out += d.dev + "=" + std::to_string(d.predicted.bytes_per_s) + "@" + bottleneck_of(pr, d.dev) + ";";
     return out;
   };
   const auto a = run();
   CHECK(a == run());
-  CHECK(a == "sde=10000000@hub_uplink:1-1;sdc=10000000@hub_uplink:1-1;sdb=10000000@hub_uplink:1-1;"
-             "sdd=10000000@hub_uplink:1-1;");
+  CHECK(a ==
+        "sde=10000000@hub_uplink:1-1;sdc=10000000@hub_uplink:1-1;sdb=10000000@hub_uplink:1-1;"
+        "sdd=10000000@hub_uplink:1-1;");
 }
 
 // ---- grouping -------------------------------------------------------------------------------------------
@@ -265,8 +268,9 @@ TEST_CASE("shared_node_groups: nodes with the same drives collapse into the one 
     CHECK(gs[0].kind == NodeKind::Controller);
     CHECK(gs[0].drives == std::vector<std::string>{"sdb", "sdc"});
     CHECK(gs[0].same_drives_as == std::vector<std::string>{"0000:00:1c.0"});
-    CHECK(resource_ids(gs[0].shared) ==
-          std::vector<std::string>{"controller:0000:03:00.0", "pcie_link:0000:03:00.0", "pcie_link:0000:00:1c.0"});
+    CHECK(resource_ids(gs[0].shared) == std::vector<std::string>{"controller:0000:03:00.0",
+                                                                 "pcie_link:0000:03:00.0",
+                                                                 "pcie_link:0000:00:1c.0"});
   }
   SUBCASE("EHCI: the hub, with the bus and the controller as the same experiment") {
     const Topology t = ehci_hub_four_sticks();
@@ -284,7 +288,8 @@ TEST_CASE("shared_node_groups: nodes with the same drives collapse into the one 
     REQUIRE(gs.size() == 1);
     CHECK(gs[0].name == "0000:01:00.0");
     CHECK(gs[0].kind == NodeKind::PciHop);
-    CHECK(resource_ids(gs[0].shared) == std::vector<std::string>{"pcie_link:0000:01:00.0", "pcie_link:0000:00:01.0"});
+    CHECK(resource_ids(gs[0].shared) ==
+          std::vector<std::string>{"pcie_link:0000:01:00.0", "pcie_link:0000:00:01.0"});
   }
   SUBCASE("USB3 hub: stick on the USB2 half shares only the controller; on the USB3 half, the hub") {
     const Topology a = usb3_hub_ssd_and_stick(false);

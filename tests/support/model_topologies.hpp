@@ -14,7 +14,9 @@ namespace usbsat::testing {
 
 using namespace usbsat::topology;
 
-inline PcieLink pcie(double gts, unsigned width) { return PcieLink{gts, width, gts, width}; }
+inline PcieLink pcie(double gts, unsigned width) {
+  return PcieLink{gts, width, gts, width};
+}
 
 /// Builds a topology top-down; every add returns the new node's syspath, used as the parent of the next.
 class ModelTopo {
@@ -22,14 +24,16 @@ class ModelTopo {
   std::string pci_hop(const std::string& bdf, const std::optional<std::string>& parent, PcieLink link,
                       std::string model = {}) {
     const std::string sp = (parent ? *parent : std::string("/sys/devices/pci0000:00")) + "/" + bdf;
-    add({NodeKind::PciHop, PciHopInfo{.syspath = sp, .bdf = bdf, .driver = "pcieport", .model_name = model, .link = link}},
+    add({NodeKind::PciHop,
+         PciHopInfo{.syspath = sp, .bdf = bdf, .driver = "pcieport", .model_name = model, .link = link}},
         parent, parent ? Link{.kind = LinkKind::Pci, .pcie = link} : Link{});
     return sp;
   }
   std::string controller(const std::string& bdf, HcdKind kind, const std::optional<std::string>& parent,
                          PcieLink link = {}, std::string model = {}) {
     const std::string sp = (parent ? *parent : std::string("/sys/devices/pci0000:00")) + "/" + bdf;
-    add({NodeKind::Controller, ControllerInfo{.syspath = sp, .bdf = bdf, .kind = kind, .model_name = model, .link = link}},
+    add({NodeKind::Controller,
+         ControllerInfo{.syspath = sp, .bdf = bdf, .kind = kind, .model_name = model, .link = link}},
         parent, parent ? Link{.kind = LinkKind::Pci, .pcie = link} : Link{});
     return sp;
   }
@@ -54,12 +58,13 @@ class ModelTopo {
   }
   /// A mass-storage device on `port_sp`: USB device, interface (uas/usb-storage), SCSI device, block `block`.
   /// Returns the block device's name.
-  std::string drive(const std::string& port_sp, UsbSpeed speed, StorageProtocol proto, const std::string& block,
-                    unsigned lanes = 1, std::string product = {}) {
+  std::string drive(const std::string& port_sp, UsbSpeed speed, StorageProtocol proto,
+                    const std::string& block, unsigned lanes = 1, std::string product = {}) {
     const std::string dev = usb_device(port_sp, NodeKind::Device, speed, product, lanes);
     const std::string dev_name = usb_.at(dev).name;
     const std::string itf = dev + "/" + dev_name + ":1.0";
-    add({NodeKind::Interface, InterfaceInfo{.syspath = itf, .name = dev_name + ":1.0",
+    add({NodeKind::Interface, InterfaceInfo{.syspath = itf,
+                                            .name = dev_name + ":1.0",
                                             .driver = proto == StorageProtocol::Uas ? "uas" : "usb-storage",
                                             .storage = proto}},
         dev);
@@ -67,8 +72,11 @@ class ModelTopo {
     const std::string scsi = itf + "/host" + std::to_string(scsi_host_) + "/target/" + hctl;
     ++scsi_host_;
     add({NodeKind::ScsiDevice, ScsiDeviceInfo{.syspath = scsi, .hctl = hctl}}, itf);
-    add({NodeKind::Block, BlockInfo{.syspath = scsi + "/block/" + block, .name = block, .devnode = "/dev/" + block,
-                                    .usb = true, .transport = "usb"}},
+    add({NodeKind::Block, BlockInfo{.syspath = scsi + "/block/" + block,
+                                    .name = block,
+                                    .devnode = "/dev/" + block,
+                                    .usb = true,
+                                    .transport = "usb"}},
         scsi);
     return block;
   }
@@ -90,8 +98,8 @@ class ModelTopo {
     const std::string sp = n.syspath();
     if (!b_.add(std::move(n), std::move(parent), l)) throw std::logic_error("duplicate " + sp);
   }
-  std::string usb_device(const std::string& port_sp, NodeKind kind, UsbSpeed speed, const std::string& product,
-                         unsigned lanes) {
+  std::string usb_device(const std::string& port_sp, NodeKind kind, UsbSpeed speed,
+                         const std::string& product, unsigned lanes) {
     const auto& p = ports_.at(port_sp);
     std::string name = std::to_string(p.bus) + "-";
     for (std::size_t i = 0; i < p.ports.size(); ++i) name += (i ? "." : "") + std::to_string(p.ports[i]);
@@ -118,8 +126,8 @@ inline Vertex block(const Topology& t, const std::string& name) {
 
 // ---- canonical scenarios -------------------------------------------------------------------------------
 
-/// An ASMedia ASM1042 add-in card (xHCI, two root ports) on a PCIe 2.0 x1 link from chipset root port 00:1c.0;
-/// sdb on port 1 and sdc on port 2, both USB 3.2 Gen 1 with `proto` (UAS by default).
+/// An ASMedia ASM1042 add-in card (xHCI, two root ports) on a PCIe 2.0 x1 link from chipset root port
+/// 00:1c.0; sdb on port 1 and sdc on port 2, both USB 3.2 Gen 1 with `proto` (UAS by default).
 inline Topology asm1042_two_drives(StorageProtocol proto = StorageProtocol::Uas) {
   ModelTopo m;
   const auto rp = m.pci_hop("0000:00:1c.0", std::nullopt, pcie(5.0, 1), "Intel PCH root port");
@@ -131,15 +139,16 @@ inline Topology asm1042_two_drives(StorageProtocol proto = StorageProtocol::Uas)
   return m.finish();
 }
 
-/// An integrated EHCI (00:1d.0, no PCIe link) with a USB 2.0 hub on port 1 and four BOT sticks sdb..sde on its
-/// ports 1-4.
+/// An integrated EHCI (00:1d.0, no PCIe link) with a USB 2.0 hub on port 1 and four BOT sticks sdb..sde on
+/// its ports 1-4.
 inline Topology ehci_hub_four_sticks() {
   ModelTopo m;
   const auto c = m.controller("0000:00:1d.0", HcdKind::Ehci, std::nullopt);
   const auto rh = m.root_hub(c, 1, UsbSpeed::High);
   const auto hub = m.hub(m.port(rh, 1), UsbSpeed::High, "USB2.0 Hub");
   const char* names[] = {"sdb", "sdc", "sdd", "sde"};
-  for (unsigned i = 0; i < 4; ++i) m.drive(m.port(hub, i + 1), UsbSpeed::High, StorageProtocol::Bot, names[i]);
+  for (unsigned i = 0; i < 4; ++i)
+    m.drive(m.port(hub, i + 1), UsbSpeed::High, StorageProtocol::Bot, names[i]);
   return m.finish();
 }
 
@@ -148,7 +157,8 @@ inline Topology ehci_hub_four_sticks() {
 /// `stick_usb3`, else a USB 2.0 BOT stick on the USB2 half (1-1.2).
 inline Topology usb3_hub_ssd_and_stick(bool stick_usb3) {
   ModelTopo m;
-  const auto c = m.controller("0000:00:14.0", HcdKind::Xhci, std::nullopt, {}, "Sunrise Point-LP USB 3.0 xHCI");
+  const auto c =
+      m.controller("0000:00:14.0", HcdKind::Xhci, std::nullopt, {}, "Sunrise Point-LP USB 3.0 xHCI");
   const auto hs = m.root_hub(c, 1, UsbSpeed::High);
   const auto ss = m.root_hub(c, 2, UsbSpeed::Super);
   const auto hub2 = m.hub(m.port(hs, 1), UsbSpeed::High, "USB2.1 Hub");
@@ -170,7 +180,8 @@ inline Topology switch_card(unsigned n) {
   const auto up = m.pci_hop("0000:01:00.0", rp, pcie(8.0, 4), "PEX 8608 upstream");
   for (unsigned i = 0; i < n; ++i) {
     const std::string bus = "0" + std::to_string(3 + i);
-    const auto down = m.pci_hop("0000:02:0" + std::to_string(i + 1) + ".0", up, pcie(5.0, 1), "PEX 8608 downstream");
+    const auto down =
+        m.pci_hop("0000:02:0" + std::to_string(i + 1) + ".0", up, pcie(5.0, 1), "PEX 8608 downstream");
     const auto c = m.controller("0000:" + bus + ":00.0", HcdKind::Xhci, down, pcie(5.0, 1), "uPD720202");
     m.root_hub(c, 2 * i + 3, UsbSpeed::High);
     const auto ss = m.root_hub(c, 2 * i + 4, UsbSpeed::Super);

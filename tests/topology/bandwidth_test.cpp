@@ -12,7 +12,9 @@ std::vector<std::string> ids(const std::vector<Resource>& rs) {
   for (const auto& r : rs) out.push_back(r.id);
   return out;
 }
-double cap(const Resource& r) { return r.capacity ? r.capacity->mbs() : -1; }
+double cap(const Resource& r) {
+  return r.capacity ? r.capacity->mbs() : -1;
+}
 }  // namespace
 
 TEST_CASE("Bandwidth: named constructors, accessors, comparisons and saturating arithmetic") {
@@ -64,16 +66,16 @@ TEST_CASE("the USB table: figures of the issue, protocol matters, every row sour
   for (const auto& row : usb_capacity_table()) {
     CAPTURE(to_string(row.rate));
     CHECK_FALSE(row.source.empty());
-    CHECK(row.bot_mbs <= row.uas_mbs);       // BOT never beats UAS on the same link
-    CHECK(row.uas_mbs <= row.shared_mbs);    // one drive never beats the link it is on
-    CHECK(row.shared_mbs >= previous);       // faster rates never carry less
+    CHECK(row.bot_mbs <= row.uas_mbs);     // BOT never beats UAS on the same link
+    CHECK(row.uas_mbs <= row.shared_mbs);  // one drive never beats the link it is on
+    CHECK(row.shared_mbs >= previous);     // faster rates never carry less
     previous = row.shared_mbs;
   }
 }
 
 TEST_CASE("PCIe capacity: per-lane payload x width x efficiency, current link speed and width") {
-  CHECK(pcie_capacity(pcie(5.0, 1))->mbs() == doctest::Approx(400));          // PCIe 2.0 x1
-  CHECK(pcie_capacity(pcie(2.5, 1))->mbs() == doctest::Approx(200));          // PCIe 1.x x1
+  CHECK(pcie_capacity(pcie(5.0, 1))->mbs() == doctest::Approx(400));  // PCIe 2.0 x1
+  CHECK(pcie_capacity(pcie(2.5, 1))->mbs() == doctest::Approx(200));  // PCIe 1.x x1
   CHECK(pcie_capacity(pcie(8.0, 4))->mbs() == doctest::Approx(3150.7).epsilon(0.001));
   CHECK(pcie_capacity(pcie(16.0, 1))->mbs() == doctest::Approx(1575.4).epsilon(0.001));
   // A Gen 3 x4 card trained at Gen 1 x1: the current link counts, not the maximum.
@@ -88,8 +90,8 @@ TEST_CASE("PCIe capacity: per-lane payload x width x efficiency, current link sp
 TEST_CASE("path_resources: ASM1042 card, drive link, controller and both PCIe hops") {
   const Topology t = asm1042_two_drives();
   const auto rs = path_resources(t, block(t, "sdb"));
-  CHECK(ids(rs) == std::vector<std::string>{"drive_link:4-1", "controller:0000:03:00.0", "pcie_link:0000:03:00.0",
-                                            "pcie_link:0000:00:1c.0"});
+  CHECK(ids(rs) == std::vector<std::string>{"drive_link:4-1", "controller:0000:03:00.0",
+                                            "pcie_link:0000:03:00.0", "pcie_link:0000:00:1c.0"});
   CHECK(rs[0].kind == ResourceKind::DriveLink);
   CHECK(cap(rs[0]) == doctest::Approx(400));
   CHECK(rs[0].label == "USB 3.2 Gen 1 UAS link of 4-1");
@@ -107,8 +109,8 @@ TEST_CASE("path_resources: ASM1042 card, drive link, controller and both PCIe ho
 TEST_CASE("path_resources: sticks behind a USB 2.0 hub on EHCI see the hub uplink and the EHCI bus") {
   const Topology t = ehci_hub_four_sticks();
   const auto rs = path_resources(t, block(t, "sdd"));
-  CHECK(ids(rs) ==
-        std::vector<std::string>{"drive_link:1-1.3", "hub_uplink:1-1", "usb_bus:usb1", "controller:0000:00:1d.0"});
+  CHECK(ids(rs) == std::vector<std::string>{"drive_link:1-1.3", "hub_uplink:1-1", "usb_bus:usb1",
+                                            "controller:0000:00:1d.0"});
   CHECK(cap(rs[0]) == doctest::Approx(40));
   CHECK(cap(rs[1]) == doctest::Approx(40));
   CHECK(cap(rs[2]) == doctest::Approx(40));
@@ -120,7 +122,8 @@ TEST_CASE("path_resources: a USB3 hub pair — each drive goes through the half 
   CHECK(ids(path_resources(usb2_stick, block(usb2_stick, "sdb"))) ==
         std::vector<std::string>{"drive_link:2-1.1", "hub_uplink:2-1", "controller:0000:00:14.0"});
   const auto stick = path_resources(usb2_stick, block(usb2_stick, "sdc"));
-  CHECK(ids(stick) == std::vector<std::string>{"drive_link:1-1.2", "hub_uplink:1-1", "controller:0000:00:14.0"});
+  CHECK(ids(stick) ==
+        std::vector<std::string>{"drive_link:1-1.2", "hub_uplink:1-1", "controller:0000:00:14.0"});
   CHECK(cap(stick[1]) == doctest::Approx(40));  // xHCI: no shared bus resource, the USB2 half's uplink limits
 
   const Topology usb3_stick = usb3_hub_ssd_and_stick(true);
@@ -133,9 +136,9 @@ TEST_CASE("path_resources: a USB3 hub pair — each drive goes through the half 
 TEST_CASE("path_resources: switch card — every hop of the PCIe chain, nearest first") {
   const Topology t = switch_card(2);
   const auto rs = path_resources(t, block(t, "sdc"));
-  CHECK(ids(rs) == std::vector<std::string>{"drive_link:6-1", "controller:0000:04:00.0", "pcie_link:0000:04:00.0",
-                                            "pcie_link:0000:02:02.0", "pcie_link:0000:01:00.0",
-                                            "pcie_link:0000:00:01.0"});
+  CHECK(ids(rs) == std::vector<std::string>{"drive_link:6-1", "controller:0000:04:00.0",
+                                            "pcie_link:0000:04:00.0", "pcie_link:0000:02:02.0",
+                                            "pcie_link:0000:01:00.0", "pcie_link:0000:00:01.0"});
   CHECK(cap(rs[2]) == doctest::Approx(400));
   CHECK(cap(rs[5]) == doctest::Approx(3150.7).epsilon(0.001));
 }
