@@ -85,6 +85,19 @@ TEST_CASE("four USB 2.0 sticks behind a USB 2.0 hub on EHCI: plateau ~40 MB/s, h
       "connect one directly to the computer instead of through hub 1-1.");
 }
 
+TEST_CASE("two sticks on the root ports of one EHCI: the bus is named, with bus advice") {
+  const Topology t = four_sticks_on_root_ports(HcdKind::Ehci);
+  const auto v = attribute(
+      from_topology(t, {"sdb", "sdc"},
+                    {phase(1, {{"sdb", {36}}, {"sdc", {35}}}), phase(2, {{"sdb", {19}}, {"sdc", {19}}})}));
+  CHECK(v.verdict == Verdict::Saturated);
+  CHECK(v.bottleneck->kind == ResourceKind::UsbBus);
+  CHECK(conclusion(v) ==
+        "sdb (port 1) and sdc (port 2) share the USB 2.0 bus usb1 (ehci, shared by all its ports): together "
+        "38 MB/s "
+        "of 2×36 MB/s solo (54%) — move one to another USB bus, such as a USB 3 port.");
+}
+
 TEST_CASE("UAS SSD and a Gen 1 stick behind one USB3 hub: the hub's 400 MB/s uplink") {
   const Topology t = usb3_hub_ssd_and_stick(true);
   const auto in =

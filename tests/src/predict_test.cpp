@@ -100,6 +100,28 @@ TEST_CASE("four USB 2.0 sticks behind one USB 2.0 hub on EHCI: ~40 MB/s total, t
   CHECK(mf.min_cut == std::vector<std::string>{"hub_uplink:1-1"});
 }
 
+TEST_CASE("four USB 2.0 sticks on the root ports of one EHCI share its bus; on an xHCI they do not") {
+  const Topology ehci = four_sticks_on_root_ports(HcdKind::Ehci);
+  const auto fp = make_problem(ehci, specs({"sdb", "sdc", "sdd", "sde"}));
+  const auto pr = predict_fair_share(fp);
+  CHECK(pr.aggregate.mbs() == doctest::Approx(40));
+  for (const auto& d : pr.drives) CHECK(bottleneck_of(pr, d.dev) == "usb_bus:usb1");
+  CHECK(max_flow_bound(fp).min_cut == std::vector<std::string>{"usb_bus:usb1"});
+  const auto gs = shared_node_groups(ehci, std::vector<Vertex>{block(ehci, "sdb"), block(ehci, "sdc")});
+  REQUIRE(gs.size() == 1);
+  CHECK(gs[0].name == "usb1");
+  CHECK(gs[0].kind == NodeKind::RootHub);
+
+  const Topology xhci = four_sticks_on_root_ports(HcdKind::Xhci);
+  const auto px = predict_fair_share(make_problem(xhci, specs({"sdb", "sdc", "sdd", "sde"})));
+  CHECK(px.aggregate.mbs() == doctest::Approx(160));
+  CHECK(bottleneck_of(px, "sdd") == "drive_link:1-3");
+  // Only the controller is shared (no usb_bus resource, no root-hub group).
+  const auto gx = shared_node_groups(xhci, std::vector<Vertex>{block(xhci, "sdb"), block(xhci, "sdc")});
+  REQUIRE(gx.size() == 1);
+  CHECK(gx[0].name == "0000:00:14.0");
+}
+
 TEST_CASE("UAS SSD and a stick behind one USB3 hub") {
   SUBCASE("USB 2.0 stick on the hub's USB2 half: no shared link, both get their ceiling") {
     const Topology t = usb3_hub_ssd_and_stick(false);

@@ -152,6 +152,17 @@ inline Topology ehci_hub_four_sticks() {
   return m.finish();
 }
 
+/// Four USB 2.0 BOT sticks sdb..sde directly on root ports 1-4 of a USB 2.0 root hub: of an EHCI (one shared
+/// bus) or of an xHCI's USB2 root hub (every root port its own link).
+inline Topology four_sticks_on_root_ports(HcdKind kind) {
+  ModelTopo m;
+  const auto c = m.controller(kind == HcdKind::Ehci ? "0000:00:1a.0" : "0000:00:14.0", kind, std::nullopt);
+  const auto rh = m.root_hub(c, 1, UsbSpeed::High);
+  const char* names[] = {"sdb", "sdc", "sdd", "sde"};
+  for (unsigned i = 0; i < 4; ++i) m.drive(m.port(rh, i + 1), UsbSpeed::High, StorageProtocol::Bot, names[i]);
+  return m.finish();
+}
+
 /// An integrated xHCI (00:14.0) with a USB3 hub (halves 1-1 on usb1 and 2-1 on usb2, on port 1 of each root
 /// hub). A UAS SSD `sdb` is on 2-1.1. The stick `sdc` is a Gen 1 BOT stick on the USB3 half (2-1.2) when
 /// `stick_usb3`, else a USB 2.0 BOT stick on the USB2 half (1-1.2).
