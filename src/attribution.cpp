@@ -153,8 +153,13 @@ GroupVerdict attribute(const GroupInput& in) {
     } else if (p.n >= 2) {
       out.notes.push_back("phase n=" + std::to_string(p.n) + ": a drive has no solo baseline, not judged");
     }
-    for (const auto& pp : in.predictions)
-      if (pp.n == p.n) r.predicted_aggregate_mbs = pp.prediction.aggregate.mbs();
+    for (const auto& pp : in.predictions) {
+      if (pp.n != p.n) continue;
+      r.predicted_aggregate_mbs = pp.prediction.aggregate.mbs();
+      for (auto& dr : r.drives)
+        for (const auto& share : pp.prediction.drives)
+          if (share.dev == dr.dev) dr.predicted_mbs = share.predicted.mbs();
+    }
 
     if (p.n >= 2 && r.efficiency) {
       const double predicted = r.predicted_aggregate_mbs.value_or(*r.solo_sum_mbs);

@@ -85,8 +85,9 @@ struct AttributedLink {
 
 struct DrivePhaseResult {
   std::string dev;
-  double mbs = 0;                  ///< mean over repeats
-  std::optional<double> solo_mbs;  ///< its solo baseline
+  double mbs = 0;                       ///< mean over repeats
+  std::optional<double> solo_mbs;       ///< its solo baseline
+  std::optional<double> predicted_mbs;  ///< its fair share in the model's prediction for this phase
 };
 
 /// JSON-ready: {"n","per_drive_mbs","aggregate_mbs","efficiency","predicted_aggregate_mbs"} plus the spread.

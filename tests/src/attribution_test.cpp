@@ -108,6 +108,11 @@ TEST_CASE("UAS SSD and a Gen 1 stick behind one USB3 hub: the hub's 400 MB/s upl
   CHECK(v.bottleneck->node == "2-1");
   CHECK(v.bottleneck->kind == ResourceKind::HubUplink);
   CHECK(*v.phases[1].predicted_aggregate_mbs == doctest::Approx(400));
+  // Per-drive shares: the slow stick keeps its 120, the SSD gets the rest of the uplink.
+  CHECK(*v.phases[1].drives[0].predicted_mbs == doctest::Approx(280));
+  CHECK(*v.phases[1].drives[1].predicted_mbs == doctest::Approx(120));
+  CHECK(*v.phases[1].drives[1].solo_mbs == doctest::Approx(120));
+  CHECK(v.phases[1].drives[1].mbs == doctest::Approx(118));
 }
 
 TEST_CASE("a slow stick next to a fast SSD is no false alarm: judged against the sum of solo rates") {
