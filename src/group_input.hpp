@@ -3,6 +3,7 @@
 /// resources on their common path as candidates, their lowest common ancestor, and the model's prediction
 /// for every measured phase (demands = the measured solo rates). `usbsat saturate` calls these once per
 /// group after measuring; they are pure.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
