@@ -75,16 +75,22 @@ double SublinkSpeed::mbps() const {
 
 std::optional<UsbSpeed> BosInfo::capable_speed() const {
   if (superspeed_plus) {
+    // Lane count is not a BOS field. Follow the convention the kernel's own gadget stack uses
+    // (drivers/usb/gadget/composite.c): one SSID of 10 Gb/s = Gen 2x1; one SSID of 5 Gb/s = Gen 1x2;
+    // two SSIDs (5 and 10 Gb/s) = Gen 2x2. A USB 3.2 minimum lane count of 2 also means two lanes.
     double lane = 0;
-    for (const auto& s : sublink_speeds)
-      if (s.protocol == 1) lane = std::max(lane, s.mbps());
-    const unsigned lanes = std::max<unsigned>(1, std::min(ssp_min_rx_lanes, ssp_min_tx_lanes));
+    std::vector<std::uint8_t> ssids;
+    for (const auto& s : sublink_speeds) {
+      if (s.protocol != 1) continue;
+      lane = std::max(lane, s.mbps());
+      if (std::find(ssids.begin(), ssids.end(), s.ssid) == ssids.end()) ssids.push_back(s.ssid);
+    }
+    unsigned lanes = std::max<unsigned>(1, std::min(ssp_min_rx_lanes, ssp_min_tx_lanes));
+    if (ssids.size() >= 2 && lane >= 10000 - 1) lanes = 2;
+    if (lane > 0 && lane < 10000 - 1) lanes = 2;  // an SSP capability with 5 Gb/s lanes only: Gen 1x2
     const double total = lane * lanes;
     if (total >= 20000 - 1) return UsbSpeed::SuperPlus2x2;
     if (total >= 10000 - 1) return UsbSpeed::SuperPlus;
-    // An SSP capability whose sublinks say less than 10 Gb/s (Gen 1x2) still runs 10 Gb/s aggregate
-    // only with two lanes; one lane of 5 Gb/s is plain SuperSpeed.
-    if (total >= 5000 - 1) return UsbSpeed::Super;
   }
   if (ss_speeds_supported && (*ss_speeds_supported & 0x08)) return UsbSpeed::Super;
   if (usb2_extension || ss_speeds_supported) return UsbSpeed::High;

@@ -85,6 +85,18 @@ PcieLink read_pcie_link(const AttrDir& a) {
   return l;
 }
 
+/// "6:0:0:0": four decimal fields separated by ':'.
+bool parse_hctl_like(std::string_view s) {
+  int fields = 0;
+  for (std::size_t start = 0; start <= s.size(); ++fields) {
+    auto end = s.find(':', start);
+    if (end == std::string_view::npos) end = s.size();
+    if (!parse_uint(s.substr(start, end - start))) return false;
+    start = end + 1;
+  }
+  return fields == 4;
+}
+
 struct PortSeed {
   std::string hub_syspath, hub_name;
   unsigned number = 0;
@@ -563,6 +575,12 @@ class Scanner {
     b.mountpoints = mounts_of(b.devnum);
     b.holders = src_.list(r.syspath, "holders");
 
+    // The SCSI device the disk belongs to (".../6:0:0:0/block/sda"), USB or not.
+    if (auto scsi = dirname(dirname(r.syspath)); basename(dirname(r.syspath)) == "block" && !scsi.empty() &&
+                                                  parse_hctl_like(basename(scsi))) {
+      b.hctl = std::string(basename(scsi));
+      if (auto qd = src_.attribute(scsi, "queue_depth")) b.queue_depth = to_unsigned(*qd);
+    }
     std::optional<std::string> up;
     if (auto near = nearest_scanned(r.syspath);
         near && (near->second == NodeKind::ScsiDevice || near->second == NodeKind::Interface)) {
