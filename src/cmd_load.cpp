@@ -113,14 +113,16 @@ void configure_load(CLI::App& sub, Invocation& inv) {
       ->capture_default_str();
   sub.add_option("--concurrency", o.concurrency,
                  "Phases: 1 = each target alone, N = the first N targets at once (e.g. 1,2,4)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   sub.add_option("--engine", o.engine, "uring|sync|null")->check(CLI::IsMember({"uring", "sync", "null"}))
       ->capture_default_str();
   sub.add_option("--rwmix", o.rwmix, "randrw: percent reads")->check(CLI::Range(0, 100))->capture_default_str();
   sub.add_option("--offset", o.offset, "Start of the region (e.g. 1g)")->capture_default_str();
   sub.add_option("--size", o.size, "Length of the region; 0 = to the end")->capture_default_str();
   sub.add_flag("--write", o.write, "Allow writing (destroys data in the region!)");
-  sub.add_option("--allow-write", o.allow_write, "Block device that may be written, named exactly (repeatable)");
+  sub.add_option("--allow-write", o.allow_write, "Block device that may be written, named exactly (repeatable)")
+      ->allow_extra_args(false);
   sub.add_flag("--buffered", o.buffered, "Do not use O_DIRECT");
   sub.add_option("targets", o.targets, "Block devices or regular files")->required();
 }
