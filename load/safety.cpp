@@ -142,6 +142,10 @@ std::optional<DeviceFacts> gather_device_facts(const std::string& path, const st
     for (const auto& e : fs::directory_iterator(cur, ec))
       if (fs::exists(e.path() / "partition")) add(e.path());
     for (const auto& e : fs::directory_iterator(cur / "holders", ec)) add(e.path());
+    // Loop devices stacked on this one are not listed as holders; their backing_file names our node.
+    const std::string node = "/dev/" + cur.filename().string();
+    for (const auto& e : fs::directory_iterator(fs::path(sys_root) / "block", ec))
+      if (read_first_line(e.path() / "loop/backing_file") == node) add(e.path());
   }
   return f;
 }

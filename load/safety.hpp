@@ -63,7 +63,8 @@ SafetyDecision decide_write(const WriteRequest& req, const DeviceFacts* facts,
                             const std::vector<ResolvedMount>& mounts);
 
 /// Gather the facts of block device `path` from `sys_root` (/sys): partitions (sys/dev/block/M:m/<part>)
-/// and holders (…/holders/*, recursively, also of each partition). nullopt when not a block device.
+/// and holders (…/holders/*, and loop devices whose backing file is the device, recursively, also of each
+/// partition). nullopt when not a block device.
 std::optional<DeviceFacts> gather_device_facts(const std::string& path, const std::string& sys_root = "/sys");
 
 /// Read and resolve `mountinfo_path` (stat of each /dev/… source). Unreadable → empty.
