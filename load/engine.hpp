@@ -52,8 +52,9 @@ class Engine {
   virtual Capabilities capabilities() const = 0;
   /// Queue one request; false = busy (no room), nothing queued (fio FIO_Q_BUSY).
   virtual bool queue(const IoRequest& req) = 0;
-  /// Hand queued requests to the device (fio commit). Returns how many were submitted, or -errno;
-  /// -EAGAIN / -EBUSY mean "reap, then retry".
+  /// Hand queued requests to the device (fio commit). Returns how many were accepted, or -errno;
+  /// -EAGAIN / -EBUSY mean "reap, then retry". An engine may defer the system call to the next reap() (the
+  /// uring engine submits and waits in one io_uring_enter); requests accepted here are in flight either way.
   virtual int submit() = 0;
   /// Wait until at least `min` completions are available (or `timeout` passes) and return all that are.
   /// The span is valid until the next call on the engine.
