@@ -106,7 +106,7 @@ PhaseResult run_phase(const std::vector<RunTarget>& targets, const RunConfig& cf
       cpu0 = process_cpu();
     }
     if (now >= timing.end_ns || stop.stop_requested() || finished.load(std::memory_order_acquire) == n) break;
-    if (on_snapshot && now > timing.start_ns) {
+    if (on_snapshot && now - last_ns >= interval / 2) {  // not at t=0: a rate needs an interval
       Snapshot s{phase_index, cfg.phases.size(), timing.start_ns, timing.measure_ns, timing.end_ns, {}};
       const double dt = static_cast<double>(now - last_ns) / 1e9;
       for (std::size_t i = 0; i < n; ++i) {
