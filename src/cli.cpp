@@ -13,6 +13,7 @@ constexpr std::string_view kVersion = "usbsat 0.1.0";
 constexpr CommandSpec kCommands[] = {
     // {name, summary, configure, run} — one line per command; see src/commands.hpp.
     {"version", "Print the version", [](CLI::App&, Invocation&) {}, &run_version},
+    {"load", "Generate I/O load on drives or files (1, 2, 4 at once) and measure it", &configure_load, &run_load},
 };
 
 }  // namespace

@@ -2,8 +2,14 @@
 /// Entry points of the subcommands; each lives in its own cmd_*.cpp and returns an exit code.
 #include "src/options.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace usbsat::cli {
 
 int run_version(const Invocation& inv);
+int run_load(const Invocation& inv);
+void configure_load(CLI::App& sub, Invocation& inv);
 
 }  // namespace usbsat::cli

@@ -8,6 +8,7 @@
 
 #include "src/cli.hpp"
 #include "src/exit_codes.hpp"
+#include "load/errors.hpp"
 #include "topology/errors.hpp"
 
 int main(int argc, char** argv) {
@@ -26,6 +27,9 @@ int main(int argc, char** argv) {
     return kExitUsage;
   } catch (const topology::ScanError& e) {
     fmt::print(stderr, "usbsat: cannot scan this system: {}\n", e.what());
+    return kExitEnvironment;
+  } catch (const load::LoadError& e) {
+    fmt::print(stderr, "usbsat: cannot run the load: {}\n", e.what());
     return kExitEnvironment;
   } catch (const std::exception& e) {
     fmt::print(stderr, "usbsat: internal error: {}\n", e.what());

@@ -1,0 +1,172 @@
+#include "load/runner.hpp"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <latch>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "load/buffer.hpp"
+#include "load/engine.hpp"
+#include "load/errors.hpp"
+#include "load/worker.hpp"
+
+namespace usbsat::load {
+namespace {
+
+CpuTime process_cpu() {
+  rusage ru{};
+  ::getrusage(RUSAGE_SELF, &ru);
+  return {static_cast<double>(ru.ru_utime.tv_sec) + static_cast<double>(ru.ru_utime.tv_usec) / 1e6,
+          static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) / 1e6};
+}
+
+/// Sleep until `deadline_ns` of `clock` or a stop request, whichever comes first.
+void sleep_until(const Clock& clock, std::int64_t deadline_ns, std::stop_token stop) {
+  const auto left = deadline_ns - clock.now_ns();
+  if (left <= 0) return;
+  std::mutex m;
+  std::condition_variable_any cv;
+  std::unique_lock lock(m);
+  cv.wait_for(lock, stop, std::chrono::nanoseconds(left), [] { return false; });
+}
+
+/// One phase: start the workers behind a latch, sample progress, join, collect.
+PhaseResult run_phase(const std::vector<RunTarget>& targets, const RunConfig& cfg, std::size_t phase_index,
+                      std::stop_token stop, const Clock& clock, const SnapshotFn& on_snapshot) {
+  const PhaseTargets& members = cfg.phases[phase_index];
+  const std::size_t n = members.size();
+  const JobSpec& job = cfg.job;
+  const EngineFactory* factory = find_engine(cfg.engine);
+  if (!factory) throw LoadError("unknown engine '" + cfg.engine + "'");
+
+  PhaseResult result;
+  result.targets = members;
+  result.per_target.resize(n);
+  result.window_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(job.runtime).count();
+  auto live = std::make_unique<LiveCounters[]>(n);
+  std::atomic<std::size_t> finished{0};
+  PhaseTiming timing;
+  std::latch ready(static_cast<std::ptrdiff_t>(n));
+  std::latch go(1);
+  std::stop_source phase_stop;
+  std::stop_callback forward(stop, [&phase_stop] { phase_stop.request_stop(); });
+
+  std::vector<std::jthread> threads;
+  threads.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    threads.emplace_back([&, i] {
+      const RunTarget& t = targets[members[i]];
+      TargetResult& r = result.per_target[i];
+      r.target = members[i];
+      AlignedBytes buffers;
+      std::unique_ptr<Engine> engine;
+      WorkerSetup setup;
+      try {
+        const auto region = resolve_region(job, t.size_bytes, t.logical_block);
+        if (!region.region) throw TargetError(region.error, EINVAL);
+        setup = {job, *region.region, t.logical_block, job.seed * 0x9e3779b97f4a7c15ULL + members[i] + 1};
+        const std::size_t bytes = static_cast<std::size_t>(job.queue_depth) * job.block_size;
+        buffers = alloc_io_buffers(bytes, 4096, setup.seed);
+        engine = factory->make({t.fd, job.queue_depth, {buffers.get(), bytes}, job.block_size});
+      } catch (const std::exception& e) {
+        r.error = e.what();
+      }
+      ready.count_down();
+      go.wait();
+      if (engine) {
+        auto outcome = run_worker(*engine, {buffers.get(), static_cast<std::size_t>(job.queue_depth) * job.block_size},
+                                  setup, timing, clock, phase_stop.get_token(), &live[i]);
+        r.stats = std::move(outcome.stats);
+        if (outcome.error) r.error = std::move(outcome.error_message);
+      }
+      finished.fetch_add(1, std::memory_order_release);
+    });
+  }
+
+  // Start together: every worker has its engine and buffers before the clock starts.
+  ready.wait();
+  timing.start_ns = clock.now_ns();
+  timing.measure_ns = timing.start_ns + std::chrono::duration_cast<std::chrono::nanoseconds>(job.ramp).count();
+  timing.end_ns = timing.measure_ns + result.window_ns;
+  go.count_down();
+
+  const auto interval = std::chrono::duration_cast<std::chrono::nanoseconds>(cfg.snapshot_interval).count();
+  std::vector<std::uint64_t> last_bytes(n, 0);
+  std::int64_t last_ns = timing.start_ns;
+  bool cpu_started = false;
+  CpuTime cpu0{};
+  for (;;) {
+    const std::int64_t now = clock.now_ns();
+    if (!cpu_started && now >= timing.measure_ns) {
+      cpu_started = true;
+      cpu0 = process_cpu();
+    }
+    if (now >= timing.end_ns || stop.stop_requested() || finished.load(std::memory_order_acquire) == n) break;
+    if (on_snapshot && now - last_ns >= interval / 2) {  // not at t=0: a rate needs an interval
+      Snapshot s{phase_index, cfg.phases.size(), timing.start_ns, timing.measure_ns, timing.end_ns, {}};
+      const double dt = static_cast<double>(now - last_ns) / 1e9;
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto b = live[i].bytes.load(std::memory_order_relaxed);
+        s.targets.push_back({targets[members[i]].label, b,
+                             dt > 0 ? static_cast<double>(b - last_bytes[i]) / 1e6 / dt : 0.0});
+        last_bytes[i] = b;
+      }
+      last_ns = now;
+      on_snapshot(s);
+    }
+    std::int64_t next = now + interval;
+    if (!cpu_started) next = std::min(next, timing.measure_ns);
+    sleep_until(clock, std::min(next, timing.end_ns), stop);
+  }
+  if (cpu_started) {
+    const CpuTime cpu1 = process_cpu();
+    result.cpu = {cpu1.user_s - cpu0.user_s, cpu1.sys_s - cpu0.sys_s};
+  }
+  result.complete = !stop.stop_requested();
+  phase_stop.request_stop();
+  for (auto& t : threads) t.join();
+  return result;
+}
+
+}  // namespace
+
+WorkerStats PhaseResult::aggregate() const {
+  WorkerStats all;
+  for (const auto& t : per_target) all.merge(t.stats);
+  return all;
+}
+
+double PhaseResult::aggregate_mbs() const {
+  double sum = 0;
+  for (const auto& t : per_target) sum += t.stats.mbs();
+  return sum;
+}
+
+double PhaseResult::aggregate_iops() const {
+  double sum = 0;
+  for (const auto& t : per_target) sum += t.stats.iops();
+  return sum;
+}
+
+RunResult run_load(const std::vector<RunTarget>& targets, const RunConfig& cfg, std::stop_token stop,
+                   const Clock& clock, const SnapshotFn& on_snapshot) {
+  RunResult out;
+  for (std::size_t p = 0; p < cfg.phases.size(); ++p) {
+    if (stop.stop_requested()) {
+      out.interrupted = true;
+      break;
+    }
+    out.phases.push_back(run_phase(targets, cfg, p, stop, clock, on_snapshot));
+    if (!out.phases.back().complete) {
+      out.interrupted = true;
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace usbsat::load

@@ -1,0 +1,176 @@
+#include "load/safety.hpp"
+
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace usbsat::load {
+namespace {
+
+std::string unescape_octal(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 3 < s.size() + 1 && s.substr(i + 1, 3).size() == 3 &&
+        s.substr(i + 1, 3).find_first_not_of("01234567") == std::string_view::npos) {
+      out.push_back(static_cast<char>(std::stoi(std::string(s.substr(i + 1, 3)), nullptr, 8)));
+      i += 3;
+    } else {
+      out.push_back(s[i]);
+    }
+  }
+  return out;
+}
+
+std::optional<DevNum> parse_devnum(std::string_view s) {
+  const auto colon = s.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  try {
+    std::size_t a = 0, b = 0;
+    const std::string maj(s.substr(0, colon)), min(s.substr(colon + 1));
+    const unsigned long M = std::stoul(maj, &a), m = std::stoul(min, &b);
+    if (a != maj.size() || b != min.size() || maj.empty() || min.empty()) return std::nullopt;
+    return DevNum{static_cast<unsigned>(M), static_cast<unsigned>(m)};
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+std::string read_first_line(const std::filesystem::path& p) {
+  std::ifstream f(p);
+  std::string line;
+  std::getline(f, line);
+  return line;
+}
+
+bool is_system_mount(const std::string& mp) { return mp == "/" || mp == "/boot" || mp == "/boot/efi" || mp == "/usr"; }
+
+}  // namespace
+
+std::vector<MountEntry> parse_mountinfo(std::string_view text) {
+  std::vector<MountEntry> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    auto eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    const std::string_view line = text.substr(pos, eol - pos);
+    pos = eol + 1;
+    std::vector<std::string_view> f;
+    std::size_t i = 0;
+    while (i < line.size()) {
+      while (i < line.size() && line[i] == ' ') ++i;
+      const auto start = i;
+      while (i < line.size() && line[i] != ' ') ++i;
+      if (i > start) f.push_back(line.substr(start, i - start));
+    }
+    const auto sep = std::find(f.begin(), f.end(), std::string_view("-"));
+    if (f.size() < 6 || sep == f.end() || f.end() - sep < 3 || sep - f.begin() < 6) continue;
+    const auto dev = parse_devnum(f[2]);
+    if (!dev) continue;
+    out.push_back({*dev, unescape_octal(f[4]), std::string(sep[1]), unescape_octal(sep[2])});
+  }
+  return out;
+}
+
+SafetyDecision decide_write(const WriteRequest& req, const DeviceFacts* facts,
+                            const std::vector<ResolvedMount>& mounts) {
+  if (!req.write)
+    return {false, "writing needs --write (the default is read-only)"};
+  if (!req.is_block) return {true, {}};
+  if (std::find(req.allow_write.begin(), req.allow_write.end(), req.target) == req.allow_write.end())
+    return {false, "writing to block device " + req.target + " needs --allow-write " + req.target +
+                       " naming exactly this device"};
+  if (!facts) return {false, "cannot inspect block device " + req.target + "; refusing to write"};
+  auto describe = [&](const DevNum& d) -> std::string {
+    if (d == facts->dev) return facts->name.empty() ? req.target : facts->name;
+    for (std::size_t i = 0; i < facts->related.size(); ++i)
+      if (facts->related[i] == d && i < facts->related_names.size()) return facts->related_names[i];
+    return std::to_string(d.major) + ":" + std::to_string(d.minor);
+  };
+  auto ours = [&](const DevNum& d) {
+    return d == facts->dev || std::find(facts->related.begin(), facts->related.end(), d) != facts->related.end();
+  };
+  // System filesystems first: that is the clearest reason.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const auto& m : mounts) {
+      const bool hit = ours(m.entry.dev) || (m.source_dev && ours(*m.source_dev));
+      if (!hit) continue;
+      const DevNum d = ours(m.entry.dev) ? m.entry.dev : *m.source_dev;
+      if (pass == 0 && is_system_mount(m.entry.mount_point))
+        return {false, req.target + " holds the system filesystem " + m.entry.mount_point + " (" + describe(d) +
+                           "); refusing to write"};
+      if (pass == 1)
+        return {false, req.target + " is mounted: " + describe(d) + " on " + m.entry.mount_point +
+                           "; refusing to write"};
+    }
+  }
+  return {true, {}};
+}
+
+std::optional<DeviceFacts> gather_device_facts(const std::string& path, const std::string& sys_root) {
+  namespace fs = std::filesystem;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) return std::nullopt;
+  DeviceFacts f;
+  f.path = canonical_path(path);
+  f.dev = {major(st.st_rdev), minor(st.st_rdev)};
+  const fs::path base = fs::path(sys_root) / "dev/block" / (std::to_string(f.dev.major) + ":" + std::to_string(f.dev.minor));
+  std::error_code ec;
+  const fs::path dir = fs::canonical(base, ec);
+  if (ec) return f;  // no sysfs: only the device itself is known
+  f.name = dir.filename().string();
+
+  std::vector<fs::path> todo{dir};
+  std::vector<fs::path> seen;
+  auto add = [&](const fs::path& p) {
+    const auto c = fs::canonical(p, ec);
+    if (ec || std::find(seen.begin(), seen.end(), c) != seen.end()) return;
+    seen.push_back(c);
+    if (const auto d = parse_devnum(read_first_line(c / "dev")); d && !(*d == f.dev)) {
+      f.related.push_back(*d);
+      f.related_names.push_back(c.filename().string());
+    }
+    todo.push_back(c);
+  };
+  while (!todo.empty()) {
+    const fs::path cur = todo.back();
+    todo.pop_back();
+    for (const auto& e : fs::directory_iterator(cur, ec))
+      if (fs::exists(e.path() / "partition")) add(e.path());
+    for (const auto& e : fs::directory_iterator(cur / "holders", ec)) add(e.path());
+    // Loop devices stacked on this one are not listed as holders; their backing_file names our node.
+    const std::string node = "/dev/" + cur.filename().string();
+    for (const auto& e : fs::directory_iterator(fs::path(sys_root) / "block", ec))
+      if (read_first_line(e.path() / "loop/backing_file") == node) add(e.path());
+  }
+  return f;
+}
+
+std::vector<ResolvedMount> read_mounts(const std::string& mountinfo_path) {
+  std::ifstream f(mountinfo_path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::vector<ResolvedMount> out;
+  for (auto& m : parse_mountinfo(ss.str())) {
+    ResolvedMount r{std::move(m), std::nullopt};
+    struct stat st {};
+    if (r.entry.source.rfind("/dev/", 0) == 0 && ::stat(r.entry.source.c_str(), &st) == 0 && S_ISBLK(st.st_mode))
+      r.source_dev = DevNum{major(st.st_rdev), minor(st.st_rdev)};
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::string canonical_path(const std::string& path) {
+  char* r = ::realpath(path.c_str(), nullptr);
+  if (!r) return path;
+  std::string s(r);
+  std::free(r);
+  return s;
+}
+
+}  // namespace usbsat::load

@@ -1,0 +1,76 @@
+#pragma once
+/// Write safety. Reading is always allowed; writing needs `--write`, and for a block device also
+/// `--allow-write` naming exactly that device, and the device must not be mounted (itself, a partition or a
+/// holder such as dm/md), in use (O_EXCL open fails), or hold the root or boot filesystem.
+///
+/// The decision is a pure function of facts (decide_write); gathering the facts from /proc/self/mountinfo and
+/// /sys is separate (gather_device_facts) and takes its paths as parameters so tests can inject them.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace usbsat::load {
+
+/// Major:minor of a block device.
+struct DevNum {
+  unsigned major = 0;
+  unsigned minor = 0;
+  bool operator==(const DevNum&) const = default;
+};
+
+/// One line of /proc/self/mountinfo, reduced to what the safety check needs.
+struct MountEntry {
+  DevNum dev;               ///< field 3 (st_dev of the filesystem; 0:N for btrfs/tmpfs)
+  std::string mount_point;  ///< field 5, octal escapes decoded
+  std::string fstype;
+  std::string source;       ///< the mount source after " - " (e.g. /dev/sdb1)
+};
+
+/// Parse mountinfo text; malformed lines are skipped.
+std::vector<MountEntry> parse_mountinfo(std::string_view text);
+
+/// Everything known about a block device that matters for writing to it.
+struct DeviceFacts {
+  std::string path;                ///< canonical path of the device node (/dev/sdb)
+  DevNum dev;
+  std::vector<DevNum> related;     ///< partitions and holders (recursively), not including `dev`
+  std::vector<std::string> related_names;  ///< kernel names of `related` (sdb1, dm-0), same order
+  std::string name;                ///< kernel name (sdb)
+};
+
+/// A mount as resolved against device numbers: the mount entry plus the dev number of its source node (for
+/// sources like /dev/sdb1 whose st_dev in mountinfo is an anonymous 0:N, e.g. btrfs).
+struct ResolvedMount {
+  MountEntry entry;
+  std::optional<DevNum> source_dev;
+};
+
+struct WriteRequest {
+  bool write = false;                      ///< --write given
+  bool is_block = false;
+  std::string target;                      ///< canonical target path
+  std::vector<std::string> allow_write;    ///< canonical --allow-write paths
+};
+
+struct SafetyDecision {
+  bool allowed = true;
+  std::string reason;  ///< why not (one sentence), empty when allowed
+};
+
+/// Pure decision for one target that the job would write to. `facts` is required for block devices.
+SafetyDecision decide_write(const WriteRequest& req, const DeviceFacts* facts,
+                            const std::vector<ResolvedMount>& mounts);
+
+/// Gather the facts of block device `path` from `sys_root` (/sys): partitions (sys/dev/block/M:m/<part>)
+/// and holders (…/holders/*, and loop devices whose backing file is the device, recursively, also of each
+/// partition). nullopt when not a block device.
+std::optional<DeviceFacts> gather_device_facts(const std::string& path, const std::string& sys_root = "/sys");
+
+/// Read and resolve `mountinfo_path` (stat of each /dev/… source). Unreadable → empty.
+std::vector<ResolvedMount> read_mounts(const std::string& mountinfo_path = "/proc/self/mountinfo");
+
+/// realpath(path), or `path` itself when it cannot be resolved.
+std::string canonical_path(const std::string& path);
+
+}  // namespace usbsat::load

@@ -1,0 +1,68 @@
+#include "load/target.hpp"
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "load/errors.hpp"
+
+namespace usbsat::load {
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const char* what, int err) {
+  throw TargetError(path + ": " + what + ": " + std::strerror(err), err);
+}
+
+}  // namespace
+
+OpenedTarget open_target(const std::string& path, const OpenOptions& opt) {
+  OpenedTarget t;
+  t.info.path = path;
+  int flags = O_CLOEXEC | (opt.access == Access::ReadWrite ? O_RDWR : O_RDONLY);
+  if (opt.exclusive) flags |= O_EXCL;  // only meaningful (and only used) on block devices
+  int fd = -1;
+  if (opt.direct) {
+    fd = ::open(path.c_str(), flags | O_DIRECT);
+    if (fd >= 0) t.info.direct = true;
+    else if (errno == EINVAL) {
+      // tmpfs and some FUSE filesystems refuse O_DIRECT: run buffered, and say so.
+      fd = ::open(path.c_str(), flags);
+      if (fd >= 0)
+        t.notice = "O_DIRECT refused by the filesystem; using buffered I/O (results include the page cache)";
+    }
+  } else {
+    fd = ::open(path.c_str(), flags);
+  }
+  if (fd < 0) fail(path, errno == EBUSY ? "in use (exclusive open failed)" : "cannot open", errno);
+  t.fd = UniqueFd(fd);
+
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) fail(path, "fstat", errno);
+  if (S_ISBLK(st.st_mode)) {
+    t.info.is_block = true;
+    t.info.dev_major = major(st.st_rdev);
+    t.info.dev_minor = minor(st.st_rdev);
+    std::uint64_t bytes = 0;
+    if (::ioctl(fd, BLKGETSIZE64, &bytes) != 0) fail(path, "BLKGETSIZE64", errno);
+    t.info.size_bytes = bytes;
+    int lbs = 0;
+    if (::ioctl(fd, BLKSSZGET, &lbs) == 0 && lbs > 0) t.info.logical_block = static_cast<std::uint32_t>(lbs);
+  } else if (S_ISREG(st.st_mode)) {
+    t.info.size_bytes = static_cast<std::uint64_t>(st.st_size);
+    const auto blk = static_cast<std::uint32_t>(st.st_blksize > 0 ? st.st_blksize : 512);
+    t.info.logical_block = std::clamp<std::uint32_t>(blk, 512, 4096);
+  } else {
+    fail(path, "not a block device or regular file", EINVAL);
+  }
+  if (t.info.size_bytes == 0) fail(path, "size is 0", EINVAL);
+  return t;
+}
+
+}  // namespace usbsat::load

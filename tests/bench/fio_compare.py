@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Benchmark `usbsat load` against fio (ioengine=io_uring, direct=1) on identical jobs, in one run.
+
+    fio_compare.py USBSAT [--runtime S] [--ramp S] [--repeat N]
+
+Devices: loop devices (--direct-io=on) over files in a private tmpfs, from tests/bed/testbed.sh (`solo`
+drives, no throttling). Jobs: 4 KiB randread QD1 and QD32, 128 KiB sequential read QD1 and QD8, on one
+device and on 4 devices at once. Prints IOPS, MB/s (10^6 B/s) and CPU time per I/O for both tools and the
+ratios usbsat/fio (goal: IOPS and MB/s ≥ 1.0, CPU per I/O ≤ 1.0). With --repeat N each tool runs N times,
+interleaved, and the best run of each counts (the machine is shared; the best run is the least disturbed).
+Root only; not a CTest test.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TESTBED = os.path.join(HERE, "..", "bed", "testbed.sh")
+
+JOBS = [("4k randread qd1", "randread", "4k", 1), ("4k randread qd32", "randread", "4k", 32),
+        ("128k read qd1", "read", "128k", 1), ("128k read qd8", "read", "128k", 8)]
+
+
+def run_usbsat(usbsat, devs, pattern, bs, qd, runtime, ramp):
+    out = subprocess.run([usbsat, "load", "--json", "--pattern", pattern, "--bs", bs, "--qd", str(qd),
+                          "--runtime", str(runtime), "--ramp", str(ramp), *devs],
+                         capture_output=True, text=True, check=True).stdout
+    ph = json.loads(out)["phases"][0]
+    ios = sum(t["ios"] for t in ph["per_target"])
+    cpu = sum(t["cpu"]["user_s"] + t["cpu"]["sys_s"] for t in ph["per_target"])
+    return {"iops": ph["aggregate"]["iops"], "mbs": ph["aggregate"]["mbs"], "cpu_us_per_io": cpu / ios * 1e6}
+
+
+def run_fio(devs, pattern, bs, qd, runtime, ramp):
+    args = ["fio", "--output-format=json", "--ioengine=io_uring", "--direct=1", f"--rw={pattern}", f"--bs={bs}",
+            f"--iodepth={qd}", f"--runtime={runtime}", f"--ramp_time={ramp}", "--time_based",
+            "--randrepeat=0", "--norandommap"]
+    for i, d in enumerate(devs):
+        args += [f"--name=j{i}", f"--filename={d}"]
+    jobs = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)["jobs"]
+    iops = sum(j["read"]["iops"] for j in jobs)
+    mbs = sum(j["read"]["bw_bytes"] for j in jobs) / 1e6
+    ios = sum(j["read"]["total_ios"] for j in jobs)
+    cpu = sum((j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] / 1e3 for j in jobs)
+    return {"iops": iops, "mbs": mbs, "cpu_us_per_io": cpu / ios * 1e6}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("usbsat")
+    ap.add_argument("--runtime", type=float, default=5)
+    ap.add_argument("--ramp", type=float, default=1)
+    ap.add_argument("--repeat", type=int, default=1)
+    a = ap.parse_args()
+    if os.geteuid() != 0:
+        print("SKIP: needs root", file=sys.stderr)
+        return 77
+    env = dict(os.environ, TESTBED_NAME="usbsat-bench", TESTBED_DRIVE_MB="512")
+    subprocess.run([TESTBED, "down"], env=env, stderr=subprocess.DEVNULL)
+    up = subprocess.run([TESTBED, "up", "solo:b0", "solo:b1", "solo:b2", "solo:b3"], env=env,
+                        capture_output=True, text=True)
+    if up.returncode != 0:
+        print(up.stderr, file=sys.stderr)
+        return up.returncode
+    devs = [line.split()[2] for line in up.stdout.split("\n") if line.strip()]
+    try:
+        print(f"{'job':<22}{'devices':>8} | {'usbsat IOPS':>12} {'fio IOPS':>12} {'ratio':>6} | "
+              f"{'usbsat MB/s':>11} {'fio MB/s':>9} {'ratio':>6} | {'usbsat µs/IO':>12} {'fio µs/IO':>10} {'ratio':>6}")
+        for ndev in (1, 4):
+            for name, pattern, bs, qd in JOBS:
+                u = f = None
+                for _ in range(a.repeat):
+                    ru = run_usbsat(a.usbsat, devs[:ndev], pattern, bs, qd, a.runtime, a.ramp)
+                    rf = run_fio(devs[:ndev], pattern, bs, qd, a.runtime, a.ramp)
+                    u = ru if u is None or ru["iops"] > u["iops"] else u
+                    f = rf if f is None or rf["iops"] > f["iops"] else f
+                print(f"{name:<22}{ndev:>8} | {u['iops']:>12.0f} {f['iops']:>12.0f} {u['iops'] / f['iops']:>6.2f} | "
+                      f"{u['mbs']:>11.1f} {f['mbs']:>9.1f} {u['mbs'] / f['mbs']:>6.2f} | "
+                      f"{u['cpu_us_per_io']:>12.2f} {f['cpu_us_per_io']:>10.2f} "
+                      f"{u['cpu_us_per_io'] / f['cpu_us_per_io']:>6.2f}", flush=True)
+    finally:
+        subprocess.run([TESTBED, "down"], env=env, check=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
