@@ -102,6 +102,7 @@ struct PortInfo {
   std::optional<std::string> quirks;        ///< hex, "0x0"
   std::optional<std::string> usb3_lpm_permit;
   std::optional<PhysicalLocation> physical_location;
+  bool synthesized = false;  ///< no sysfs directory (kernel < 3.5 or a partial recording): derived from maxchild
 };
 
 /// One alternate setting of an interface, from the binary `descriptors` file.
