@@ -5,5 +5,6 @@
 namespace usbsat::cli {
 
 int run_version(const Invocation& inv);
+int run_doctor(const Invocation& inv);
 
 }  // namespace usbsat::cli

@@ -70,12 +70,26 @@ std::string usb_ids(const UsbDeviceInfo& d) {
   return hex4(*d.vendor_id) + ":" + hex4(*d.product_id);
 }
 
+/// Descriptor strings come padded ("USB2.0 Hub             ", " USB  SanDisk 3.2Gen1"): trim, single spaces.
+std::string tidy(std::string_view s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == ' ' || ch == '\t') {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += ch;
+    }
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 /// "sdc (Samsung Portable SSD T7, 04e8:4001)" — how messages name a drive.
 std::string drive_label(const Topology& t, const Drive& d) {
   const auto& u = usb(t, d.dev);
-  std::string who = u.product ? *u.product : u.model_name;
-  if (u.manufacturer && !u.manufacturer->empty() && who.find(*u.manufacturer) == std::string::npos)
-    who = who.empty() ? *u.manufacturer : *u.manufacturer + " " + who;
+  std::string who = tidy(u.product ? *u.product : u.model_name);
+  const std::string maker = u.manufacturer ? tidy(*u.manufacturer) : std::string();
+  if (!maker.empty() && who.find(maker) == std::string::npos) who = who.empty() ? maker : maker + " " + who;
   const std::string ids = usb_ids(u);
   if (!ids.empty()) who = who.empty() ? ids : who + ", " + ids;
   const std::string name = d.blocks.empty() ? u.name : t[d.blocks.front()].as<BlockInfo>().name;
@@ -154,7 +168,14 @@ bool not_used(const Topology& t, std::optional<Vertex> port) {
 /// controller when `other_controllers`).
 std::vector<std::string> free_fast_connectors(const Topology& t, Vertex ctrl, UsbSpeed need, bool other_controllers) {
   std::vector<std::string> out;
-  for (const auto& c : t.connectors()) {
+  // Connectors of the computer itself first, then those of external hubs (one more link to share).
+  std::vector<const Connector*> order;
+  for (const auto& c : t.connectors())
+    if (t[c.hub].kind == NodeKind::RootHub) order.push_back(&c);
+  for (const auto& c : t.connectors())
+    if (t[c.hub].kind != NodeKind::RootHub) order.push_back(&c);
+  for (const Connector* cp : order) {
+    const Connector& c = *cp;
     if ((c.controller == ctrl) == other_controllers) continue;
     if (!c.usb3_port || occupant(t, c)) continue;
     if (not_used(t, c.usb3_port) || not_used(t, c.usb2_port)) continue;
@@ -330,8 +351,12 @@ void check_speed_below_capability(const Context& cx) {
                   ? fmt::format("its controller's SuperSpeed root hub runs at most {} (a USB 3.2 Gen 1 controller)",
                                 rate(*root_speed))
                   : "its controller has no SuperSpeed root hub (USB 2.0 only)";
-    } else if (!is_superspeed(speed) && conn && !conn->usb3_port) {
-      cause = fmt::format("connector {} is USB 2.0 only (its port has no USB3 peer)", conn->id);
+    } else if (!is_superspeed(speed) && conn && (!conn->usb3_port || not_used(cx.t, conn->usb3_port))) {
+      if (conn->usb3_port) ev(f, port_name(cx.t, *conn->usb3_port) + "/connect_type", "not used");
+      cause = conn->usb3_port
+                  ? fmt::format("connector {} is USB 2.0 only (the firmware marks its USB3 peer {} as not used)",
+                                conn->id, port_name(cx.t, *conn->usb3_port))
+                  : fmt::format("connector {} is USB 2.0 only (its port has no USB3 peer)", conn->id);
     } else if (!is_superspeed(speed) && conn && conn->usb3_port) {
       cause = fmt::format(
           "connector {} has a USB3 side ({}) but the device connected on its USB 2.0 side: a USB 2.0 cable, "
@@ -349,14 +374,21 @@ void check_speed_below_capability(const Context& cx) {
 
     std::vector<std::string> same = ctrl ? free_fast_connectors(cx.t, *ctrl, cap, false) : std::vector<std::string>{};
     std::vector<std::string> other = ctrl ? free_fast_connectors(cx.t, *ctrl, cap, true) : std::vector<std::string>{};
+    // The fix names at most three connectors; the evidence lists them all.
+    auto short_list = [](const std::vector<std::string>& v) {
+      std::vector<std::string> head(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(3, v.size())));
+      std::string out = join(head, " or ");
+      if (v.size() > 3) out += fmt::format(" ({} more in the evidence)", v.size() - 3);
+      return out;
+    };
     if (!same.empty()) {
       ev(f, "free connectors at full speed (same controller)", join(same));
-      f.fix = fmt::format("Move it to {} on the same controller (these have a {} side){}.", join(same, " or "), rate(cap),
+      f.fix = fmt::format("Move it to {} on the same controller (these have a {} side){}.", short_list(same), rate(cap),
                           fix_extra.empty() ? "" : ", " + fix_extra);
     } else if (!other.empty()) {
       ev(f, "free connectors at full speed (other controllers)", join(other));
       f.fix = fmt::format("No free connector of this controller runs at {}; move it to {} on another controller{}.",
-                          rate(cap), join(other, " or "), fix_extra.empty() ? "" : ", " + fix_extra);
+                          rate(cap), short_list(other), fix_extra.empty() ? "" : ", " + fix_extra);
     } else {
       f.fix = fmt::format("No free connector on this machine runs at {}{}; a {} card or hub would.", rate(cap),
                           fix_extra.empty() ? "" : " (" + fix_extra + ")", rate(cap));
@@ -368,39 +400,39 @@ void check_speed_below_capability(const Context& cx) {
 // ---- slow_hub_uplink ---------------------------------------------------------------------------------
 
 void check_slow_hub_uplink(const Context& cx) {
-  // Each drive is attributed to the root-most hub of its chain: that hub's uplink carries all drives below it.
-  std::map<Vertex, std::vector<const Drive*>> below;
-  std::vector<Vertex> order;
-  for (const auto& d : cx.drives) {
-    const auto chain = hub_chain(cx.t, d.dev);
-    if (chain.empty()) continue;
-    // The root-most hub whose uplink is slower than the drive can do, else the root-most hub.
-    const auto& u = usb(cx.t, d.dev);
-    const auto cap = u.capable_speed ? u.capable_speed : u.speed;
-    Vertex h = chain.front();
-    for (Vertex c : chain)
-      if (cap && usb(cx.t, c).speed && *usb(cx.t, c).speed < *cap) {
-        h = c;
-        break;
-      }
-    if (!below.contains(h)) order.push_back(h);
-    below[h].push_back(&d);
-  }
-  std::sort(order.begin(), order.end());  // vertex numbers are depth-first: topology order
+  // For every hub: all drives below it, and the drives for which it is the root-most hub slower than the drive.
   auto want_of = [&](const Drive& d) {
     const auto& u = usb(cx.t, d.dev);
     return u.capable_speed ? *u.capable_speed : u.speed.value_or(UsbSpeed::Unknown);
   };
-  for (Vertex h : order) {
-    const auto& hu = usb(cx.t, h);
-    const auto& ds = below[h];
-    std::vector<const Drive*> slowed;
-    for (const Drive* d : ds) {
-      const auto& u = usb(cx.t, d->dev);
-      const auto cap = u.capable_speed ? u.capable_speed : u.speed;
-      if (cap && hu.speed && *hu.speed < *cap) slowed.push_back(d);
+  std::map<Vertex, std::vector<const Drive*>> all, slowed_at;
+  std::map<Vertex, std::optional<Vertex>> parent_hub;
+  for (const auto& d : cx.drives) {
+    const auto chain = hub_chain(cx.t, d.dev);
+    bool slow_found = false;
+    for (std::size_t k = 0; k < chain.size(); ++k) {
+      const Vertex h = chain[k];
+      all[h].push_back(&d);
+      parent_hub[h] = k ? std::optional<Vertex>(chain[k - 1]) : std::nullopt;
+      const auto hs = usb(cx.t, h).speed;
+      if (!slow_found && hs && *hs < want_of(d)) {
+        slowed_at[h].push_back(&d);
+        slow_found = true;
+      }
     }
-    if (slowed.empty() && ds.size() < 2) continue;
+  }
+  // "Several drives behind one hub" is reported at the deepest hub that carries exactly that set of drives
+  // (the external hub, not the rate-matching hub above it that has nothing else).
+  std::set<Vertex> same_as_child;
+  for (const auto& [h, ds] : all)
+    if (auto p = parent_hub.at(h); p && all.at(*p).size() == ds.size()) same_as_child.insert(*p);
+
+  for (const auto& [h, ds_all] : all) {  // std::map over vertex numbers: depth-first topology order
+    const auto& slowed = slowed_at[h];
+    const bool several = ds_all.size() >= 2 && !same_as_child.contains(h);
+    if (slowed.empty() && !several) continue;
+    const auto& ds = several ? ds_all : slowed;
+    const auto& hu = usb(cx.t, h);
     std::vector<std::string> devices;
     for (const Drive* d : ds)
       for (auto& n : drive_names(cx.t, *d)) add_unique(devices, n);
@@ -416,7 +448,7 @@ void check_slow_hub_uplink(const Context& cx) {
     }
     const std::string hub_rate = hu.speed ? rate(*hu.speed) : "an unknown speed";
     std::string hub_desc = "hub " + hu.name;
-    if (hu.product) hub_desc += " (" + *hu.product + ")";
+    if (hu.product) hub_desc += " (" + tidy(*hu.product) + ")";
     std::vector<std::string> parts;
     if (!slowed.empty()) {
       std::vector<std::string> names;
@@ -429,7 +461,7 @@ void check_slow_hub_uplink(const Context& cx) {
       parts.push_back(fmt::format("{} is connected upstream at {}{}, slower than {} behind it can run ({})", hub_desc,
                                   hub_rate, why, join(names), rate(want)));
     }
-    if (ds.size() >= 2)
+    if (several)
       parts.push_back(fmt::format("{} drives share this hub's {} uplink and split it when they are busy at once",
                                   ds.size(), hub_rate));
     f.message = join(parts, "; ") + ".";
@@ -560,13 +592,18 @@ void check_pcie_link_degraded(const Context& cx) {
       }
       const double now = pcie_mbytes(*lo.link.speed_gts, *lo.link.width);
       const double could = pcie_mbytes(max_speed.value_or(*lo.link.speed_gts), max_width.value_or(*lo.link.width));
-      const std::string what = hi ? fmt::format("the PCIe link between {} and {}", hi->bdf, lo.bdf)
-                                  : fmt::format("the PCIe link of {}", lo.bdf);
+      std::string what;
+      if (lo.bdf == ci.bdf)
+        what = hi ? fmt::format("The PCIe link of {} to {}", controller_label(ci), hi->bdf)
+                  : fmt::format("The PCIe link of {}", controller_label(ci));
+      else
+        what = fmt::format("The PCIe link between {} and {}, above {},", hi ? hi->bdf : std::string("its parent"),
+                           lo.bdf, controller_label(ci));
       f.message = fmt::format(
-          "{} (above {}) runs at {:g} GT/s x{} although both ends support {:g} GT/s x{}: about {:.0f} MB/s instead "
+          "{} runs at {:g} GT/s x{} although both ends support {:g} GT/s x{}: about {:.0f} MB/s instead "
           "of {:.0f} MB/s for every USB device on this controller{}. Some links drop their speed while idle; if this "
           "persists while a drive is busy, the link trained below its capability.",
-          what, controller_label(ci), *lo.link.speed_gts, *lo.link.width, max_speed.value_or(*lo.link.speed_gts),
+          what, *lo.link.speed_gts, *lo.link.width, max_speed.value_or(*lo.link.speed_gts),
           max_width.value_or(*lo.link.width), now, could, storage_below ? " (USB storage is attached)" : "");
       f.fix = fmt::format(
           "Reseat the card, avoid risers/extensions, use a slot wired for x{} and check the BIOS PCIe speed setting "

@@ -19,11 +19,17 @@ struct ScanOptions {
   bool all_devices = false;  ///< topo: show every USB device, not only hubs and storage
 };
 
+/// `usbsat doctor`: tuning of the checks.
+struct DoctorOptions {
+  unsigned max_sectors_target_kb = 1024;  ///< max_sectors_below_hw recommends min(max_hw_sectors_kb, this)
+};
+
 /// Everything one run may need; only the struct of the chosen command is meaningful.
 struct Invocation {
   std::string command;
   GlobalOptions global;
   ScanOptions scan;
+  DoctorOptions doctor;
 };
 
 }  // namespace usbsat::cli

@@ -203,6 +203,20 @@ TEST_CASE("speed_below_capability: causes and suggested connectors") {
     CHECK(evidence(f, "usb1-port2/peer") == "usb2-port2");
     CHECK(contains(f.fix, "usb1-port1"));  // free, with a USB3 side
   }
+  SUBCASE("a USB3 peer marked 'not used' makes the connector USB2-only") {
+    Machine m;
+    auto ctrl = m.controller(std::nullopt, "0000:00:14.0", HcdKind::Xhci);
+    auto u1 = m.root_hub(ctrl, 1, UsbSpeed::High);
+    auto u2 = m.root_hub(ctrl, 2, UsbSpeed::Super);
+    m.port(u1, "usb1", 7, Machine::port_path(u2, "usb2", 7));
+    m.port(u2, "usb2", 7, Machine::port_path(u1, "usb1", 7), PortInfo{.connect_type = "not used"});
+    m.drive(Machine::port_path(u1, "usb1", 7),
+            {.name = "1-7", .speed = UsbSpeed::High, .capable = UsbSpeed::Super, .disk = "sdc"});
+    const auto r = diagnose(m.finish());
+    const auto& f = only(r.findings, "speed_below_capability");
+    CHECK(contains(f.message, "connector usb1-port7 is USB 2.0 only (the firmware marks its USB3 peer usb2-port7 as not used)"));
+    CHECK(evidence(f, "usb2-port7/connect_type") == "not used");
+  }
   SUBCASE("10G drive at 5G on a Gen 1 controller: names the controller, suggests another one") {
     Machine m;
     auto gen1 = xhci_host(m, UsbSpeed::Super, "0000:00:14.0", 1);
@@ -445,7 +459,8 @@ TEST_CASE("legacy_companion: a stick on a UHCI companion") {
     CHECK(contains(f.fix, "ehci-pci"));
   }
   SUBCASE("USB 1.1 device: nothing makes it faster") {
-    const auto& f = only(diagnose(build(" 1.10")).findings, "legacy_companion");
+    const auto r = diagnose(build(" 1.10"));
+    const auto& f = only(r.findings, "legacy_companion");
     CHECK(contains(f.message, "USB 1.1 (full speed) only"));
   }
   SUBCASE("the same stick on the EHCI at 480 is fine") {
