@@ -2,6 +2,7 @@
 /// fmt::formatter specializations for the unit and id types of topology/ (fmt 9: const format()).
 #include <fmt/format.h>
 
+#include "topology/bandwidth.hpp"
 #include "topology/node.hpp"
 #include "topology/pcie_link.hpp"
 #include "topology/speed.hpp"
@@ -31,5 +32,22 @@ template <>
 struct fmt::formatter<usbsat::topology::PcieLink> : fmt::formatter<std::string_view> {
   auto format(const usbsat::topology::PcieLink& l, format_context& ctx) const {
     return fmt::formatter<std::string_view>::format(usbsat::report::format_pcie_link(l), ctx);
+  }
+};
+
+/// "392 MB/s", "1.22 MB/s", "1575 MB/s": three significant digits below 1000 MB/s, whole MB/s above.
+template <>
+struct fmt::formatter<usbsat::topology::Bandwidth> : fmt::formatter<std::string_view> {
+  auto format(usbsat::topology::Bandwidth b, format_context& ctx) const {
+    const double v = b.mbs();
+    const std::string s = v >= 1000 ? fmt::format("{:.0f} MB/s", v) : fmt::format("{:.3g} MB/s", v);
+    return fmt::formatter<std::string_view>::format(s, ctx);
+  }
+};
+
+template <>
+struct fmt::formatter<usbsat::topology::ResourceKind> : fmt::formatter<std::string_view> {
+  auto format(usbsat::topology::ResourceKind k, format_context& ctx) const {
+    return fmt::formatter<std::string_view>::format(usbsat::topology::to_string(k), ctx);
   }
 };

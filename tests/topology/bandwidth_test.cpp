@@ -1,0 +1,170 @@
+#include <doctest/doctest.h>
+
+#include "tests/support/model_topologies.hpp"
+#include "topology/bandwidth.hpp"
+
+using namespace usbsat::topology;
+using namespace usbsat::testing;
+
+namespace {
+std::vector<std::string> ids(const std::vector<Resource>& rs) {
+  std::vector<std::string> out;
+  for (const auto& r : rs) out.push_back(r.id);
+  return out;
+}
+double cap(const Resource& r) {
+  return r.capacity ? r.capacity->mbs() : -1;
+}
+}  // namespace
+
+TEST_CASE("Bandwidth: named constructors, accessors, comparisons and saturating arithmetic") {
+  CHECK(Bandwidth::from_mbs(40).bytes_per_s == 40'000'000);
+  CHECK(Bandwidth::from_mbit(480).mbs() == doctest::Approx(60));
+  CHECK(Bandwidth::from_mbs(-3).is_zero());
+  CHECK(Bandwidth::from_mbs(1.216).bytes_per_s == 1'216'000);
+  CHECK(Bandwidth::from_mbs(310) < Bandwidth::from_mbs(400));
+  CHECK(Bandwidth::from_mbs(400) == Bandwidth::from_bytes_per_s(400'000'000));
+  CHECK((Bandwidth::from_mbs(100) + Bandwidth::from_mbs(50)).mbs() == doctest::Approx(150));
+  CHECK((Bandwidth::from_mbs(50) - Bandwidth::from_mbs(100)) == Bandwidth::zero());
+  CHECK((Bandwidth::from_mbs(500) * 0.8).mbs() == doctest::Approx(400));
+}
+
+TEST_CASE("usb_rate tells Gen 1x2 from Gen 2 by the lane count") {
+  CHECK(usb_rate(UsbSpeed::High, 1) == UsbRate::High);
+  CHECK(usb_rate(UsbSpeed::Wireless, 1) == UsbRate::High);
+  CHECK(usb_rate(UsbSpeed::Super, 1) == UsbRate::Gen1);
+  CHECK(usb_rate(UsbSpeed::SuperPlus, 1) == UsbRate::Gen2);
+  CHECK(usb_rate(UsbSpeed::SuperPlus, 2) == UsbRate::Gen1x2);
+  CHECK(usb_rate(UsbSpeed::SuperPlus2x2, 2) == UsbRate::Gen2x2);
+  CHECK(usb_rate(UsbSpeed::Unknown, 1) == UsbRate::Unknown);
+  CHECK(to_string(UsbRate::Gen1) == "USB 3.2 Gen 1");
+}
+
+TEST_CASE("the USB table: figures of the issue, protocol matters, every row sourced and sane") {
+  struct Row {
+    UsbRate rate;
+    StorageProtocol proto;
+    double mbs;
+  };
+  const Row rows[] = {
+      {UsbRate::Full, StorageProtocol::Bot, 1.0},    {UsbRate::High, StorageProtocol::Bot, 40},
+      {UsbRate::Gen1, StorageProtocol::Bot, 310},    {UsbRate::Gen1, StorageProtocol::Uas, 400},
+      {UsbRate::Gen1, StorageProtocol::None, 400},   {UsbRate::Gen2, StorageProtocol::Uas, 1000},
+      {UsbRate::Gen2x2, StorageProtocol::Uas, 2000},
+  };
+  for (const auto& r : rows) {
+    CAPTURE(to_string(r.rate));
+    CAPTURE(to_string(r.proto));
+    REQUIRE(usb_drive_capacity(r.rate, r.proto));
+    CHECK(usb_drive_capacity(r.rate, r.proto)->mbs() == doctest::Approx(r.mbs));
+  }
+  CHECK_FALSE(usb_drive_capacity(UsbRate::Unknown, StorageProtocol::Uas));
+  CHECK(usb_shared_capacity(UsbRate::High)->mbs() == doctest::Approx(40));
+  CHECK(usb_shared_capacity(UsbRate::Full)->mbs() == doctest::Approx(1.2));
+
+  double previous = 0;
+  for (const auto& row : usb_capacity_table()) {
+    CAPTURE(to_string(row.rate));
+    CHECK_FALSE(row.source.empty());
+    CHECK(row.bot_mbs <= row.uas_mbs);     // BOT never beats UAS on the same link
+    CHECK(row.uas_mbs <= row.shared_mbs);  // one drive never beats the link it is on
+    CHECK(row.shared_mbs >= previous);     // faster rates never carry less
+    previous = row.shared_mbs;
+  }
+}
+
+TEST_CASE("PCIe capacity: per-lane payload x width x efficiency, current link speed and width") {
+  CHECK(pcie_capacity(pcie(5.0, 1))->mbs() == doctest::Approx(400));  // PCIe 2.0 x1
+  CHECK(pcie_capacity(pcie(2.5, 1))->mbs() == doctest::Approx(200));  // PCIe 1.x x1
+  CHECK(pcie_capacity(pcie(8.0, 4))->mbs() == doctest::Approx(3150.7).epsilon(0.001));
+  CHECK(pcie_capacity(pcie(16.0, 1))->mbs() == doctest::Approx(1575.4).epsilon(0.001));
+  // A Gen 3 x4 card trained at Gen 1 x1: the current link counts, not the maximum.
+  CHECK(pcie_capacity(PcieLink{2.5, 1, 8.0, 4})->mbs() == doctest::Approx(200));
+  // Only the maxima known (old kernels): they are the best estimate there is.
+  CHECK(pcie_capacity(PcieLink{std::nullopt, std::nullopt, 5.0, 1})->mbs() == doctest::Approx(400));
+  CHECK_FALSE(pcie_capacity(PcieLink{}));
+  CHECK_FALSE(pcie_capacity(PcieLink{7.0, 1, std::nullopt, std::nullopt}));  // no such generation
+  for (const auto& row : pcie_capacity_table()) CHECK_FALSE(row.source.empty());
+}
+
+TEST_CASE("path_resources: ASM1042 card, drive link, controller and both PCIe hops") {
+  const Topology t = asm1042_two_drives();
+  const auto rs = path_resources(t, block(t, "sdb"));
+  CHECK(ids(rs) == std::vector<std::string>{"drive_link:4-1", "controller:0000:03:00.0",
+                                            "pcie_link:0000:03:00.0", "pcie_link:0000:00:1c.0"});
+  CHECK(rs[0].kind == ResourceKind::DriveLink);
+  CHECK(cap(rs[0]) == doctest::Approx(400));
+  CHECK(rs[0].label == "USB 3.2 Gen 1 UAS link of 4-1");
+  CHECK_FALSE(rs[1].capacity);  // no nominal controller limit
+  CHECK(rs[1].label == "controller 0000:03:00.0 (ASM1042)");
+  CHECK(cap(rs[2]) == doctest::Approx(400));
+  CHECK(rs[2].label == "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042)");
+  CHECK(rs[2].vertex == t.find_by_name("0000:03:00.0"));
+
+  const Topology bot = asm1042_two_drives(StorageProtocol::Bot);
+  CHECK(drive_link_capacity(bot, block(bot, "sdc"))->mbs() == doctest::Approx(310));
+  CHECK(path_resources(bot, block(bot, "sdc"))[0].label == "USB 3.2 Gen 1 BOT link of 4-2");
+}
+
+TEST_CASE("path_resources: sticks behind a USB 2.0 hub on EHCI see the hub uplink and the EHCI bus") {
+  const Topology t = ehci_hub_four_sticks();
+  const auto rs = path_resources(t, block(t, "sdd"));
+  CHECK(ids(rs) == std::vector<std::string>{"drive_link:1-1.3", "hub_uplink:1-1", "usb_bus:usb1",
+                                            "controller:0000:00:1d.0"});
+  CHECK(cap(rs[0]) == doctest::Approx(40));
+  CHECK(cap(rs[1]) == doctest::Approx(40));
+  CHECK(cap(rs[2]) == doctest::Approx(40));
+  CHECK(rs[2].label == "USB 2.0 bus usb1 (ehci, shared by all its ports)");
+}
+
+TEST_CASE("path_resources: a USB3 hub pair — each drive goes through the half that carries it") {
+  const Topology usb2_stick = usb3_hub_ssd_and_stick(false);
+  CHECK(ids(path_resources(usb2_stick, block(usb2_stick, "sdb"))) ==
+        std::vector<std::string>{"drive_link:2-1.1", "hub_uplink:2-1", "controller:0000:00:14.0"});
+  const auto stick = path_resources(usb2_stick, block(usb2_stick, "sdc"));
+  CHECK(ids(stick) ==
+        std::vector<std::string>{"drive_link:1-1.2", "hub_uplink:1-1", "controller:0000:00:14.0"});
+  CHECK(cap(stick[1]) == doctest::Approx(40));  // xHCI: no shared bus resource, the USB2 half's uplink limits
+
+  const Topology usb3_stick = usb3_hub_ssd_and_stick(true);
+  const auto s3 = path_resources(usb3_stick, block(usb3_stick, "sdc"));
+  CHECK(ids(s3) == std::vector<std::string>{"drive_link:2-1.2", "hub_uplink:2-1", "controller:0000:00:14.0"});
+  CHECK(cap(s3[0]) == doctest::Approx(310));
+  CHECK(cap(s3[1]) == doctest::Approx(400));
+}
+
+TEST_CASE("path_resources: switch card — every hop of the PCIe chain, nearest first") {
+  const Topology t = switch_card(2);
+  const auto rs = path_resources(t, block(t, "sdc"));
+  CHECK(ids(rs) == std::vector<std::string>{"drive_link:6-1", "controller:0000:04:00.0",
+                                            "pcie_link:0000:04:00.0", "pcie_link:0000:02:02.0",
+                                            "pcie_link:0000:01:00.0", "pcie_link:0000:00:01.0"});
+  CHECK(cap(rs[2]) == doctest::Approx(400));
+  CHECK(cap(rs[5]) == doctest::Approx(3150.7).epsilon(0.001));
+}
+
+TEST_CASE("calibration: overrides by resource id and replaced table rows change the capacities") {
+  const Topology t = asm1042_two_drives();
+  CapacityModel m = nominal_model();
+  m.overrides_mbs["controller:0000:03:00.0"] = 360;
+  m.pcie_efficiency = 0.75;
+  for (auto& row : m.usb)
+    if (row.rate == UsbRate::Gen1) row.uas_mbs = 420;
+  const auto rs = path_resources(t, block(t, "sdb"), m);
+  CHECK(cap(rs[0]) == doctest::Approx(420));
+  CHECK(cap(rs[1]) == doctest::Approx(360));
+  CHECK(cap(rs[2]) == doctest::Approx(375));
+  // The nominal model is untouched.
+  CHECK(cap(path_resources(t, block(t, "sdb"))[0]) == doctest::Approx(400));
+}
+
+TEST_CASE("path_resources: a block device that is not below USB has none; node ids are stable") {
+  ModelTopo m;
+  const auto c = m.controller("0000:00:14.0", HcdKind::Xhci, std::nullopt);
+  m.root_hub(c, 2, UsbSpeed::Super);
+  Topology t = m.finish();
+  CHECK(path_resources(t, *t.find_by_name("usb2")).empty());
+  CHECK(node_id(t, *t.find_by_name("usb2")) == "usb2");
+  CHECK(node_id(t, t.controllers()[0]) == "0000:00:14.0");
+  CHECK(to_string(ResourceKind::UsbBus) == "usb_bus");
+}

@@ -1,0 +1,323 @@
+#include "topology/bandwidth.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace usbsat::topology {
+namespace {
+
+// ---- The capacity table ----------------------------------------------------------------------------------
+// Payload MB/s (10^6 B/s). `bot`/`uas` are what ONE drive achieves on a link of that rate with that protocol
+// (sequential 128 KiB reads); `shared` is the link or bus itself, whatever the protocol, used for hub uplinks
+// and the single bus of an EHCI/OHCI/UHCI root hub. Rows marked "estimate" have no measurement behind them
+// yet: a calibration run should replace them (CapacityModel is a copy of this table, not a set of constants).
+constexpr std::array kUsbTable{
+    UsbCapacityRow{UsbRate::Low, 0.0008, 0.0008, 0.0008,
+                   "USB 2.0 spec 5.7.4: low speed has no bulk endpoints; interrupt 8 B per 10 ms = 800 B/s"},
+    UsbCapacityRow{
+        UsbRate::Full, 1.0, 1.0, 1.2,
+        "USB 2.0 spec table 5-9: 19 x 64 B bulk per 1 ms frame = 1.216 MB/s; ~1 MB/s measured with BOT"},
+    UsbCapacityRow{UsbRate::High, 40, 40, 40,
+                   "USB 2.0 spec table 5-10: 13 x 512 B per 125 us microframe = 53.2 MB/s theoretical; EHCI "
+                   "scheduling and BOT round trips give 35-43 MB/s per bus in practice (~40)"},
+    UsbCapacityRow{
+        UsbRate::Gen1, 310, 400, 400,
+        "5 Gb/s, 8b/10b = 500 MB/s raw; packet headers, link commands and flow control leave ~400-450; "
+        "measured UAS 360-430, BOT 300-320 (one command in flight)"},
+    UsbCapacityRow{
+        UsbRate::Gen1x2, 620, 800, 800,
+        "estimate: 2 lanes x Gen 1 (1000 MB/s raw) with Gen 1's 80% payload; BOT scaled by Gen 1's 310/400"},
+    UsbCapacityRow{UsbRate::Gen2, 775, 1000, 1000,
+                   "10 Gb/s, 128b/132b = 1212 MB/s raw; ~1000-1050 measured with UAS NVMe bridges; BOT is an "
+                   "estimate scaled by Gen 1's 310/400"},
+    UsbCapacityRow{
+        UsbRate::Gen2x2, 1550, 2000, 2000,
+        "20 Gb/s, 128b/132b = 2424 MB/s raw; ~2000 measured with Gen 2x2 NVMe enclosures; BOT estimate"},
+    UsbCapacityRow{UsbRate::Usb4, 1550, 2000, 2000,
+                   "upper bound: USB4 tunnels USB 3.2 traffic at no more than Gen 2x2 rates; estimate"},
+};
+
+// Per-lane payload after line encoding (PCIe base spec): 8b/10b for Gen 1/2, 128b/130b for Gen 3-5, and
+// FLIT mode (236 of 256 bytes usable) for Gen 6.
+constexpr std::array kPcieTable{
+    PcieCapacityRow{1, 2.5, 250.0, "2.5 GT/s x 8b/10b / 8 = 250 MB/s per lane"},
+    PcieCapacityRow{2, 5.0, 500.0, "5 GT/s x 8b/10b / 8 = 500 MB/s per lane"},
+    PcieCapacityRow{3, 8.0, 984.6, "8 GT/s x 128b/130b / 8 = 984.6 MB/s per lane"},
+    PcieCapacityRow{4, 16.0, 1969.2, "16 GT/s x 128b/130b / 8 = 1969.2 MB/s per lane"},
+    PcieCapacityRow{5, 32.0, 3938.5, "32 GT/s x 128b/130b / 8 = 3938.5 MB/s per lane"},
+    PcieCapacityRow{6, 64.0, 7375.0, "64 GT/s PAM4 FLIT mode, 236/256 bytes usable = 7375 MB/s per lane"},
+};
+
+// PCIe protocol efficiency: consumer add-in USB cards use a 128-byte Max Payload Size. Each TLP adds a 12-16
+// B header plus ~8 B of framing, sequence number and LCRC (128 / (128 + 24) = 0.84), and ACK/flow-control
+// DLLPs, read requests and the xHCI's descriptor/doorbell traffic take a few percent more: ~0.80. This
+// matches the ~390-400 MB/s that ASM1042/EJ168/uPD720200-class cards reach on a PCIe 2.0 x1 link (500 MB/s
+// raw).
+constexpr double kPcieEfficiency = 0.80;
+
+std::string product_suffix(const Topology& t, Vertex v) {
+  const Node& n = t[v];
+  std::string what;
+  if (const auto* c = n.get_if<ControllerInfo>()) {
+    what = c->vendor_name;
+    if (!c->model_name.empty()) what += (what.empty() ? "" : " ") + c->model_name;
+  } else if (const auto* h = n.get_if<PciHopInfo>()) {
+    what = h->vendor_name;
+    if (!h->model_name.empty()) what += (what.empty() ? "" : " ") + h->model_name;
+  } else if (const auto* d = n.get_if<UsbDeviceInfo>()) {
+    if (d->product)
+      what = *d->product;
+    else if (!d->model_name.empty())
+      what = d->model_name;
+  }
+  return what.empty() ? std::string{} : " (" + what + ")";
+}
+
+std::string format_mbs(double v) {
+  // Labels are built without fmt (topology links nothing of ours); one decimal when not integral.
+  const double r = std::round(v * 10) / 10;
+  std::string s = std::to_string(r);
+  s.erase(s.find_last_not_of('0') + 1);
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s;
+}
+
+std::string pcie_name(const PcieLink& l) {
+  const auto gts = l.speed_gts ? l.speed_gts : l.max_speed_gts;
+  const auto width = l.width ? l.width : l.max_width;
+  std::string s = "PCIe";
+  if (gts) {
+    if (auto gen = pcie_generation(*gts))
+      s += " " + std::to_string(*gen) + ".0";
+    else
+      s += " " + format_mbs(*gts) + " GT/s";
+  }
+  if (width) s += " x" + std::to_string(*width);
+  return s;
+}
+
+std::optional<Bandwidth> override_or(const CapacityModel& m, const std::string& id,
+                                     std::optional<Bandwidth> v) {
+  if (auto it = m.overrides_mbs.find(id); it != m.overrides_mbs.end()) return Bandwidth::from_mbs(it->second);
+  return v;
+}
+
+const UsbCapacityRow* find_row(const CapacityModel& m, UsbRate r) {
+  for (const auto& row : m.usb)
+    if (row.rate == r) return &row;
+  return nullptr;
+}
+
+}  // namespace
+
+UsbRate usb_rate(UsbSpeed speed, unsigned lanes) {
+  switch (speed) {
+    case UsbSpeed::Low:
+      return UsbRate::Low;
+    case UsbSpeed::Full:
+      return UsbRate::Full;
+    case UsbSpeed::High:
+    case UsbSpeed::Wireless:
+      return UsbRate::High;
+    case UsbSpeed::Super:
+      return UsbRate::Gen1;
+    // The kernel reports "10000" for both Gen 2x1 and Gen 1x2; the lane count tells them apart.
+    case UsbSpeed::SuperPlus:
+      return lanes >= 2 ? UsbRate::Gen1x2 : UsbRate::Gen2;
+    case UsbSpeed::SuperPlus2x2:
+      return UsbRate::Gen2x2;
+    case UsbSpeed::Usb4_40:
+    case UsbSpeed::Usb4_80:
+      return UsbRate::Usb4;
+    case UsbSpeed::Unknown:
+      break;
+  }
+  return UsbRate::Unknown;
+}
+
+std::string_view to_string(UsbRate r) {
+  switch (r) {
+    case UsbRate::Low:
+      return "USB 1.1 low speed";
+    case UsbRate::Full:
+      return "USB 1.1";
+    case UsbRate::High:
+      return "USB 2.0";
+    case UsbRate::Gen1:
+      return "USB 3.2 Gen 1";
+    case UsbRate::Gen1x2:
+      return "USB 3.2 Gen 1x2";
+    case UsbRate::Gen2:
+      return "USB 3.2 Gen 2";
+    case UsbRate::Gen2x2:
+      return "USB 3.2 Gen 2x2";
+    case UsbRate::Usb4:
+      return "USB4";
+    case UsbRate::Unknown:
+      break;
+  }
+  return "USB (unknown speed)";
+}
+
+std::string_view to_string(ResourceKind k) {
+  switch (k) {
+    case ResourceKind::DriveLink:
+      return "drive_link";
+    case ResourceKind::HubUplink:
+      return "hub_uplink";
+    case ResourceKind::UsbBus:
+      return "usb_bus";
+    case ResourceKind::Controller:
+      return "controller";
+    case ResourceKind::PcieLink:
+      return "pcie_link";
+    case ResourceKind::Declared:
+      return "declared";
+  }
+  return "unknown";
+}
+
+const CapacityModel& nominal_model() {
+  static const CapacityModel kModel{
+      std::vector<UsbCapacityRow>(kUsbTable.begin(), kUsbTable.end()),
+      std::vector<PcieCapacityRow>(kPcieTable.begin(), kPcieTable.end()),
+      kPcieEfficiency,
+      {},
+  };
+  return kModel;
+}
+
+std::span<const UsbCapacityRow> usb_capacity_table() {
+  return kUsbTable;
+}
+std::span<const PcieCapacityRow> pcie_capacity_table() {
+  return kPcieTable;
+}
+
+std::optional<Bandwidth> usb_drive_capacity(UsbRate rate, StorageProtocol p, const CapacityModel& m) {
+  const auto* row = find_row(m, rate);
+  if (!row) return std::nullopt;
+  return Bandwidth::from_mbs(p == StorageProtocol::Bot ? row->bot_mbs : row->uas_mbs);
+}
+
+std::optional<Bandwidth> usb_shared_capacity(UsbRate rate, const CapacityModel& m) {
+  const auto* row = find_row(m, rate);
+  if (!row) return std::nullopt;
+  return Bandwidth::from_mbs(row->shared_mbs);
+}
+
+std::optional<Bandwidth> pcie_capacity(const PcieLink& link, const CapacityModel& m) {
+  const auto gts = link.speed_gts ? link.speed_gts : link.max_speed_gts;
+  const auto width = link.width ? link.width : link.max_width;
+  if (!gts || !width) return std::nullopt;
+  for (const auto& row : m.pcie)
+    if (std::fabs(row.gts - *gts) < 0.01)
+      return Bandwidth::from_mbs(row.lane_mbs * *width * m.pcie_efficiency);
+  return std::nullopt;
+}
+
+std::string node_id(const Topology& t, Vertex v) {
+  return std::visit(
+      [](const auto& info) -> std::string {
+        using T = std::decay_t<decltype(info)>;
+        if constexpr (std::is_same_v<T, PciHopInfo> || std::is_same_v<T, ControllerInfo>)
+          return info.bdf;
+        else if constexpr (std::is_same_v<T, ScsiDeviceInfo>)
+          return info.hctl;
+        else
+          return info.name;
+      },
+      t[v].data);
+}
+
+std::vector<Resource> path_resources(const Topology& t, Vertex block, const CapacityModel& m) {
+  std::vector<Resource> out;
+  const auto dev = usb_device_of(t, block);
+  if (!dev || t[*dev].kind != NodeKind::Device) return out;
+
+  auto add = [&](ResourceKind kind, Vertex v, std::optional<Bandwidth> cap, std::string label) {
+    Resource r;
+    r.node = node_id(t, v);
+    r.id = std::string(to_string(kind)) + ":" + r.node;
+    r.kind = kind;
+    r.vertex = v;
+    r.capacity = override_or(m, r.id, cap);
+    r.label = std::move(label);
+    out.push_back(std::move(r));
+  };
+  auto usb_link = [&](Vertex v) {
+    const auto& info = t[v].as<UsbDeviceInfo>();
+    std::optional<UsbSpeed> speed = info.speed;
+    unsigned lanes = info.rx_lanes.value_or(1);
+    if (auto e = uplink(t, v); e && t[*e].kind == LinkKind::Usb) {
+      if (t[*e].usb_speed) speed = t[*e].usb_speed;
+      lanes = std::max(lanes, t[*e].lanes);
+    }
+    return speed ? usb_rate(*speed, lanes) : UsbRate::Unknown;
+  };
+
+  // 1. The drive's own link, by negotiated rate and the protocol of its storage interface.
+  StorageProtocol proto = StorageProtocol::None;
+  for (std::optional<Vertex> cur = block; cur && *cur != *dev; cur = parent(t, *cur))
+    if (const auto* itf = t[*cur].get_if<InterfaceInfo>()) proto = itf->storage;
+  const UsbRate drive_rate = usb_link(*dev);
+  {
+    std::string label = std::string(to_string(drive_rate));
+    if (proto == StorageProtocol::Bot || proto == StorageProtocol::Uas)
+      label += proto == StorageProtocol::Bot ? " BOT" : " UAS";
+    add(ResourceKind::DriveLink, *dev, usb_drive_capacity(drive_rate, proto, m),
+        label + " link of " + node_id(t, *dev) + product_suffix(t, *dev));
+  }
+
+  // 2. Every hub above it, inner first: the hub's upstream link. The graph keeps the USB2 and USB3 halves of
+  //    a hub as separate Hub vertices, so walking up from the drive passes through the half that carries it.
+  std::optional<Vertex> cur = parent(t, *dev);
+  for (; cur && t[*cur].kind != NodeKind::RootHub && t[*cur].kind != NodeKind::Controller;
+       cur = parent(t, *cur)) {
+    if (t[*cur].kind != NodeKind::Hub) continue;
+    const UsbRate r = usb_link(*cur);
+    add(ResourceKind::HubUplink, *cur, usb_shared_capacity(r, m),
+        std::string(to_string(r)) + " uplink of hub " + node_id(t, *cur) + product_suffix(t, *cur));
+  }
+
+  // 3. The bus of an EHCI/OHCI/UHCI root hub: one schedule shared by every port of that root hub.
+  const auto ctrl = controller_of(t, *dev);
+  if (cur && t[*cur].kind == NodeKind::RootHub && ctrl) {
+    const auto kind = t[*ctrl].as<ControllerInfo>().kind;
+    if (kind == HcdKind::Ehci || kind == HcdKind::Ohci || kind == HcdKind::Uhci) {
+      const auto& rh = t[*cur].as<UsbDeviceInfo>();
+      const UsbRate r =
+          rh.speed ? usb_rate(*rh.speed, 1) : (kind == HcdKind::Ehci ? UsbRate::High : UsbRate::Full);
+      add(ResourceKind::UsbBus, *cur, usb_shared_capacity(r, m),
+          std::string(to_string(r)) + " bus " + node_id(t, *cur) + " (" + std::string(to_string(kind)) +
+              ", shared by all its ports)");
+    }
+  }
+  if (!ctrl) return out;
+
+  // 4. The controller: no nominal internal limit (vendors publish none we could cite; chipset xHCIs sit on
+  //    DMI, which the PCIe chain covers when it is visible). A calibrated override may give it one.
+  add(ResourceKind::Controller, *ctrl, std::nullopt,
+      "controller " + node_id(t, *ctrl) + product_suffix(t, *ctrl));
+
+  // 5. PCIe: the controller's own link, then every hop above it up to the root port; the slowest one limits.
+  auto add_pcie = [&](Vertex v, const PcieLink& l) {
+    if (l.empty()) return;
+    add(ResourceKind::PcieLink, v, pcie_capacity(l, m),
+        pcie_name(l) + " link of " + node_id(t, v) + product_suffix(t, v));
+  };
+  PcieLink own = t[*ctrl].as<ControllerInfo>().link;
+  if (auto e = uplink(t, *ctrl); e && t[*e].kind == LinkKind::Pci && !t[*e].pcie.empty()) own = t[*e].pcie;
+  add_pcie(*ctrl, own);
+  for (Vertex hop : pcie_uplink(t, *ctrl)) add_pcie(hop, t[hop].as<PciHopInfo>().link);
+  return out;
+}
+
+std::optional<Bandwidth> drive_link_capacity(const Topology& t, Vertex block, const CapacityModel& m) {
+  for (const auto& r : path_resources(t, block, m))
+    if (r.kind == ResourceKind::DriveLink) return r.capacity;
+  return std::nullopt;
+}
+
+}  // namespace usbsat::topology

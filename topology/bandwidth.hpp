@@ -1,0 +1,144 @@
+#pragma once
+/// The bandwidth model: a Bandwidth unit type, one table of link capacities (USB by negotiated speed and
+/// storage protocol, PCIe by generation and width), and the shared resources on a block device's path to
+/// the root of the topology. Everything here is pure; calibrated figures replace nominal ones by handing
+/// a modified CapacityModel to the same functions.
+///
+/// Units: MB/s means 10^6 bytes per second everywhere (never MiB/s). A capacity is *payload* throughput,
+/// what a sequential reader can move, not the signalling rate.
+#include <compare>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "topology/topology.hpp"
+
+namespace usbsat::topology {
+
+/// A data rate. Stored as whole bytes per second: payload throughput is what usbsat measures and
+/// predicts, and integer storage makes comparisons, table look-ups and max-flow capacities exact.
+/// (STYLE G9 sketches bits_per_s; bytes avoid a factor of 8 at every MB/s boundary.)
+struct Bandwidth {
+  std::uint64_t bytes_per_s = 0;
+
+  static constexpr Bandwidth from_bytes_per_s(std::uint64_t b) { return Bandwidth{b}; }
+  /// MB/s (10^6 B/s), rounded to the nearest byte per second; negative values clamp to zero.
+  static constexpr Bandwidth from_mbs(double mbs) {
+    return Bandwidth{mbs <= 0 ? 0 : static_cast<std::uint64_t>(mbs * 1e6 + 0.5)};
+  }
+  /// Signalling-style rate in Mb/s (10^6 bit/s), e.g. 480 -> 60 MB/s.
+  static constexpr Bandwidth from_mbit(double mbit) { return from_mbs(mbit / 8.0); }
+  static constexpr Bandwidth zero() { return Bandwidth{0}; }
+
+  constexpr double mbs() const { return static_cast<double>(bytes_per_s) / 1e6; }
+  constexpr bool is_zero() const { return bytes_per_s == 0; }
+
+  constexpr auto operator<=>(const Bandwidth&) const = default;
+  constexpr Bandwidth operator+(Bandwidth o) const { return Bandwidth{bytes_per_s + o.bytes_per_s}; }
+  /// Saturating subtraction: a rate never goes negative.
+  constexpr Bandwidth operator-(Bandwidth o) const {
+    return Bandwidth{bytes_per_s > o.bytes_per_s ? bytes_per_s - o.bytes_per_s : 0};
+  }
+  constexpr Bandwidth operator*(double f) const { return from_mbs(mbs() * f); }
+};
+
+/// The USB link "generation": negotiated speed together with the lane count (Gen 1x2 and Gen 2 both report
+/// speed 10000 but differ in encoding and payload).
+enum class UsbRate : std::uint8_t { Unknown, Low, Full, High, Gen1, Gen1x2, Gen2, Gen2x2, Usb4 };
+
+/// The rate of a link negotiated at `speed` with `lanes` receive lanes.
+UsbRate usb_rate(UsbSpeed speed, unsigned lanes);
+/// "USB 2.0", "USB 3.2 Gen 1", "USB 3.2 Gen 2x2", ...
+std::string_view to_string(UsbRate r);
+
+/// One row of the USB capacity table: achievable payload for one negotiated rate.
+struct UsbCapacityRow {
+  UsbRate rate;
+  double bot_mbs;     ///< one drive with Bulk-Only Transport (QD1, one command in flight)
+  double uas_mbs;     ///< one drive with UAS (queued commands, streams)
+  double shared_mbs;  ///< the link/bus itself, whatever the protocol: hub uplinks and EHCI/OHCI/UHCI buses
+  std::string_view source;  ///< where the figures come from
+};
+
+/// One row of the PCIe table: payload per lane after line encoding, before TLP overhead.
+struct PcieCapacityRow {
+  unsigned generation;
+  double gts;
+  double lane_mbs;
+  std::string_view source;
+};
+
+/// The capacity model: the two tables, the PCIe protocol efficiency, and per-resource overrides.
+/// nominal_model() is the documented default; a calibration run may copy it and replace rows or add
+/// overrides keyed by resource id ("controller:0000:03:00.0" -> measured 360 MB/s).
+struct CapacityModel {
+  std::vector<UsbCapacityRow> usb;
+  std::vector<PcieCapacityRow> pcie;
+  double pcie_efficiency = 0.8;  ///< TLP/DLLP overhead; see bandwidth.cpp for the derivation
+  std::map<std::string, double, std::less<>> overrides_mbs;  ///< resource id -> capacity (MB/s)
+};
+
+/// The documented nominal model (built from the constexpr tables in bandwidth.cpp).
+const CapacityModel& nominal_model();
+/// The constexpr tables themselves, for reports and tests.
+std::span<const UsbCapacityRow> usb_capacity_table();
+std::span<const PcieCapacityRow> pcie_capacity_table();
+
+/// Storage protocols the drive-link figure depends on; StorageProtocol::None/Other use the UAS (upper-bound)
+/// figure, so an unknown protocol never makes the model claim a drive is slower than it can be.
+/// Returns nullopt for an unknown rate.
+std::optional<Bandwidth> usb_drive_capacity(UsbRate rate, StorageProtocol p,
+                                            const CapacityModel& m = nominal_model());
+/// Capacity of a USB link or bus shared by several devices (hub uplink, EHCI bus); nullopt when unknown.
+std::optional<Bandwidth> usb_shared_capacity(UsbRate rate, const CapacityModel& m = nominal_model());
+/// Payload capacity of a PCIe link at its *current* speed and width (falls back to the maximum ones when the
+/// current ones are absent); nullopt when neither speed nor width is known.
+std::optional<Bandwidth> pcie_capacity(const PcieLink& link, const CapacityModel& m = nominal_model());
+
+/// What kind of shared thing a resource is.
+enum class ResourceKind : std::uint8_t {
+  DriveLink,   ///< the drive's own USB link (port -> device), by negotiated speed and protocol
+  HubUplink,   ///< a hub's upstream link (the half of a USB3 hub pair that carries the drive)
+  UsbBus,      ///< the single bus of an EHCI/OHCI/UHCI root hub, shared by all its ports
+  Controller,  ///< the host controller itself (unlimited unless calibrated)
+  PcieLink,    ///< a PCIe link above the controller (controller's own link, bridges, switch ports)
+  Declared,    ///< a capacity declared by the user for a group without topology (`--group NAME=...@CAP`)
+};
+/// "drive_link", "hub_uplink", "usb_bus", "controller", "pcie_link", "declared".
+std::string_view to_string(ResourceKind k);
+
+/// A capacity-limited thing on a drive's path to the root.
+struct Resource {
+  std::string id;  ///< unique and stable: "<kind>:<node>", e.g. "pcie_link:0000:03:00.0"
+  ResourceKind kind = ResourceKind::DriveLink;
+  std::string node;  ///< stable id of the vertex it belongs to: BDF, kernel name ("2-1.4", "usb1")
+  std::optional<Vertex> vertex;       ///< the topology vertex (absent for declared groups)
+  std::optional<Bandwidth> capacity;  ///< nullopt: not modelled, never limits
+  std::string label;                  ///< human description: "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042 ...)"
+  bool operator==(const Resource&) const = default;
+};
+
+/// Stable id of a vertex: the PCI address for PCI hops and controllers, the H:C:T:L of a SCSI device, the
+/// kernel name otherwise.
+std::string node_id(const Topology& t, Vertex v);
+
+/// The resources on the path of block device `block` to its root, nearest to the drive first: its drive
+/// link, the uplink of every hub above it (inner hub first), the EHCI/OHCI/UHCI bus of its root hub, its
+/// controller, and every PCIe link from the controller up to the root port. Empty for a block device that
+/// is not below a USB device.
+///
+/// An xHCI root port gets no separate resource: each xHCI root port has its own link, and that link is
+/// exactly the drive link or the outermost hub uplink already in the list (a duplicate of equal capacity
+/// would only tie with it).
+std::vector<Resource> path_resources(const Topology& t, Vertex block,
+                                     const CapacityModel& m = nominal_model());
+
+/// The drive's own link ceiling: the capacity of its drive_link resource (nullopt when unknown or not USB).
+std::optional<Bandwidth> drive_link_capacity(const Topology& t, Vertex block,
+                                             const CapacityModel& m = nominal_model());
+
+}  // namespace usbsat::topology
