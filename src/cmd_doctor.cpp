@@ -10,6 +10,7 @@
 #include "src/commands.hpp"
 #include "src/doctor.hpp"
 #include "src/exit_codes.hpp"
+#include "src/share_predictor.hpp"
 #include "topology/scan.hpp"
 
 namespace usbsat::cli {
@@ -69,6 +70,8 @@ int run_doctor(const Invocation& inv) {
   const bool uas_dir = std::filesystem::exists("/sys/module/uas", ec);
   if (!ec) config.uas_driver_loaded = uas_dir;
   config.max_sectors_target_kb = inv.doctor.max_sectors_target_kb;
+  const analysis::ModelSharePredictor model;  // shared_bandwidth: predicted shares from the bandwidth model
+  config.predictor = &model;
 
   // 4. The checks, then the rendering; the exit code is the worst severity.
   const auto result = analysis::diagnose(scan.topology, config);

@@ -513,8 +513,8 @@ void check_shared_bandwidth(const Context& cx) {
     }
     f.devices = std::move(devices);
     f.message = fmt::format(
-        "{} drives share {} (about {:.0f} MB/s usable) but together could move {:.0f} MB/s; with all of them busy "
-        "the bandwidth model predicts {}.",
+        "{} drives share the {}: about {:.0f} MB/s usable for {:.0f} MB/s of combined demand. With all of them "
+        "busy the bandwidth model predicts {}.",
         g.size(), g.front()->bottleneck_label, g.front()->bottleneck_capacity_mbps, demand, join(shares_txt));
     f.fix = "Spread the drives over different controllers (or at least different hubs/root ports) so that no "
             "link carries more than it can; `usbsat plan` computes the best placement.";

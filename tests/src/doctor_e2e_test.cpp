@@ -97,7 +97,8 @@ TEST_CASE("degraded: PCIe, over-current, autosuspend, max_sectors") {
 
 TEST_CASE("legacy-ehci: a 12 Mb/s reader on a UHCI companion, four sticks behind one USB2 hub") {
   const auto doc = doctor_json("legacy-ehci", 11);
-  CHECK(keys(doc) == std::set<Key>{{"legacy_companion", "sdf"}, {"slow_hub_uplink", "sdb"}});
+  CHECK(keys(doc) ==
+        std::set<Key>{{"legacy_companion", "sdf"}, {"slow_hub_uplink", "sdb"}, {"shared_bandwidth", "sdb"}});
   const auto& hub = finding(doc, "slow_hub_uplink", "sdb");
   CHECK(hub.at("severity") == "info");
   CHECK(hub.at("devices").back() == "2-1.2");  // the external hub, not the rate-matching hub above it
@@ -116,12 +117,23 @@ TEST_CASE("amd-laptop: a USB3 stick at 480 on a connector that has a USB3 side")
   CHECK(contains(finding(doc, "speed_below_capability", "sda").at("message"), "has a USB3 side"));
 }
 
-TEST_CASE("10G drives on 5G controllers: asm1042-card and pcie-switch-card") {
-  auto doc = doctor_json("asm1042-card", 10);
-  for (const auto& f : doc.at("findings")) CHECK(f.at("id") == "speed_below_capability");
-  CHECK(keys(doc).contains(Key{"speed_below_capability", "sda"}));
-  doc = doctor_json("pcie-switch-card", 10);
-  for (const auto& f : doc.at("findings")) CHECK(f.at("id") == "speed_below_capability");
+TEST_CASE("asm1042-card: two SSDs share the card's PCIe x1 link, both below 10G on a 5G controller") {
+  const auto doc = doctor_json("asm1042-card", 10);
+  CHECK(keys(doc) == std::set<Key>{{"speed_below_capability", "sda"},
+                                   {"speed_below_capability", "sdb"},
+                                   {"shared_bandwidth", "sda"}});
+  const auto& shared = finding(doc, "shared_bandwidth", "sda");
+  CHECK(shared.at("devices") == nlohmann::json::array({"sda", "4-1", "sdb", "4-2"}));
+  CHECK(contains(shared.at("evidence").at("bottleneck"), "0000:03:00.0"));
+  CHECK(shared.at("evidence").at("sda alone / shared (MB/s)") == "400 / 200");
+}
+
+TEST_CASE("pcie-switch-card: four controllers share one switch uplink") {
+  const auto doc = doctor_json("pcie-switch-card", 10);
+  const auto& shared = finding(doc, "shared_bandwidth", "sda");
+  CHECK(shared.at("devices").size() == 8);  // four drives, each with its USB device
+  for (const auto& f : doc.at("findings"))
+    CHECK((f.at("id") == "speed_below_capability" || f.at("id") == "shared_bandwidth"));
 }
 
 TEST_CASE("cardreader-multilun: nothing to report, exit 0, said in text") {
