@@ -186,6 +186,14 @@ std::vector<std::string> free_fast_connectors(const Topology& t, Vertex ctrl, Us
   return out;
 }
 
+/// A fix names at most three connectors ("a or b or c (2 more in the evidence)"); the evidence lists all.
+std::string short_list(const std::vector<std::string>& v) {
+  std::vector<std::string> head(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(3, v.size())));
+  std::string out = join(head, " or ");
+  if (v.size() > 3) out += fmt::format(" ({} more in the evidence)", v.size() - 3);
+  return out;
+}
+
 std::string alt_settings_text(const InterfaceInfo& i) {
   std::vector<std::string> parts;
   for (const auto& a : i.alt_settings)
@@ -374,13 +382,6 @@ void check_speed_below_capability(const Context& cx) {
 
     std::vector<std::string> same = ctrl ? free_fast_connectors(cx.t, *ctrl, cap, false) : std::vector<std::string>{};
     std::vector<std::string> other = ctrl ? free_fast_connectors(cx.t, *ctrl, cap, true) : std::vector<std::string>{};
-    // The fix names at most three connectors; the evidence lists them all.
-    auto short_list = [](const std::vector<std::string>& v) {
-      std::vector<std::string> head(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(3, v.size())));
-      std::string out = join(head, " or ");
-      if (v.size() > 3) out += fmt::format(" ({} more in the evidence)", v.size() - 3);
-      return out;
-    };
     if (!same.empty()) {
       ev(f, "free connectors at full speed (same controller)", join(same));
       f.fix = fmt::format("Move it to {} on the same controller (these have a {} side){}.", short_list(same), rate(cap),
@@ -516,8 +517,25 @@ void check_shared_bandwidth(const Context& cx) {
         "{} drives share the {}: about {:.0f} MB/s usable for {:.0f} MB/s of combined demand. With all of them "
         "busy the bandwidth model predicts {}.",
         g.size(), g.front()->bottleneck_label, g.front()->bottleneck_capacity_mbps, demand, join(shares_txt));
-    f.fix = "Spread the drives over different controllers (or at least different hubs/root ports) so that no "
-            "link carries more than it can; `usbsat plan` computes the best placement.";
+    // Free connectors whose path does not cross the bottleneck.
+    std::vector<std::string> avoid;
+    if (const auto bv = cx.t.find_by_name(g.front()->bottleneck_node)) {
+      for (const auto& c : cx.t.connectors()) {
+        if (!c.usb3_port || occupant(cx.t, c) || not_used(cx.t, c.usb3_port) || not_used(cx.t, c.usb2_port)) continue;
+        const auto up = ancestors(cx.t, *c.usb3_port);
+        if (*c.usb3_port == *bv || std::find(up.begin(), up.end(), *bv) != up.end()) continue;
+        avoid.push_back(connector_text(cx.t, c));
+      }
+    }
+    if (!avoid.empty()) ev(f, "free connectors not behind the bottleneck", join(avoid));
+    f.fix = avoid.empty()
+                ? fmt::format("No free connector avoids the {}; to run these drives at full speed together, use a "
+                              "controller on another PCIe slot/lane or fewer drives at once. `usbsat plan` computes "
+                              "the best placement.",
+                              g.front()->bottleneck_label)
+                : fmt::format("Move one or more of them to a connector that does not go through the {}: {}. "
+                              "`usbsat plan` computes the best placement.",
+                              g.front()->bottleneck_label, short_list(avoid));
     cx.out.push_back(std::move(f));
   }
 }

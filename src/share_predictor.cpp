@@ -35,6 +35,7 @@ std::vector<DriveShare> ModelSharePredictor::predict(const topology::Topology& t
     s.predicted_mbps = d.predicted.mbs();
     if (d.bottleneck) {
       s.bottleneck = d.bottleneck->resource;
+      s.bottleneck_node = d.bottleneck->node;
       s.bottleneck_label = d.bottleneck->label;
       s.bottleneck_capacity_mbps = d.bottleneck->capacity.mbs();
     } else {

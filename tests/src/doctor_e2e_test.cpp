@@ -132,6 +132,9 @@ TEST_CASE("pcie-switch-card: four controllers share one switch uplink") {
   const auto doc = doctor_json("pcie-switch-card", 10);
   const auto& shared = finding(doc, "shared_bandwidth", "sda");
   CHECK(shared.at("devices").size() == 8);  // four drives, each with its USB device
+  // The empty chipset controller is the way around the switch's x2 uplink.
+  CHECK(contains(shared.at("fix"), "does not go through the PCIe 2.0 x2 link of 0000:01:00.0"));
+  CHECK(!shared.at("evidence").at("free connectors not behind the bottleneck").get<std::string>().empty());
   for (const auto& f : doc.at("findings"))
     CHECK((f.at("id") == "speed_below_capability" || f.at("id") == "shared_bandwidth"));
 }

@@ -308,20 +308,23 @@ TEST_CASE("shared_bandwidth comes from the predictor and groups drives by bottle
   const auto va = *t.find(a), vb = *t.find(b), vc = *t.find(c);
 
   SUBCASE("two drives over capacity on one link, one alone on another") {
-    FakePredictor p({{va, 400, 190, "0000:03:00.0", "PCIe 5 GT/s x1 of 0000:03:00.0", 380},
-                     {vb, 400, 190, "0000:03:00.0", "PCIe 5 GT/s x1 of 0000:03:00.0", 380},
-                     {vc, 400, 400, "2-3", "usb2-port3", 450}});
+    FakePredictor p({{va, 400, 190, "usb_bus:usb2", "usb2", "SuperSpeed bus usb2", 380},
+                     {vb, 400, 190, "usb_bus:usb2", "usb2", "SuperSpeed bus usb2", 380},
+                     {vc, 400, 400, "drive_link:2-3", "2-3", "usb2-port3", 450}});
     const auto r = diagnose(t, {.predictor = &p});
     const auto& f = only(r.findings, "shared_bandwidth");
     CHECK(f.severity == FindingSeverity::Warning);
     CHECK(f.devices == std::vector<std::string>{"sdb", "2-1", "sdc", "2-2"});
-    CHECK(evidence(f, "bottleneck") == "PCIe 5 GT/s x1 of 0000:03:00.0");
+    CHECK(evidence(f, "bottleneck") == "SuperSpeed bus usb2");
+    // Every free USB3 connector of this machine is behind usb2: nothing to move to.
+    CHECK(contains(f.fix, "No free connector avoids the SuperSpeed bus usb2"));
     CHECK(evidence(f, "bottleneck capacity (MB/s)") == "380");
     CHECK(evidence(f, "sdb alone / shared (MB/s)") == "400 / 190");
     CHECK(contains(f.message, "about 380 MB/s usable for 800 MB/s of combined demand"));
   }
   SUBCASE("sharing within capacity is not a finding") {
-    FakePredictor p({{va, 200, 200, "usb2", "root hub usb2", 900}, {vb, 200, 195, "usb2", "root hub usb2", 900}});
+    FakePredictor p({{va, 200, 200, "usb_bus:usb2", "usb2", "root hub usb2", 900},
+                     {vb, 200, 195, "usb_bus:usb2", "usb2", "root hub usb2", 900}});
     CHECK(diagnose(t, {.predictor = &p}).findings.empty());
   }
   SUBCASE("no predictor, no finding") { CHECK(diagnose(t).findings.empty()); }
@@ -503,5 +506,6 @@ TEST_CASE("the bandwidth model behind shared_bandwidth: two 5G drives on an ASM1
   const auto& f = only(r.findings, "shared_bandwidth");
   CHECK(f.devices == std::vector<std::string>{"sdb", "4-1", "sdc", "4-2"});
   CHECK(contains(evidence(f, "bottleneck"), "0000:03:00.0"));
+  CHECK(contains(f.fix, "No free connector avoids"));
   CHECK(analysis::doctor_exit_code(r) == kExitWarnings);
 }
