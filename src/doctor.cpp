@@ -1,13 +1,13 @@
 #include "src/doctor.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "src/exit_codes.hpp"
+#include "topology/sysfs_parse.hpp"
 
 namespace usbsat::analysis {
 namespace {
@@ -227,8 +227,8 @@ struct Context {
 // ---- uas_inactive ------------------------------------------------------------------------------------
 
 void check_uas_inactive(const Context& cx) {
-  const auto quirks = cx.config.usb_storage_quirks ? parse_usb_storage_quirks(*cx.config.usb_storage_quirks)
-                                                   : std::vector<UsbStorageQuirk>{};
+  const auto quirks = cx.config.usb_storage_quirks ? parse_storage_quirks(*cx.config.usb_storage_quirks)
+                                                   : std::vector<StorageQuirk>{};
   for (const auto& d : cx.drives) {
     const auto& u = usb(cx.t, d.dev);
     for (Vertex iv : d.ifaces) {
@@ -242,13 +242,13 @@ void check_uas_inactive(const Context& cx) {
       const auto ctrl = controller_of(cx.t, d.dev);
       const ControllerInfo* ci = ctrl ? cx.t[*ctrl].get_if<ControllerInfo>() : nullptr;
       if (ci) ev(f, ci->bdf + "/driver", ci->driver.empty() ? "(none)" : ci->driver);
+      if (i.uas_blocked_reason) ev(f, "scanner: uas blocked because", *i.uas_blocked_reason);
 
       const std::string who = drive_label(cx.t, d);
       std::string why, fix;
-      const UsbStorageQuirk* q = nullptr;
+      const StorageQuirk* q = nullptr;
       for (const auto& e : quirks)
-        if (u.vendor_id == e.vendor_id && u.product_id == e.product_id && e.flags.find('u') != std::string::npos)
-          q = &e;
+        if (u.vendor_id == e.vendor_id && u.product_id == e.product_id && e.ignore_uas()) q = &e;
       const bool asmedia_rule = u.vendor_id == 0x174c && (u.product_id == 0x55aa || u.product_id == 0x5106) &&
                                 u.speed && *u.speed < UsbSpeed::Super;
       const bool companion = ci && (ci->kind == HcdKind::Ohci || ci->kind == HcdKind::Uhci);
@@ -264,10 +264,6 @@ void check_uas_inactive(const Context& cx) {
             "Risk: such quirks exist because the bridge misbehaves with UAS (command timeouts, resets, hangs under\n"
             "load); if that happens, put the quirk back. Keeping it costs command queueing, not correctness.",
             hex4(q->vendor_id), hex4(q->product_id), q->flags);
-      } else if (i.uas_blocked_reason) {
-        ev(f, "uas_blocked_reason", *i.uas_blocked_reason);
-        why = *i.uas_blocked_reason;
-        fix = "Remove the cause named above and replug the drive.";
       } else if (asmedia_rule) {
         f.severity = FindingSeverity::Info;
         why = fmt::format("the kernel ignores UAS for ASMedia {} bridges below SuperSpeed (built-in rule in the uas "
@@ -283,6 +279,9 @@ void check_uas_inactive(const Context& cx) {
         ev(f, "/sys/module/uas", "(absent)");
         why = "the uas driver is not loaded (not built for this kernel, or blacklisted)";
         fix = "Load it (sudo modprobe uas) and check /etc/modprobe.d for 'blacklist uas'; then replug the drive.";
+      } else if (i.uas_blocked_reason) {
+        why = *i.uas_blocked_reason;
+        fix = "Remove the cause named above and replug the drive.";
       } else {
         why = "no reason is visible in sysfs: most likely a quirk compiled into the kernel for this bridge "
               "(drivers/usb/storage/unusual_uas.h), or a controller without streams support";
@@ -784,45 +783,7 @@ void check_legacy_companion(const Context& cx) {
   }
 }
 
-std::optional<std::uint16_t> parse_hex(std::string_view s) {
-  if (s.empty() || s.size() > 4) return std::nullopt;
-  std::uint16_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
-  if (ec != std::errc{} || p != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\n' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 }  // namespace
-
-std::optional<UsbStorageQuirk> parse_usb_storage_quirk(std::string_view entry) {
-  entry = trim(entry);
-  const auto c1 = entry.find(':');
-  if (c1 == std::string_view::npos) return std::nullopt;
-  const auto c2 = entry.find(':', c1 + 1);
-  if (c2 == std::string_view::npos) return std::nullopt;
-  const auto vid = parse_hex(entry.substr(0, c1)), pid = parse_hex(entry.substr(c1 + 1, c2 - c1 - 1));
-  if (!vid || !pid) return std::nullopt;
-  UsbStorageQuirk q{*vid, *pid, std::string(entry.substr(c2 + 1))};
-  for (char& ch : q.flags) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return q;
-}
-
-std::vector<UsbStorageQuirk> parse_usb_storage_quirks(std::string_view param) {
-  std::vector<UsbStorageQuirk> out;
-  while (!param.empty()) {
-    const auto comma = param.find(',');
-    if (auto q = parse_usb_storage_quirk(param.substr(0, comma))) out.push_back(std::move(*q));
-    if (comma == std::string_view::npos) break;
-    param.remove_prefix(comma + 1);
-  }
-  return out;
-}
 
 DoctorResult diagnose(const Topology& t, const DoctorConfig& config) {
   // Each check is independent and appends in topology order; the table order is the presentation order

@@ -38,6 +38,7 @@ class SharePredictor {
 /// Facts the doctor cannot find in the topology, gathered by the command (all optional).
 struct DoctorConfig {
   /// /sys/module/usb_storage/parameters/quirks ("174c:55aa:u,0bc2:2322:u"); nullopt when unreadable.
+  /// Parsed with topology::parse_storage_quirks; shown verbatim as evidence.
   std::optional<std::string> usb_storage_quirks;
   /// Whether the uas driver is present (/sys/module/uas exists); nullopt when unknown.
   std::optional<bool> uas_driver_loaded;
@@ -48,18 +49,6 @@ struct DoctorConfig {
   /// The bandwidth model; nullptr: no shared_bandwidth findings.
   const SharePredictor* predictor = nullptr;
 };
-
-/// One entry of the usb-storage `quirks` module parameter.
-struct UsbStorageQuirk {
-  std::uint16_t vendor_id = 0, product_id = 0;
-  std::string flags;  ///< letters as written: "u" = IGNORE_UAS, "k" = NO_ATA_1X, ...
-  bool operator==(const UsbStorageQuirk&) const = default;
-};
-
-/// Parse one "VID:PID:flags" entry ("174c:55aa:u"); nullopt when malformed.
-std::optional<UsbStorageQuirk> parse_usb_storage_quirk(std::string_view entry);
-/// Parse the whole comma-separated parameter; malformed entries are skipped (as the kernel does).
-std::vector<UsbStorageQuirk> parse_usb_storage_quirks(std::string_view param);
 
 struct DoctorResult {
   /// Problems first, then warnings, then info; within one severity in check order, then topology order.

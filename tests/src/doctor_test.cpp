@@ -168,27 +168,37 @@ TEST_CASE("uas_inactive: reasons and severities") {
     CHECK(f.severity == FindingSeverity::Info);
     CHECK(contains(f.message, "below SuperSpeed"));
   }
+  SUBCASE("on an OHCI companion: no scatter-gather; the scanner's reason is kept as evidence") {
+    Machine m;
+    auto ohci = m.controller(std::nullopt, "0000:00:12.0", HcdKind::Ohci);
+    auto u3 = m.root_hub(ohci, 3, UsbSpeed::Full);
+    m.port(u3, "usb3", 1);
+    m.drive(Machine::port_path(u3, "usb3", 1), {.name = "3-1", .speed = UsbSpeed::Full, .capable = UsbSpeed::Full,
+                                                .driver = "usb-storage", .uas_capable = true, .disk = "sdd"});
+    auto t = m.finish();
+    const auto r = diagnose(t);
+    const auto& f = only(r.findings, "uas_inactive");
+    CHECK(f.severity == FindingSeverity::Warning);
+    CHECK(contains(f.message, "ohci companion controller 0000:00:12.0"));
+    CHECK(contains(f.message, "scatter-gather"));
+    CHECK(contains(f.fix, "xHCI"));
+  }
+  SUBCASE("a reason only the scanner saw is used") {
+    Machine m;
+    auto h = xhci_host(m);
+    const auto dev = m.drive(Machine::port_path(h.usb2, "usb2", 1),
+                             {.name = "2-1", .speed = UsbSpeed::Super, .driver = "usb-storage", .disk = "sdd"});
+    m.node(dev + "/2-1:1.0").as<InterfaceInfo>().uas_blocked_reason = "some reason the scanner saw";
+    const auto t = m.finish();
+    const auto r = diagnose(t, {.uas_driver_loaded = true});
+    const auto& f = only(r.findings, "uas_inactive");
+    CHECK(contains(f.message, "some reason the scanner saw"));
+    CHECK(evidence(f, "scanner: uas blocked because") == "some reason the scanner saw");
+  }
   SUBCASE("not UAS-capable, or already on uas: nothing") {
     CHECK(diagnose(build(0x1234, 0x5678, UsbSpeed::Super, false, "usb-storage")).findings.empty());
     CHECK(diagnose(build(0x1234, 0x5678, UsbSpeed::Super, true, "uas")).findings.empty());
   }
-}
-
-TEST_CASE("usb-storage quirks parser") {
-  using analysis::parse_usb_storage_quirk;
-  using analysis::UsbStorageQuirk;
-  CHECK(parse_usb_storage_quirk("174c:55aa:u") == UsbStorageQuirk{0x174c, 0x55aa, "u"});
-  CHECK(parse_usb_storage_quirk(" 0BC2:2322:UK\n") == UsbStorageQuirk{0x0bc2, 0x2322, "uk"});
-  CHECK(parse_usb_storage_quirk("174c:55aa:") == UsbStorageQuirk{0x174c, 0x55aa, ""});
-  CHECK_FALSE(parse_usb_storage_quirk("174c:55aa"));
-  CHECK_FALSE(parse_usb_storage_quirk("xyz:55aa:u"));
-  CHECK_FALSE(parse_usb_storage_quirk("12345:55aa:u"));
-  CHECK_FALSE(parse_usb_storage_quirk(""));
-  const auto all = analysis::parse_usb_storage_quirks("174c:55aa:u,bad,0bc2:2322:u");
-  REQUIRE(all.size() == 2);
-  CHECK(all[1].vendor_id == 0x0bc2);
-  CHECK(analysis::parse_usb_storage_quirks("").empty());
-  CHECK(analysis::parse_usb_storage_quirks("(null)").empty());
 }
 
 TEST_CASE("speed_below_capability: causes and suggested connectors") {

@@ -158,6 +158,13 @@ class Machine {
     return static_cast<std::uint16_t>((major << 8) | (minor << 4) | sub);
   }
 
+  /// Mutable access before finish(), for fields no helper sets (as a scanner fills details in later).
+  Node& node(const std::string& syspath) {
+    Node* n = b_.get(syspath);
+    if (!n) throw std::logic_error("no node " + syspath);
+    return *n;
+  }
+
   Topology finish() {
     std::vector<Diagnostic> diags;
     Topology t = std::move(b_).finish(diags);
