@@ -3,10 +3,12 @@
 #include <doctest/doctest.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <stdlib.h>
 #include <set>
 #include <string>
 #include <utility>
@@ -20,10 +22,10 @@ struct Run {
   std::string out;
 };
 
-/// Run usbsat with `args` against scenario `name` through with-fixture.sh; stdout captured, stderr dropped.
-Run usbsat_on(const std::string& name, const std::string& args) {
-  const std::string cmd = std::string(USBSAT_SOURCE_DIR) + "/tests/fixtures/with-fixture.sh " + USBSAT_FIXTURES_DIR +
-                          "/" + name + " -- " + USBSAT_BINARY_DIR + "/src/usbsat " + args + " 2>/dev/null";
+/// Run usbsat with `args` against the sysfs tree in `dir` through with-fixture.sh; stdout captured, stderr dropped.
+Run usbsat_in(const std::string& dir, const std::string& args) {
+  const std::string cmd = std::string(USBSAT_SOURCE_DIR) + "/tests/fixtures/with-fixture.sh " + dir + " -- " +
+                          USBSAT_BINARY_DIR + "/src/usbsat " + args + " 2>/dev/null";
   Run r;
   FILE* p = popen(cmd.c_str(), "r");
   REQUIRE(p != nullptr);
@@ -33,6 +35,11 @@ Run usbsat_on(const std::string& name, const std::string& args) {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (r.exit_code == 77) std::exit(77);  // no umockdev preload here: skip honestly
   return r;
+}
+
+/// The same against generated scenario `name`.
+Run usbsat_on(const std::string& name, const std::string& args) {
+  return usbsat_in(std::string(USBSAT_FIXTURES_DIR) + "/" + name, args);
 }
 
 using Key = std::pair<std::string, std::string>;  // (id, first device)
@@ -151,4 +158,21 @@ TEST_CASE("text output is byte-identical across runs") {
   CHECK(a.exit_code == 11);
   CHECK(a.out == b.out);
   CHECK(a.out.find("PROBLEM speed_below_capability: sdc, 1-7") != std::string::npos);
+}
+
+TEST_CASE("real recording: 2009 ThinkPad, a USB 2.0 flash drive on EHCI, UHCI companions: no findings") {
+  const std::string tarball =
+      std::string(USBSAT_SHARED_DIR) + "/fixtures/real/sysfs-tarballs/thinkpad-2009-ehci-uhci-usbstorage-flash-sysfs.tar.xz";
+  if (std::system(("test -r " + tarball).c_str()) != 0) std::exit(77);  // shared fixtures not present
+  char tmpl[] = "/tmp/usbsat-doctor-XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  const std::string dir = tmpl;
+  REQUIRE(std::system(("tar -C " + dir + " -xJf " + tarball).c_str()) == 0);
+  const Run r = usbsat_in(dir, "doctor --json");
+  std::system(("rm -rf " + dir).c_str());
+  CHECK(r.exit_code == 0);
+  const auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc.at("findings").empty());
+  CHECK(doc.at("checked").at("drives") == 1);
+  CHECK(doc.at("checked").at("controllers") == 5);
 }
