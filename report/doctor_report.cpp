@@ -14,9 +14,12 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many) {
 
 std::string_view label(FindingSeverity s) {
   switch (s) {
-    case FindingSeverity::Info: return "INFO";
-    case FindingSeverity::Warning: return "WARNING";
-    case FindingSeverity::Problem: return "PROBLEM";
+    case FindingSeverity::Info:
+      return "INFO";
+    case FindingSeverity::Warning:
+      return "WARNING";
+    case FindingSeverity::Problem:
+      return "PROBLEM";
   }
   return "INFO";
 }
@@ -35,9 +38,12 @@ void append_indented(fmt::memory_buffer& out, std::string_view text, std::string
 
 std::string_view diag_severity(topology::Severity s) {
   switch (s) {
-    case topology::Severity::Info: return "info";
-    case topology::Severity::Warning: return "warning";
-    case topology::Severity::Error: return "error";
+    case topology::Severity::Info:
+      return "info";
+    case topology::Severity::Warning:
+      return "warning";
+    case topology::Severity::Error:
+      return "error";
   }
   return "warning";
 }
@@ -47,8 +53,9 @@ std::string_view diag_severity(topology::Severity s) {
 std::string render_doctor_text(const DoctorReportInput& in) {
   fmt::memory_buffer out;
   auto it = std::back_inserter(out);
-  const std::string checked = fmt::format("checked {} on {}", plural(in.drives_checked, "USB storage device", "USB storage devices"),
-                                          plural(in.controllers_checked, "USB controller", "USB controllers"));
+  const std::string checked =
+      fmt::format("checked {} on {}", plural(in.drives_checked, "USB storage device", "USB storage devices"),
+                  plural(in.controllers_checked, "USB controller", "USB controllers"));
   if (in.findings.empty()) {
     fmt::format_to(it, "usbsat doctor: {}: no findings, nothing to fix.\n", checked);
     return fmt::to_string(out);
@@ -96,7 +103,8 @@ std::string render_doctor_json(const DoctorReportInput& in) {
   }
   doc["diagnostics"] = Json::array();
   for (const auto& d : in.diagnostics)
-    doc["diagnostics"].push_back(Json{{"severity", diag_severity(d.severity)}, {"where", d.where}, {"message", d.message}});
+    doc["diagnostics"].push_back(
+        Json{{"severity", diag_severity(d.severity)}, {"where", d.where}, {"message", d.message}});
   doc["checked"] = Json{{"controllers", in.controllers_checked}, {"drives", in.drives_checked}};
   const auto worst = worst_severity(in.findings);
   doc["worst"] = worst ? Json(to_string(*worst)) : Json(nullptr);

@@ -11,10 +11,11 @@ namespace usbsat::report {
 
 /// What the doctor renderers show. Spans borrow from the caller for the duration of the call.
 struct DoctorReportInput {
-  std::span<const Finding> findings;              ///< already in presentation order
-  std::span<const topology::Diagnostic> diagnostics;  ///< scan problems (JSON only; src/ prints them on stderr)
+  std::span<const Finding> findings;  ///< already in presentation order
+  std::span<const topology::Diagnostic>
+      diagnostics;  ///< scan problems (JSON only; src/ prints them on stderr)
   std::size_t controllers_checked = 0;
-  std::size_t drives_checked = 0;                 ///< USB mass-storage devices looked at
+  std::size_t drives_checked = 0;  ///< USB mass-storage devices looked at
 };
 
 /// Text: a summary line, then one block per finding (severity, id, devices, message, fix, evidence).

@@ -6,9 +6,12 @@ namespace usbsat::report {
 
 std::string_view to_string(FindingSeverity s) {
   switch (s) {
-    case FindingSeverity::Info: return "info";
-    case FindingSeverity::Warning: return "warning";
-    case FindingSeverity::Problem: return "problem";
+    case FindingSeverity::Info:
+      return "info";
+    case FindingSeverity::Warning:
+      return "warning";
+    case FindingSeverity::Problem:
+      return "problem";
   }
   return "info";
 }

@@ -29,9 +29,12 @@ std::optional<std::string> read_attr(const std::string& path) {
 
 std::string_view severity_word(topology::Severity s) {
   switch (s) {
-    case topology::Severity::Info: return "info";
-    case topology::Severity::Warning: return "warning";
-    case topology::Severity::Error: return "error";
+    case topology::Severity::Info:
+      return "info";
+    case topology::Severity::Warning:
+      return "warning";
+    case topology::Severity::Error:
+      return "error";
   }
   return "warning";
 }
@@ -63,7 +66,8 @@ int run_doctor(const Invocation& inv) {
     return kExitOk;
   }
 
-  // 3. The few facts that are not in the topology: the usb-storage quirks parameter and whether uas is loaded.
+  // 3. The few facts that are not in the topology: the usb-storage quirks parameter and whether uas is
+  // loaded.
   analysis::DoctorConfig config;
   config.usb_storage_quirks = read_attr("/sys/module/usb_storage/parameters/quirks");
   std::error_code ec;

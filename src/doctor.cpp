@@ -29,7 +29,9 @@ bool is_storage(const InterfaceInfo& i) {
   return i.storage != StorageProtocol::None || i.interface_class == 0x08 || i.uas_capable;
 }
 
-const UsbDeviceInfo& usb(const Topology& t, Vertex v) { return t[v].as<UsbDeviceInfo>(); }
+const UsbDeviceInfo& usb(const Topology& t, Vertex v) {
+  return t[v].as<UsbDeviceInfo>();
+}
 
 void collect_blocks(const Topology& t, Vertex v, std::vector<Vertex>& out) {
   for (Vertex c : children(t, v)) {
@@ -63,7 +65,9 @@ std::vector<std::string> drive_names(const Topology& t, const Drive& d) {
   return out;
 }
 
-std::string hex4(std::uint16_t v) { return fmt::format("{:04x}", v); }
+std::string hex4(std::uint16_t v) {
+  return fmt::format("{:04x}", v);
+}
 
 std::string usb_ids(const UsbDeviceInfo& d) {
   if (!d.vendor_id || !d.product_id) return {};
@@ -108,9 +112,13 @@ std::string sysfs_speed(std::optional<UsbSpeed> s) {
 }
 
 /// The kernel's own spelling of a PCIe link speed ("2.5 GT/s PCIe", "8.0 GT/s PCIe").
-std::string sysfs_gts(double gts) { return fmt::format("{:.1f} GT/s PCIe", gts); }
+std::string sysfs_gts(double gts) {
+  return fmt::format("{:.1f} GT/s PCIe", gts);
+}
 
-std::string port_name(const Topology& t, Vertex p) { return t[p].as<PortInfo>().name; }
+std::string port_name(const Topology& t, Vertex p) {
+  return t[p].as<PortInfo>().name;
+}
 
 std::string peer_name(const Topology& t, const PortInfo& p) {
   if (!p.peer) return "(none)";
@@ -166,7 +174,8 @@ bool not_used(const Topology& t, std::optional<Vertex> port) {
 
 /// Free connectors with a SuperSpeed side fast enough for `need`, on controller `ctrl` (or on any other
 /// controller when `other_controllers`).
-std::vector<std::string> free_fast_connectors(const Topology& t, Vertex ctrl, UsbSpeed need, bool other_controllers) {
+std::vector<std::string> free_fast_connectors(const Topology& t, Vertex ctrl, UsbSpeed need,
+                                              bool other_controllers) {
   std::vector<std::string> out;
   // Connectors of the computer itself first, then those of external hubs (one more link to share).
   std::vector<const Connector*> order;
@@ -188,7 +197,8 @@ std::vector<std::string> free_fast_connectors(const Topology& t, Vertex ctrl, Us
 
 /// A fix names at most three connectors ("a or b or c (2 more in the evidence)"); the evidence lists all.
 std::string short_list(const std::vector<std::string>& v) {
-  std::vector<std::string> head(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(3, v.size())));
+  std::vector<std::string> head(v.begin(),
+                                v.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(3, v.size())));
   std::string out = join(head, " or ");
   if (v.size() > 3) out += fmt::format(" ({} more in the evidence)", v.size() - 3);
   return out;
@@ -197,8 +207,8 @@ std::string short_list(const std::vector<std::string>& v) {
 std::string alt_settings_text(const InterfaceInfo& i) {
   std::vector<std::string> parts;
   for (const auto& a : i.alt_settings)
-    parts.push_back(fmt::format("alt {}: {:02x}/{:02x}/{:02x}", a.number, a.interface_class, a.interface_subclass,
-                                a.interface_protocol));
+    parts.push_back(fmt::format("alt {}: {:02x}/{:02x}/{:02x}", a.number, a.interface_class,
+                                a.interface_subclass, a.interface_protocol));
   return join(parts, "; ");
 }
 
@@ -210,7 +220,9 @@ Finding make(std::string id, FindingSeverity s, std::vector<std::string> devices
   return f;
 }
 
-void ev(Finding& f, std::string key, std::string value) { f.evidence.emplace_back(std::move(key), std::move(value)); }
+void ev(Finding& f, std::string key, std::string value) {
+  f.evidence.emplace_back(std::move(key), std::move(value));
+}
 
 void ev_device_ids(Finding& f, const UsbDeviceInfo& u) {
   if (u.vendor_id) ev(f, u.name + "/idVendor", hex4(*u.vendor_id));
@@ -259,39 +271,52 @@ void check_uas_inactive(const Context& cx) {
         why = fmt::format("the usb-storage quirk {}:{}:{} is set for this device (flag u = IGNORE_UAS)",
                           hex4(q->vendor_id), hex4(q->product_id), q->flags);
         fix = fmt::format(
-            "Only if this bridge's firmware has been updated or UAS has been tested on it: remove {}:{}:{} from the\n"
-            "usb-storage.quirks option (kernel command line or /etc/modprobe.d/*.conf), then replug the drive.\n"
-            "Risk: such quirks exist because the bridge misbehaves with UAS (command timeouts, resets, hangs under\n"
+            "Only if this bridge's firmware has been updated or UAS has been tested on it: remove {}:{}:{} "
+            "from the\n"
+            "usb-storage.quirks option (kernel command line or /etc/modprobe.d/*.conf), then replug the "
+            "drive.\n"
+            "Risk: such quirks exist because the bridge misbehaves with UAS (command timeouts, resets, hangs "
+            "under\n"
             "load); if that happens, put the quirk back. Keeping it costs command queueing, not correctness.",
             hex4(q->vendor_id), hex4(q->product_id), q->flags);
       } else if (asmedia_rule) {
         f.severity = FindingSeverity::Info;
-        why = fmt::format("the kernel ignores UAS for ASMedia {} bridges below SuperSpeed (built-in rule in the uas "
-                          "driver), and this one runs at {}",
-                          usb_ids(u), rate(*u.speed));
+        why = fmt::format(
+            "the kernel ignores UAS for ASMedia {} bridges below SuperSpeed (built-in rule in the uas "
+            "driver), and this one runs at {}",
+            usb_ids(u), rate(*u.speed));
         fix = "Connect it to a USB 3 (SuperSpeed) connector; UAS is then used automatically.";
       } else if (companion) {
-        why = fmt::format("it is on the {} companion controller {}, whose driver has no scatter-gather support, "
-                          "which the uas driver requires",
-                          to_string(ci->kind), ci->bdf);
+        why = fmt::format(
+            "it is on the {} companion controller {}, whose driver has no scatter-gather support, "
+            "which the uas driver requires",
+            to_string(ci->kind), ci->bdf);
         fix = "Connect it to a port served by an xHCI (USB 3) controller.";
       } else if (cx.config.uas_driver_loaded && !*cx.config.uas_driver_loaded) {
         ev(f, "/sys/module/uas", "(absent)");
         why = "the uas driver is not loaded (not built for this kernel, or blacklisted)";
-        fix = "Load it (sudo modprobe uas) and check /etc/modprobe.d for 'blacklist uas'; then replug the drive.";
+        fix =
+            "Load it (sudo modprobe uas) and check /etc/modprobe.d for 'blacklist uas'; then replug the "
+            "drive.";
       } else if (i.uas_blocked_reason) {
         why = *i.uas_blocked_reason;
         fix = "Remove the cause named above and replug the drive.";
       } else {
-        why = "no reason is visible in sysfs: most likely a quirk compiled into the kernel for this bridge "
-              "(drivers/usb/storage/unusual_uas.h), or a controller without streams support";
-        fix = "Check the kernel log right after plugging it in: `sudo dmesg | grep -iE 'uas|usb-storage'` says\n"
-              "'UAS is ignored for this device' (kernel quirk: the bridge is known to misbehave with UAS, leave it)\n"
-              "or 'does not support streams' (use a port on another controller).";
+        why =
+            "no reason is visible in sysfs: most likely a quirk compiled into the kernel for this bridge "
+            "(drivers/usb/storage/unusual_uas.h), or a controller without streams support";
+        fix =
+            "Check the kernel log right after plugging it in: `sudo dmesg | grep -iE 'uas|usb-storage'` "
+            "says\n"
+            "'UAS is ignored for this device' (kernel quirk: the bridge is known to misbehave with UAS, "
+            "leave it)\n"
+            "or 'does not support streams' (use a port on another controller).";
       }
       f.message = fmt::format(
-          "{} offers UAS (interface {} has a 08/06/62 alternate setting) but is driven by usb-storage (Bulk-Only "
-          "Transport): {}. Bulk-Only runs one command at a time, which costs throughput with small or mixed I/O "
+          "{} offers UAS (interface {} has a 08/06/62 alternate setting) but is driven by usb-storage "
+          "(Bulk-Only "
+          "Transport): {}. Bulk-Only runs one command at a time, which costs throughput with small or mixed "
+          "I/O "
           "and on SSDs.",
           who, i.name, why);
       f.fix = std::move(fix);
@@ -311,7 +336,8 @@ void check_speed_below_capability(const Context& cx) {
     // bcdUSB 3.1/3.2 alone does not prove 10 Gb/s (Gen 1 devices report it too): only the BOS does.
     if (!u.capable_from_bos && is_superspeed(speed)) continue;
 
-    Finding f = make("speed_below_capability", is_superspeed(speed) ? FindingSeverity::Warning : FindingSeverity::Problem,
+    Finding f = make("speed_below_capability",
+                     is_superspeed(speed) ? FindingSeverity::Warning : FindingSeverity::Problem,
                      drive_names(cx.t, d));
     ev(f, u.name + "/speed", sysfs_speed(u.speed));
     ev(f, u.name + (u.capable_from_bos ? "/bos_descriptors (capable speed)" : "/version (capable speed)"),
@@ -334,7 +360,8 @@ void check_speed_below_capability(const Context& cx) {
         break;
       }
     }
-    // The fastest root hub of the controller says what the controller can do (an xHCI has a USB2 and a USB3 one).
+    // The fastest root hub of the controller says what the controller can do (an xHCI has a USB2 and a USB3
+    // one).
     const auto ctrl = controller_of(cx.t, d.dev);
     std::optional<Vertex> root;
     std::optional<UsbSpeed> root_speed;
@@ -355,43 +382,51 @@ void check_speed_below_capability(const Context& cx) {
       fix_extra = "or connect it directly instead of through hub " + hu.name;
     } else if (root_speed && *root_speed < cap) {
       cause = is_superspeed(*root_speed)
-                  ? fmt::format("its controller's SuperSpeed root hub runs at most {} (a USB 3.2 Gen 1 controller)",
-                                rate(*root_speed))
+                  ? fmt::format(
+                        "its controller's SuperSpeed root hub runs at most {} (a USB 3.2 Gen 1 controller)",
+                        rate(*root_speed))
                   : "its controller has no SuperSpeed root hub (USB 2.0 only)";
     } else if (!is_superspeed(speed) && conn && (!conn->usb3_port || not_used(cx.t, conn->usb3_port))) {
       if (conn->usb3_port) ev(f, port_name(cx.t, *conn->usb3_port) + "/connect_type", "not used");
-      cause = conn->usb3_port
-                  ? fmt::format("connector {} is USB 2.0 only (the firmware marks its USB3 peer {} as not used)",
-                                conn->id, port_name(cx.t, *conn->usb3_port))
-                  : fmt::format("connector {} is USB 2.0 only (its port has no USB3 peer)", conn->id);
+      cause =
+          conn->usb3_port
+              ? fmt::format("connector {} is USB 2.0 only (the firmware marks its USB3 peer {} as not used)",
+                            conn->id, port_name(cx.t, *conn->usb3_port))
+              : fmt::format("connector {} is USB 2.0 only (its port has no USB3 peer)", conn->id);
     } else if (!is_superspeed(speed) && conn && conn->usb3_port) {
       cause = fmt::format(
           "connector {} has a USB3 side ({}) but the device connected on its USB 2.0 side: a USB 2.0 cable, "
-          "extension or adapter, a dirty or damaged connector, or SuperSpeed link training failed (the kernel log "
+          "extension or adapter, a dirty or damaged connector, or SuperSpeed link training failed (the "
+          "kernel log "
           "then says 'Cannot enable. Maybe the USB cable is bad?')",
           conn->id, port_name(cx.t, *conn->usb3_port));
       fix_extra = "or use a short USB 3 cable directly into this connector";
     } else {
-      cause = fmt::format("port and controller support {} but the link trained at {}: a cable or adapter rated for "
-                          "{} only, or a connector problem",
-                          rate(cap), rate(speed), rate(speed));
+      cause = fmt::format(
+          "port and controller support {} but the link trained at {}: a cable or adapter rated for "
+          "{} only, or a connector problem",
+          rate(cap), rate(speed), rate(speed));
       fix_extra = "or use a cable rated for " + rate(cap);
     }
-    f.message = fmt::format("{} can run at {} but negotiated {}: {}.", drive_label(cx.t, d), rate(cap), rate(speed), cause);
+    f.message = fmt::format("{} can run at {} but negotiated {}: {}.", drive_label(cx.t, d), rate(cap),
+                            rate(speed), cause);
 
-    std::vector<std::string> same = ctrl ? free_fast_connectors(cx.t, *ctrl, cap, false) : std::vector<std::string>{};
-    std::vector<std::string> other = ctrl ? free_fast_connectors(cx.t, *ctrl, cap, true) : std::vector<std::string>{};
+    std::vector<std::string> same =
+        ctrl ? free_fast_connectors(cx.t, *ctrl, cap, false) : std::vector<std::string>{};
+    std::vector<std::string> other =
+        ctrl ? free_fast_connectors(cx.t, *ctrl, cap, true) : std::vector<std::string>{};
     if (!same.empty()) {
       ev(f, "free connectors at full speed (same controller)", join(same));
-      f.fix = fmt::format("Move it to {} on the same controller (these have a {} side){}.", short_list(same), rate(cap),
-                          fix_extra.empty() ? "" : ", " + fix_extra);
+      f.fix = fmt::format("Move it to {} on the same controller (these have a {} side){}.", short_list(same),
+                          rate(cap), fix_extra.empty() ? "" : ", " + fix_extra);
     } else if (!other.empty()) {
       ev(f, "free connectors at full speed (other controllers)", join(other));
-      f.fix = fmt::format("No free connector of this controller runs at {}; move it to {} on another controller{}.",
-                          rate(cap), short_list(other), fix_extra.empty() ? "" : ", " + fix_extra);
+      f.fix = fmt::format(
+          "No free connector of this controller runs at {}; move it to {} on another controller{}.",
+          rate(cap), short_list(other), fix_extra.empty() ? "" : ", " + fix_extra);
     } else {
-      f.fix = fmt::format("No free connector on this machine runs at {}{}; a {} card or hub would.", rate(cap),
-                          fix_extra.empty() ? "" : " (" + fix_extra + ")", rate(cap));
+      f.fix = fmt::format("No free connector on this machine runs at {}{}; a {} card or hub would.",
+                          rate(cap), fix_extra.empty() ? "" : " (" + fix_extra + ")", rate(cap));
     }
     cx.out.push_back(std::move(f));
   }
@@ -400,7 +435,8 @@ void check_speed_below_capability(const Context& cx) {
 // ---- slow_hub_uplink ---------------------------------------------------------------------------------
 
 void check_slow_hub_uplink(const Context& cx) {
-  // For every hub: all drives below it, and the drives for which it is the root-most hub slower than the drive.
+  // For every hub: all drives below it, and the drives for which it is the root-most hub slower than the
+  // drive.
   auto want_of = [&](const Drive& d) {
     const auto& u = usb(cx.t, d.dev);
     return u.capable_speed ? *u.capable_speed : u.speed.value_or(UsbSpeed::Unknown);
@@ -437,7 +473,8 @@ void check_slow_hub_uplink(const Context& cx) {
     for (const Drive* d : ds)
       for (auto& n : drive_names(cx.t, *d)) add_unique(devices, n);
     devices.push_back(hu.name);
-    Finding f = make("slow_hub_uplink", slowed.empty() ? FindingSeverity::Info : FindingSeverity::Warning, devices);
+    Finding f =
+        make("slow_hub_uplink", slowed.empty() ? FindingSeverity::Info : FindingSeverity::Warning, devices);
     ev(f, hu.name + "/speed", sysfs_speed(hu.speed));
     if (!hu.version.empty()) ev(f, hu.name + "/version", hu.version);
     if (const auto ids = usb_ids(hu); !ids.empty()) ev(f, hu.name + " idVendor:idProduct", ids);
@@ -458,19 +495,21 @@ void check_slow_hub_uplink(const Context& cx) {
       if (hu.capable_speed && hu.speed && *hu.capable_speed > *hu.speed && !hu.hub_peer)
         why = fmt::format(" although the hub itself can do {} (its USB3 half did not connect: cable or port)",
                           rate(*hu.capable_speed));
-      parts.push_back(fmt::format("{} is connected upstream at {}{}, slower than {} behind it can run ({})", hub_desc,
-                                  hub_rate, why, join(names), rate(want)));
+      parts.push_back(fmt::format("{} is connected upstream at {}{}, slower than {} behind it can run ({})",
+                                  hub_desc, hub_rate, why, join(names), rate(want)));
     }
     if (several)
-      parts.push_back(fmt::format("{} drives share this hub's {} uplink and split it when they are busy at once",
-                                  ds.size(), hub_rate));
+      parts.push_back(
+          fmt::format("{} drives share this hub's {} uplink and split it when they are busy at once",
+                      ds.size(), hub_rate));
     f.message = join(parts, "; ") + ".";
     f.fix = slowed.empty()
                 ? "Fine for one drive at a time; for concurrent backups put the drives on separate root-hub "
                   "connectors (`usbsat plan` suggests where)."
-                : fmt::format("Connect the drive(s) directly to a {} connector of the computer, or replace the hub "
-                              "with one whose uplink is at least as fast as the drives.",
-                              rate(want_of(*slowed.front())));
+                : fmt::format(
+                      "Connect the drive(s) directly to a {} connector of the computer, or replace the hub "
+                      "with one whose uplink is at least as fast as the drives.",
+                      rate(want_of(*slowed.front())));
     cx.out.push_back(std::move(f));
   }
 }
@@ -508,19 +547,23 @@ void check_shared_bandwidth(const Context& cx) {
     for (const auto* s : g) {
       const auto names = names_of(s->drive);
       for (const auto& n : names) add_unique(devices, n);
-      ev(f, names.front() + " alone / shared (MB/s)", fmt::format("{:.0f} / {:.0f}", s->demand_mbps, s->predicted_mbps));
-      shares_txt.push_back(fmt::format("{} {:.0f} MB/s (alone {:.0f})", names.front(), s->predicted_mbps, s->demand_mbps));
+      ev(f, names.front() + " alone / shared (MB/s)",
+         fmt::format("{:.0f} / {:.0f}", s->demand_mbps, s->predicted_mbps));
+      shares_txt.push_back(
+          fmt::format("{} {:.0f} MB/s (alone {:.0f})", names.front(), s->predicted_mbps, s->demand_mbps));
     }
     f.devices = std::move(devices);
     f.message = fmt::format(
-        "{} drives share the {}: about {:.0f} MB/s usable for {:.0f} MB/s of combined demand. With all of them "
+        "{} drives share the {}: about {:.0f} MB/s usable for {:.0f} MB/s of combined demand. With all of "
+        "them "
         "busy the bandwidth model predicts {}.",
         g.size(), g.front()->bottleneck_label, g.front()->bottleneck_capacity_mbps, demand, join(shares_txt));
     // Free connectors whose path does not cross the bottleneck.
     std::vector<std::string> avoid;
     if (const auto bv = cx.t.find_by_name(g.front()->bottleneck_node)) {
       for (const auto& c : cx.t.connectors()) {
-        if (!c.usb3_port || occupant(cx.t, c) || not_used(cx.t, c.usb3_port) || not_used(cx.t, c.usb2_port)) continue;
+        if (!c.usb3_port || occupant(cx.t, c) || not_used(cx.t, c.usb3_port) || not_used(cx.t, c.usb2_port))
+          continue;
         const auto up = ancestors(cx.t, *c.usb3_port);
         if (*c.usb3_port == *bv || std::find(up.begin(), up.end(), *bv) != up.end()) continue;
         avoid.push_back(connector_text(cx.t, c));
@@ -528,13 +571,15 @@ void check_shared_bandwidth(const Context& cx) {
     }
     if (!avoid.empty()) ev(f, "free connectors not behind the bottleneck", join(avoid));
     f.fix = avoid.empty()
-                ? fmt::format("No free connector avoids the {}; to run these drives at full speed together, use a "
-                              "controller on another PCIe slot/lane or fewer drives at once. `usbsat plan` computes "
-                              "the best placement.",
-                              g.front()->bottleneck_label)
-                : fmt::format("Move one or more of them to a connector that does not go through the {}: {}. "
-                              "`usbsat plan` computes the best placement.",
-                              g.front()->bottleneck_label, short_list(avoid));
+                ? fmt::format(
+                      "No free connector avoids the {}; to run these drives at full speed together, use a "
+                      "controller on another PCIe slot/lane or fewer drives at once. `usbsat plan` computes "
+                      "the best placement.",
+                      g.front()->bottleneck_label)
+                : fmt::format(
+                      "Move one or more of them to a connector that does not go through the {}: {}. "
+                      "`usbsat plan` computes the best placement.",
+                      g.front()->bottleneck_label, short_list(avoid));
     cx.out.push_back(std::move(f));
   }
 }
@@ -585,7 +630,8 @@ void check_pcie_link_degraded(const Context& cx) {
     for (std::size_t i = 0; i < path.size();) {
       const PciFn& lo = path[i];
       const PciFn* hi = nullptr;
-      if (i + 1 < path.size() && path[i + 1].link.speed_gts == lo.link.speed_gts && path[i + 1].link.width == lo.link.width)
+      if (i + 1 < path.size() && path[i + 1].link.speed_gts == lo.link.speed_gts &&
+          path[i + 1].link.width == lo.link.width)
         hi = &path[i + 1];
       i += hi ? 2 : 1;
       if (!lo.link.speed_gts || !lo.link.width) continue;
@@ -599,7 +645,8 @@ void check_pcie_link_degraded(const Context& cx) {
       if (lo.bdf != ci.bdf) devices.push_back(lo.bdf);
       if (hi) devices.push_back(hi->bdf);
       for (const auto& n : drive_devs) devices.push_back(n);
-      Finding f = make("pcie_link_degraded", storage_below ? FindingSeverity::Warning : FindingSeverity::Info, devices);
+      Finding f = make("pcie_link_degraded", storage_below ? FindingSeverity::Warning : FindingSeverity::Info,
+                       devices);
       for (const PciFn* fn : {&lo, hi}) {
         if (!fn) continue;
         if (fn->link.speed_gts) ev(f, fn->bdf + "/current_link_speed", sysfs_gts(*fn->link.speed_gts));
@@ -608,22 +655,25 @@ void check_pcie_link_degraded(const Context& cx) {
         if (fn->link.max_width) ev(f, fn->bdf + "/max_link_width", std::to_string(*fn->link.max_width));
       }
       const double now = pcie_mbytes(*lo.link.speed_gts, *lo.link.width);
-      const double could = pcie_mbytes(max_speed.value_or(*lo.link.speed_gts), max_width.value_or(*lo.link.width));
+      const double could =
+          pcie_mbytes(max_speed.value_or(*lo.link.speed_gts), max_width.value_or(*lo.link.width));
       std::string what;
       if (lo.bdf == ci.bdf)
         what = hi ? fmt::format("The PCIe link of {} to {}", controller_label(ci), hi->bdf)
                   : fmt::format("The PCIe link of {}", controller_label(ci));
       else
-        what = fmt::format("The PCIe link between {} and {}, above {},", hi ? hi->bdf : std::string("its parent"),
-                           lo.bdf, controller_label(ci));
+        what = fmt::format("The PCIe link between {} and {}, above {},",
+                           hi ? hi->bdf : std::string("its parent"), lo.bdf, controller_label(ci));
       f.message = fmt::format(
           "{} runs at {:g} GT/s x{} although both ends support {:g} GT/s x{}: about {:.0f} MB/s instead "
-          "of {:.0f} MB/s for every USB device on this controller{}. Some links drop their speed while idle; if this "
+          "of {:.0f} MB/s for every USB device on this controller{}. Some links drop their speed while idle; "
+          "if this "
           "persists while a drive is busy, the link trained below its capability.",
           what, *lo.link.speed_gts, *lo.link.width, max_speed.value_or(*lo.link.speed_gts),
           max_width.value_or(*lo.link.width), now, could, storage_below ? " (USB storage is attached)" : "");
       f.fix = fmt::format(
-          "Reseat the card, avoid risers/extensions, use a slot wired for x{} and check the BIOS PCIe speed setting "
+          "Reseat the card, avoid risers/extensions, use a slot wired for x{} and check the BIOS PCIe speed "
+          "setting "
           "(Auto rather than a forced generation). Confirm with:\n"
           "sudo lspci -vv -s {} | grep -E 'LnkCap|LnkSta'",
           max_width.value_or(*lo.link.width), lo.bdf);
@@ -647,7 +697,8 @@ void check_max_sectors(const Context& cx) {
       ev(f, b.name + "/queue/max_hw_sectors_kb", std::to_string(*b.max_hw_sectors_kb));
       const std::string attr = "/sys/block/" + b.name + "/queue/max_sectors_kb";
       f.message = fmt::format(
-          "{} sends at most {} KiB per request although the controller and bridge accept {} KiB. Raising the limit "
+          "{} sends at most {} KiB per request although the controller and bridge accept {} KiB. Raising the "
+          "limit "
           "to {} KiB lets large sequential reads and writes go out in {}x fewer commands, which mostly helps "
           "Bulk-Only (usb-storage) drives that handle one command at a time; it is Linux's equivalent of the "
           "Windows \"Turbo mode\" of USB drive tools.",
@@ -657,12 +708,14 @@ void check_max_sectors(const Context& cx) {
       if (u.vendor_id && u.product_id)
         rule = fmt::format(
             "\nTo keep it across replugs, add a udev rule (/etc/udev/rules.d/90-max-sectors.rules):\n"
-            "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{{DEVTYPE}}==\"disk\", ATTRS{{idVendor}}==\"{}\", "
+            "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{{DEVTYPE}}==\"disk\", "
+            "ATTRS{{idVendor}}==\"{}\", "
             "ATTRS{{idProduct}}==\"{}\", ATTR{{queue/max_sectors_kb}}=\"{}\"",
             hex4(*u.vendor_id), hex4(*u.product_id), target);
       f.fix = fmt::format(
           "echo {} | sudo tee {}\n"
-          "This lasts until the drive is unplugged. If the drive then resets or stalls under load, its bridge cannot "
+          "This lasts until the drive is unplugged. If the drive then resets or stalls under load, its "
+          "bridge cannot "
           "handle large transfers: go back with\n"
           "echo {} | sudo tee {}{}",
           target, attr, *b.max_sectors_kb, attr, rule);
@@ -680,7 +733,8 @@ void check_autosuspend(const Context& cx) {
     Finding f = make("autosuspend", FindingSeverity::Info, drive_names(cx.t, d));
     ev(f, u.name + "/power/control", *u.power_control);
     f.message = fmt::format(
-        "{} may be runtime-suspended by USB autosuspend when idle. Waking it adds latency (a spinning disk may spin "
+        "{} may be runtime-suspended by USB autosuspend when idle. Waking it adds latency (a spinning disk "
+        "may spin "
         "down), and some bridges reset or drop off the bus on resume, which interrupts long backups.",
         drive_label(cx.t, d));
     std::string rule;
@@ -730,12 +784,16 @@ void check_overcurrent(const Context& cx) {
       ev(f, pi.name + "/over_current_count", std::to_string(*pi.over_current_count));
     }
     f.message = fmt::format(
-        "Connector {} reported {} over-current event{} since boot ({}): a device drew more current than the port "
-        "supplies, or something is shorted, and the port was switched off. A drive on it can vanish in the middle "
+        "Connector {} reported {} over-current event{} since boot ({}): a device drew more current than the "
+        "port "
+        "supplies, or something is shorted, and the port was switched off. A drive on it can vanish in the "
+        "middle "
         "of a write.",
         connector_text(cx.t, c), total, total == 1 ? "" : "s", occupant_txt);
-    f.fix = "Power bus-powered drives from a powered hub or their own supply (or a Y cable), check the cable and the "
-            "connector for damage, and if it happens with nothing attached, stop using this connector.";
+    f.fix =
+        "Power bus-powered drives from a powered hub or their own supply (or a Y cable), check the cable and "
+        "the "
+        "connector for damage, and if it happens with nothing attached, stop using this connector.";
     cx.out.push_back(std::move(f));
   }
 }
@@ -759,22 +817,27 @@ void check_legacy_companion(const Context& cx) {
       const ControllerInfo* e = v ? cx.t[*v].get_if<ControllerInfo>() : nullptr;
       ev(f, comp + "/driver", e ? (e->driver.empty() ? "(none)" : e->driver) : "(not found)");
       ehci_state.push_back(e && !e->driver.empty() ? comp + " is bound to " + e->driver
-                                                  : comp + " has no driver bound");
+                                                   : comp + " has no driver bound");
     }
     const bool usb2_device = u.bcd_usb && *u.bcd_usb >= 0x0200;
     std::string why, fix;
     if (usb2_device) {
-      why = fmt::format("the device is USB {} and could run at 480 Mb/s, but it was handed to the companion "
-                        "controller{}",
-                        u.version.empty() ? "2.0" : u.version.substr(u.version.find_first_not_of(' ')),
-                        ehci_state.empty() ? " (the EHCI controller is not driving this port)"
-                                           : " (" + join(ehci_state) + ")");
-      fix = "Make sure the EHCI driver is loaded and bound (sudo modprobe ehci-pci; it must load before ohci/uhci), "
-            "then replug; if it still falls back to 12 Mb/s, try another cable or connector. Better: use an xHCI "
-            "(USB 3) port.";
+      why = fmt::format(
+          "the device is USB {} and could run at 480 Mb/s, but it was handed to the companion "
+          "controller{}",
+          u.version.empty() ? "2.0" : u.version.substr(u.version.find_first_not_of(' ')),
+          ehci_state.empty() ? " (the EHCI controller is not driving this port)"
+                             : " (" + join(ehci_state) + ")");
+      fix =
+          "Make sure the EHCI driver is loaded and bound (sudo modprobe ehci-pci; it must load before "
+          "ohci/uhci), "
+          "then replug; if it still falls back to 12 Mb/s, try another cable or connector. Better: use an "
+          "xHCI "
+          "(USB 3) port.";
     } else {
       why = "the device itself is USB 1.1 (full speed) only";
-      fix = "Nothing on this machine makes a USB 1.1 device faster; use it only for small files or replace it.";
+      fix =
+          "Nothing on this machine makes a USB 1.1 device faster; use it only for small files or replace it.";
     }
     f.message = fmt::format("{} runs at {} on {}, about 1 MB/s at best: {}.", drive_label(cx.t, d),
                             u.speed ? rate(*u.speed) : std::string("12 Mb/s"), controller_label(ci), why);

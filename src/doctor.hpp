@@ -18,11 +18,11 @@ namespace usbsat::analysis {
 
 /// One drive's predicted throughput when every drive runs at once, from the bandwidth model.
 struct DriveShare {
-  topology::Vertex drive{};             ///< the drive's USB device vertex (NodeKind::Device)
-  double demand_mbps = 0;               ///< what the drive would get alone (MB/s)
-  double predicted_mbps = 0;            ///< its max-min fair share with all drives active (MB/s)
-  std::string bottleneck;               ///< stable id of the limiting link ("0000:03:00.0", "2-1", "usb2")
-  std::string bottleneck_node;          ///< BDF or kernel name of the limiting vertex ("0000:03:00.0", "2-1"), if any
+  topology::Vertex drive{};     ///< the drive's USB device vertex (NodeKind::Device)
+  double demand_mbps = 0;       ///< what the drive would get alone (MB/s)
+  double predicted_mbps = 0;    ///< its max-min fair share with all drives active (MB/s)
+  std::string bottleneck;       ///< stable id of the limiting link ("0000:03:00.0", "2-1", "usb2")
+  std::string bottleneck_node;  ///< BDF or kernel name of the limiting vertex ("0000:03:00.0", "2-1"), if any
   std::string bottleneck_label;         ///< human name ("PCIe 5 GT/s x1 of ASM1042", "hub 2-1 uplink")
   double bottleneck_capacity_mbps = 0;  ///< usable capacity of that link (MB/s)
 };

@@ -36,14 +36,19 @@ void check_golden(const std::string& name, const std::string& actual) {
 
 std::vector<Finding> sample() {
   return {
-      Finding{"overcurrent", FindingSeverity::Problem, {"usb1-port1"}, {{"usb1-port1/over_current_count", "3"}},
-              "Connector usb1-port1 reported 3 over-current events since boot.", "Use a powered hub."},
+      Finding{"overcurrent",
+              FindingSeverity::Problem,
+              {"usb1-port1"},
+              {{"usb1-port1/over_current_count", "3"}},
+              "Connector usb1-port1 reported 3 over-current events since boot.",
+              "Use a powered hub."},
       Finding{"max_sectors_below_hw",
               FindingSeverity::Info,
               {"sdc", "2-1"},
               {{"sdc/queue/max_sectors_kb", "120"}, {"sdc/queue/max_hw_sectors_kb", "32767"}},
               "sdc sends at most 120 KiB per request (\"Turbo mode\").",
-              "echo 1024 | sudo tee /sys/block/sdc/queue/max_sectors_kb\nATTR{queue/max_sectors_kb}=\"1024\" \\ tab\there"},
+              "echo 1024 | sudo tee /sys/block/sdc/queue/max_sectors_kb\nATTR{queue/max_sectors_kb}=\"1024\" "
+              "\\ tab\there"},
   };
 }
 
@@ -51,8 +56,9 @@ std::vector<Finding> sample() {
 
 TEST_CASE("doctor text and JSON goldens") {
   const auto fs = sample();
-  const std::vector<topology::Diagnostic> diags{
-      {topology::Severity::Warning, "/sys/devices/pci0000:00/0000:00:14.0/usb2/2-3", "cannot read descriptors"}};
+  const std::vector<topology::Diagnostic> diags{{topology::Severity::Warning,
+                                                 "/sys/devices/pci0000:00/0000:00:14.0/usb2/2-3",
+                                                 "cannot read descriptors"}};
   const report::DoctorReportInput in{fs, diags, 2, 3};
   check_golden("doctor_sample.txt", report::render_doctor_text(in));
   check_golden("doctor_sample.json", report::render_doctor_json(in));

@@ -1,14 +1,15 @@
-// End to end: `usbsat doctor --json` under umockdev on the generated sysfs scenarios (tests/fixtures), asserting
-// the findings each scenario was built to show and the exit code. Exits 77 (SKIP) without the umockdev preload.
+// End to end: `usbsat doctor --json` under umockdev on the generated sysfs scenarios (tests/fixtures),
+// asserting the findings each scenario was built to show and the exit code. Exits 77 (SKIP) without the
+// umockdev preload.
 #include <doctest/doctest.h>
 
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <stdlib.h>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <stdlib.h>
 #include <set>
 #include <string>
 #include <utility>
@@ -22,7 +23,8 @@ struct Run {
   std::string out;
 };
 
-/// Run usbsat with `args` against the sysfs tree in `dir` through with-fixture.sh; stdout captured, stderr dropped.
+/// Run usbsat with `args` against the sysfs tree in `dir` through with-fixture.sh; stdout captured, stderr
+/// dropped.
 Run usbsat_in(const std::string& dir, const std::string& args) {
   const std::string cmd = std::string(USBSAT_SOURCE_DIR) + "/tests/fixtures/with-fixture.sh " + dir + " -- " +
                           USBSAT_BINARY_DIR + "/src/usbsat " + args + " 2>/dev/null";
@@ -50,7 +52,8 @@ std::set<Key> keys(const nlohmann::json& doc) {
   return out;
 }
 
-const nlohmann::json& finding(const nlohmann::json& doc, const std::string& id, const std::string& first_device) {
+const nlohmann::json& finding(const nlohmann::json& doc, const std::string& id,
+                              const std::string& first_device) {
   for (const auto& f : doc.at("findings"))
     if (f.at("id") == id && f.at("devices").at(0) == first_device) return f;
   FAIL("no finding ", id, " for ", first_device);
@@ -162,7 +165,8 @@ TEST_CASE("text output is byte-identical across runs") {
 
 TEST_CASE("real recording: 2009 ThinkPad, a USB 2.0 flash drive on EHCI, UHCI companions: no findings") {
   const std::string tarball =
-      std::string(USBSAT_SHARED_DIR) + "/fixtures/real/sysfs-tarballs/thinkpad-2009-ehci-uhci-usbstorage-flash-sysfs.tar.xz";
+      std::string(USBSAT_SHARED_DIR) +
+      "/fixtures/real/sysfs-tarballs/thinkpad-2009-ehci-uhci-usbstorage-flash-sysfs.tar.xz";
   if (std::system(("test -r " + tarball).c_str()) != 0) std::exit(77);  // shared fixtures not present
   char tmpl[] = "/tmp/usbsat-doctor-XXXXXX";
   REQUIRE(mkdtemp(tmpl) != nullptr);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "report/doctor_report.hpp"
+#include "src/cli.hpp"
 #include "src/doctor.hpp"
 #include "src/exit_codes.hpp"
 #include "src/share_predictor.hpp"
@@ -44,7 +45,9 @@ std::string evidence(const Finding& f, std::string_view key) {
   return "<missing " + std::string(key) + ">";
 }
 
-bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, std::string_view part) {
+  return s.find(part) != std::string::npos;
+}
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -135,17 +138,23 @@ TEST_CASE("diagnose is deterministic") {
 }
 
 TEST_CASE("uas_inactive: reasons and severities") {
-  auto build = [](std::uint16_t vid, std::uint16_t pid, UsbSpeed speed, bool uas_capable, std::string driver) {
+  auto build = [](std::uint16_t vid, std::uint16_t pid, UsbSpeed speed, bool uas_capable,
+                  std::string driver) {
     Machine m;
     auto h = xhci_host(m);
     const bool ss = is_superspeed(speed);
-    m.drive(Machine::port_path(ss ? h.usb2 : h.usb1, ss ? "usb2" : "usb1", 1),
-            {.name = ss ? "2-1" : "1-1", .vid = vid, .pid = pid, .speed = speed, .driver = std::move(driver),
-             .uas_capable = uas_capable, .disk = "sdd"});
+    m.drive(Machine::port_path(ss ? h.usb2 : h.usb1, ss ? "usb2" : "usb1", 1), {.name = ss ? "2-1" : "1-1",
+                                                                                .vid = vid,
+                                                                                .pid = pid,
+                                                                                .speed = speed,
+                                                                                .driver = std::move(driver),
+                                                                                .uas_capable = uas_capable,
+                                                                                .disk = "sdd"});
     return m.finish();
   };
   SUBCASE("no visible reason: warning that points at dmesg") {
-    const auto r = diagnose(build(0x1234, 0x5678, UsbSpeed::Super, true, "usb-storage"), {.uas_driver_loaded = true});
+    const auto r =
+        diagnose(build(0x1234, 0x5678, UsbSpeed::Super, true, "usb-storage"), {.uas_driver_loaded = true});
     const auto& f = only(r.findings, "uas_inactive");
     CHECK(f.severity == FindingSeverity::Warning);
     CHECK(contains(f.fix, "dmesg"));
@@ -157,7 +166,8 @@ TEST_CASE("uas_inactive: reasons and severities") {
     CHECK(only(r.findings, "uas_inactive").severity == FindingSeverity::Warning);
   }
   SUBCASE("uas driver absent") {
-    const auto r = diagnose(build(0x1234, 0x5678, UsbSpeed::Super, true, "usb-storage"), {.uas_driver_loaded = false});
+    const auto r =
+        diagnose(build(0x1234, 0x5678, UsbSpeed::Super, true, "usb-storage"), {.uas_driver_loaded = false});
     const auto& f = only(r.findings, "uas_inactive");
     CHECK(evidence(f, "/sys/module/uas") == "(absent)");
     CHECK(contains(f.fix, "modprobe uas"));
@@ -173,8 +183,12 @@ TEST_CASE("uas_inactive: reasons and severities") {
     auto ohci = m.controller(std::nullopt, "0000:00:12.0", HcdKind::Ohci);
     auto u3 = m.root_hub(ohci, 3, UsbSpeed::Full);
     m.port(u3, "usb3", 1);
-    m.drive(Machine::port_path(u3, "usb3", 1), {.name = "3-1", .speed = UsbSpeed::Full, .capable = UsbSpeed::Full,
-                                                .driver = "usb-storage", .uas_capable = true, .disk = "sdd"});
+    m.drive(Machine::port_path(u3, "usb3", 1), {.name = "3-1",
+                                                .speed = UsbSpeed::Full,
+                                                .capable = UsbSpeed::Full,
+                                                .driver = "usb-storage",
+                                                .uas_capable = true,
+                                                .disk = "sdd"});
     auto t = m.finish();
     const auto r = diagnose(t);
     const auto& f = only(r.findings, "uas_inactive");
@@ -186,8 +200,9 @@ TEST_CASE("uas_inactive: reasons and severities") {
   SUBCASE("a reason only the scanner saw is used") {
     Machine m;
     auto h = xhci_host(m);
-    const auto dev = m.drive(Machine::port_path(h.usb2, "usb2", 1),
-                             {.name = "2-1", .speed = UsbSpeed::Super, .driver = "usb-storage", .disk = "sdd"});
+    const auto dev =
+        m.drive(Machine::port_path(h.usb2, "usb2", 1),
+                {.name = "2-1", .speed = UsbSpeed::Super, .driver = "usb-storage", .disk = "sdd"});
     m.node(dev + "/2-1:1.0").as<InterfaceInfo>().uas_blocked_reason = "some reason the scanner saw";
     const auto t = m.finish();
     const auto r = diagnose(t, {.uas_driver_loaded = true});
@@ -225,7 +240,9 @@ TEST_CASE("speed_below_capability: causes and suggested connectors") {
             {.name = "1-7", .speed = UsbSpeed::High, .capable = UsbSpeed::Super, .disk = "sdc"});
     const auto r = diagnose(m.finish());
     const auto& f = only(r.findings, "speed_below_capability");
-    CHECK(contains(f.message, "connector usb1-port7 is USB 2.0 only (the firmware marks its USB3 peer usb2-port7 as not used)"));
+    CHECK(contains(
+        f.message,
+        "connector usb1-port7 is USB 2.0 only (the firmware marks its USB3 peer usb2-port7 as not used)"));
     CHECK(evidence(f, "usb2-port7/connect_type") == "not used");
   }
   SUBCASE("10G drive at 5G on a Gen 1 controller: names the controller, suggests another one") {
@@ -239,14 +256,18 @@ TEST_CASE("speed_below_capability: causes and suggested connectors") {
     CHECK(f.severity == FindingSeverity::Warning);
     CHECK(contains(f.message, "USB 3.2 Gen 1 controller"));
     CHECK(evidence(f, "free connectors at full speed (other controllers)") ==
-          "usb3-port1 (USB3 side usb4-port1), usb3-port2 (USB3 side usb4-port2), usb3-port3 (USB3 side usb4-port3), "
+          "usb3-port1 (USB3 side usb4-port1), usb3-port2 (USB3 side usb4-port2), usb3-port3 (USB3 side "
+          "usb4-port3), "
           "usb3-port4 (USB3 side usb4-port4)");
   }
   SUBCASE("bcdUSB 3.20 without BOS does not prove 10 Gb/s") {
     Machine m;
     auto h = xhci_host(m);
-    m.drive(Machine::port_path(h.usb2, "usb2", 1), {.name = "2-1", .speed = UsbSpeed::Super, .capable = UsbSpeed::SuperPlus,
-                                                    .capable_from_bos = false, .disk = "sdg"});
+    m.drive(Machine::port_path(h.usb2, "usb2", 1), {.name = "2-1",
+                                                    .speed = UsbSpeed::Super,
+                                                    .capable = UsbSpeed::SuperPlus,
+                                                    .capable_from_bos = false,
+                                                    .disk = "sdg"});
     CHECK(diagnose(m.finish()).findings.empty());
   }
   SUBCASE("connectors marked 'not used' and occupied ones are never suggested") {
@@ -257,8 +278,8 @@ TEST_CASE("speed_below_capability: causes and suggested connectors") {
     m.port(u1, "usb1", 1, Machine::port_path(u2, "usb2", 1));
     m.port(u2, "usb2", 1, Machine::port_path(u1, "usb1", 1), PortInfo{.connect_type = "not used"});
     m.port(u1, "usb1", 2);
-    m.drive(Machine::port_path(u1, "usb1", 2), {.name = "1-2", .speed = UsbSpeed::High, .capable = UsbSpeed::Super,
-                                                .disk = "sdh"});
+    m.drive(Machine::port_path(u1, "usb1", 2),
+            {.name = "1-2", .speed = UsbSpeed::High, .capable = UsbSpeed::Super, .disk = "sdh"});
     const auto r = diagnose(m.finish());
     const auto& f = only(r.findings, "speed_below_capability");
     CHECK(contains(f.fix, "No free connector on this machine runs at 5 Gb/s"));
@@ -285,8 +306,10 @@ TEST_CASE("slow_hub_uplink: a 5G drive behind a USB2 hub, and two drives behind 
   const auto hub3_path = m.usb_device(Machine::port_path(h.usb2, "usb2", 2), hub3, NodeKind::Hub);
   m.port(hub3_path, "2-2", 1);
   m.port(hub3_path, "2-2", 2);
-  m.drive(Machine::port_path(hub3_path, "2-2", 1), {.name = "2-2.1", .speed = UsbSpeed::Super, .disk = "sdc"});
-  m.drive(Machine::port_path(hub3_path, "2-2", 2), {.name = "2-2.2", .speed = UsbSpeed::Super, .disk = "sdd"});
+  m.drive(Machine::port_path(hub3_path, "2-2", 1),
+          {.name = "2-2.1", .speed = UsbSpeed::Super, .disk = "sdc"});
+  m.drive(Machine::port_path(hub3_path, "2-2", 2),
+          {.name = "2-2.2", .speed = UsbSpeed::Super, .disk = "sdd"});
   const auto r = diagnose(m.finish());
 
   std::vector<const Finding*> hubs;
@@ -311,9 +334,12 @@ TEST_CASE("slow_hub_uplink: a 5G drive behind a USB2 hub, and two drives behind 
 TEST_CASE("shared_bandwidth comes from the predictor and groups drives by bottleneck") {
   Machine m;
   auto h = xhci_host(m);
-  const auto a = m.drive(Machine::port_path(h.usb2, "usb2", 1), {.name = "2-1", .speed = UsbSpeed::Super, .disk = "sdb"});
-  const auto b = m.drive(Machine::port_path(h.usb2, "usb2", 2), {.name = "2-2", .speed = UsbSpeed::Super, .disk = "sdc"});
-  const auto c = m.drive(Machine::port_path(h.usb2, "usb2", 3), {.name = "2-3", .speed = UsbSpeed::Super, .disk = "sdd"});
+  const auto a = m.drive(Machine::port_path(h.usb2, "usb2", 1),
+                         {.name = "2-1", .speed = UsbSpeed::Super, .disk = "sdb"});
+  const auto b = m.drive(Machine::port_path(h.usb2, "usb2", 2),
+                         {.name = "2-2", .speed = UsbSpeed::Super, .disk = "sdc"});
+  const auto c = m.drive(Machine::port_path(h.usb2, "usb2", 3),
+                         {.name = "2-3", .speed = UsbSpeed::Super, .disk = "sdd"});
   const auto t = m.finish();
   const auto va = *t.find(a), vb = *t.find(b), vc = *t.find(c);
 
@@ -337,24 +363,30 @@ TEST_CASE("shared_bandwidth comes from the predictor and groups drives by bottle
                      {vb, 200, 195, "usb_bus:usb2", "usb2", "root hub usb2", 900}});
     CHECK(diagnose(t, {.predictor = &p}).findings.empty());
   }
-  SUBCASE("no predictor, no finding") { CHECK(diagnose(t).findings.empty()); }
+  SUBCASE("no predictor, no finding") {
+    CHECK(diagnose(t).findings.empty());
+  }
 }
 
 TEST_CASE("pcie_link_degraded pairs both ends of a link") {
   auto build = [](double cur_gts, unsigned cur_w) {
     Machine m;
-    const auto rp = m.pci_hop(std::nullopt, "0000:00:1c.4",
-                              PcieLink{.speed_gts = cur_gts, .width = cur_w, .max_speed_gts = 8.0, .max_width = 4});
-    auto ctrl = m.controller(rp, "0000:03:00.0", HcdKind::Xhci,
-                             PcieLink{.speed_gts = cur_gts, .width = cur_w, .max_speed_gts = 5.0, .max_width = 1}, {},
-                             "ASM1042 SuperSpeed USB Host Controller");
+    const auto rp =
+        m.pci_hop(std::nullopt, "0000:00:1c.4",
+                  PcieLink{.speed_gts = cur_gts, .width = cur_w, .max_speed_gts = 8.0, .max_width = 4});
+    auto ctrl =
+        m.controller(rp, "0000:03:00.0", HcdKind::Xhci,
+                     PcieLink{.speed_gts = cur_gts, .width = cur_w, .max_speed_gts = 5.0, .max_width = 1}, {},
+                     "ASM1042 SuperSpeed USB Host Controller");
     auto u1 = m.root_hub(ctrl, 3, UsbSpeed::High);
     auto u2 = m.root_hub(ctrl, 4, UsbSpeed::Super);
     m.paired_ports(u1, "usb3", u2, "usb4", 2);
     m.drive(Machine::port_path(u2, "usb4", 1), {.name = "4-1", .speed = UsbSpeed::Super, .disk = "sdb"});
     return m.finish();
   };
-  SUBCASE("x1 card in a x4 slot at its full 5 GT/s: healthy") { CHECK(diagnose(build(5.0, 1)).findings.empty()); }
+  SUBCASE("x1 card in a x4 slot at its full 5 GT/s: healthy") {
+    CHECK(diagnose(build(5.0, 1)).findings.empty());
+  }
   SUBCASE("trained at 2.5 GT/s: degraded, warning because a drive is behind it") {
     const auto r = diagnose(build(2.5, 1));
     const auto& f = only(r.findings, "pcie_link_degraded");
@@ -371,8 +403,13 @@ TEST_CASE("max_sectors_below_hw gives the exact command") {
   auto build = [](unsigned cur, unsigned hw) {
     Machine m;
     auto h = xhci_host(m);
-    m.drive(Machine::port_path(h.usb2, "usb2", 1), {.name = "2-1", .vid = 0x0bc2, .pid = 0xab38, .speed = UsbSpeed::Super,
-                                                    .disk = "sdc", .max_sectors_kb = cur, .max_hw_sectors_kb = hw});
+    m.drive(Machine::port_path(h.usb2, "usb2", 1), {.name = "2-1",
+                                                    .vid = 0x0bc2,
+                                                    .pid = 0xab38,
+                                                    .speed = UsbSpeed::Super,
+                                                    .disk = "sdc",
+                                                    .max_sectors_kb = cur,
+                                                    .max_hw_sectors_kb = hw});
     return m.finish();
   };
   const auto r = diagnose(build(120, 32767));
@@ -388,7 +425,8 @@ TEST_CASE("max_sectors_below_hw gives the exact command") {
   CHECK(analysis::doctor_exit_code(r) == kExitOk);  // info only
 
   // Target is capped by the hardware limit; at or above the target there is nothing to say.
-  CHECK(contains(only(diagnose(build(120, 512)).findings, "max_sectors_below_hw").fix, "echo 512 | sudo tee"));
+  CHECK(
+      contains(only(diagnose(build(120, 512)).findings, "max_sectors_below_hw").fix, "echo 512 | sudo tee"));
   CHECK(diagnose(build(512, 512)).findings.empty());
   CHECK(diagnose(build(1280, 32767)).findings.empty());
   CHECK(diagnose(build(256, 32767), {.max_sectors_target_kb = 256}).findings.empty());
@@ -397,8 +435,12 @@ TEST_CASE("max_sectors_below_hw gives the exact command") {
 TEST_CASE("autosuspend on a storage device") {
   Machine m;
   auto h = xhci_host(m);
-  m.drive(Machine::port_path(h.usb2, "usb2", 1),
-          {.name = "2-1", .vid = 0x04e8, .pid = 0x4001, .speed = UsbSpeed::SuperPlus, .disk = "sda", .power_control = "auto"});
+  m.drive(Machine::port_path(h.usb2, "usb2", 1), {.name = "2-1",
+                                                  .vid = 0x04e8,
+                                                  .pid = 0x4001,
+                                                  .speed = UsbSpeed::SuperPlus,
+                                                  .disk = "sda",
+                                                  .power_control = "auto"});
   // A non-storage device with autosuspend is not our business.
   UsbDeviceInfo kbd{.name = "1-5"};
   kbd.speed = UsbSpeed::Full;
@@ -419,7 +461,8 @@ TEST_CASE("overcurrent on a connector, with and without a drive") {
   auto u1 = m.root_hub(ctrl, 1, UsbSpeed::High);
   auto u2 = m.root_hub(ctrl, 2, UsbSpeed::Super);
   PortInfo oc{.over_current_count = 3u};
-  oc.physical_location = PhysicalLocation{.panel = "back", .vertical_position = "upper", .horizontal_position = "left"};
+  oc.physical_location =
+      PhysicalLocation{.panel = "back", .vertical_position = "upper", .horizontal_position = "left"};
   m.port(u1, "usb1", 1, Machine::port_path(u2, "usb2", 1), oc);
   m.port(u2, "usb2", 1, Machine::port_path(u1, "usb1", 1), PortInfo{.over_current_count = 0u});
   m.port(u1, "usb1", 2, Machine::port_path(u2, "usb2", 2));
@@ -448,10 +491,18 @@ TEST_CASE("legacy_companion: a stick on a UHCI companion") {
     m.port(u5, "usb5", 1, Machine::port_path(u1, "usb1", 1));
     m.port(u1, "usb1", 1);
     m.port(u1, "usb1", 2);
-    m.drive(Machine::port_path(u1, "usb1", 1),
-            {.name = "1-1", .vid = 0x1043, .pid = 0x8012, .product = "Flash Drive", .speed = UsbSpeed::Full,
-             .capable = UsbSpeed::Full, .driver = "usb-storage", .uas_capable = false, .disk = "sdb",
-             .max_sectors_kb = 120, .max_hw_sectors_kb = 120, .version = std::move(version)});
+    m.drive(Machine::port_path(u1, "usb1", 1), {.name = "1-1",
+                                                .vid = 0x1043,
+                                                .pid = 0x8012,
+                                                .product = "Flash Drive",
+                                                .speed = UsbSpeed::Full,
+                                                .capable = UsbSpeed::Full,
+                                                .driver = "usb-storage",
+                                                .uas_capable = false,
+                                                .disk = "sdb",
+                                                .max_sectors_kb = 120,
+                                                .max_hw_sectors_kb = 120,
+                                                .version = std::move(version)});
     // A low-speed mouse on the other UHCI port is not storage: no finding for it.
     UsbDeviceInfo mouse{.name = "1-2"};
     mouse.speed = UsbSpeed::Low;
@@ -482,18 +533,26 @@ TEST_CASE("legacy_companion: a stick on a UHCI companion") {
     auto ehci = m.controller(std::nullopt, "0000:00:1d.7", HcdKind::Ehci);
     auto u5 = m.root_hub(ehci, 5, UsbSpeed::High);
     m.port(u5, "usb5", 1);
-    m.drive(Machine::port_path(u5, "usb5", 1),
-            {.name = "5-1", .speed = UsbSpeed::High, .capable = UsbSpeed::High, .driver = "usb-storage",
-             .uas_capable = false, .disk = "sdb", .max_sectors_kb = 120, .max_hw_sectors_kb = 120, .version = " 2.00"});
+    m.drive(Machine::port_path(u5, "usb5", 1), {.name = "5-1",
+                                                .speed = UsbSpeed::High,
+                                                .capable = UsbSpeed::High,
+                                                .driver = "usb-storage",
+                                                .uas_capable = false,
+                                                .disk = "sdb",
+                                                .max_sectors_kb = 120,
+                                                .max_hw_sectors_kb = 120,
+                                                .version = " 2.00"});
     CHECK(diagnose(m.finish()).findings.empty());
   }
 }
 
 TEST_CASE("the bandwidth model behind shared_bandwidth: two 5G drives on an ASM1042 behind PCIe 2.0 x1") {
   Machine m;
-  const auto rp = m.pci_hop(std::nullopt, "0000:00:1c.4", PcieLink{.speed_gts = 5.0, .width = 1, .max_speed_gts = 8.0, .max_width = 4});
+  const auto rp = m.pci_hop(std::nullopt, "0000:00:1c.4",
+                            PcieLink{.speed_gts = 5.0, .width = 1, .max_speed_gts = 8.0, .max_width = 4});
   auto ctrl = m.controller(rp, "0000:03:00.0", HcdKind::Xhci,
-                           PcieLink{.speed_gts = 5.0, .width = 1, .max_speed_gts = 5.0, .max_width = 1}, {}, "ASM1042");
+                           PcieLink{.speed_gts = 5.0, .width = 1, .max_speed_gts = 5.0, .max_width = 1}, {},
+                           "ASM1042");
   auto u1 = m.root_hub(ctrl, 3, UsbSpeed::High);
   auto u2 = m.root_hub(ctrl, 4, UsbSpeed::Super);
   m.paired_ports(u1, "usb3", u2, "usb4", 2);
@@ -503,9 +562,11 @@ TEST_CASE("the bandwidth model behind shared_bandwidth: two 5G drives on an ASM1
   CHECK(diagnose(t1, {.predictor = &model}).findings.empty());  // one drive alone shares nothing
 
   Machine m2;
-  const auto rp2 = m2.pci_hop(std::nullopt, "0000:00:1c.4", PcieLink{.speed_gts = 5.0, .width = 1, .max_speed_gts = 8.0, .max_width = 4});
+  const auto rp2 = m2.pci_hop(std::nullopt, "0000:00:1c.4",
+                              PcieLink{.speed_gts = 5.0, .width = 1, .max_speed_gts = 8.0, .max_width = 4});
   auto ctrl2 = m2.controller(rp2, "0000:03:00.0", HcdKind::Xhci,
-                             PcieLink{.speed_gts = 5.0, .width = 1, .max_speed_gts = 5.0, .max_width = 1}, {}, "ASM1042");
+                             PcieLink{.speed_gts = 5.0, .width = 1, .max_speed_gts = 5.0, .max_width = 1}, {},
+                             "ASM1042");
   auto v1 = m2.root_hub(ctrl2, 3, UsbSpeed::High);
   auto v2 = m2.root_hub(ctrl2, 4, UsbSpeed::Super);
   m2.paired_ports(v1, "usb3", v2, "usb4", 2);
@@ -518,4 +579,20 @@ TEST_CASE("the bandwidth model behind shared_bandwidth: two 5G drives on an ASM1
   CHECK(contains(evidence(f, "bottleneck"), "0000:03:00.0"));
   CHECK(contains(f.fix, "No free connector avoids"));
   CHECK(analysis::doctor_exit_code(r) == kExitWarnings);
+}
+
+TEST_CASE("parse_args: usbsat doctor [--json] [--max-sectors-target N]") {
+  auto parse = [](std::vector<std::string> argv) { return cli::parse_args(argv); };
+  auto r = parse({"usbsat", "doctor"});
+  REQUIRE(r.invocation);
+  CHECK(r.invocation->command == "doctor");
+  CHECK_FALSE(r.invocation->global.json);
+  CHECK(r.invocation->doctor.max_sectors_target_kb == 1024);
+  r = parse({"usbsat", "doctor", "--json", "--max-sectors-target", "2048"});
+  REQUIRE(r.invocation);
+  CHECK(r.invocation->global.json);
+  CHECK(r.invocation->doctor.max_sectors_target_kb == 2048);
+  r = parse({"usbsat", "doctor", "--max-sectors-target", "0"});
+  CHECK_FALSE(r.invocation);
+  CHECK(r.exit_code == kExitUsage);
 }

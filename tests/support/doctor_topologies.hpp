@@ -19,20 +19,25 @@ class Machine {
  public:
   std::string pci_hop(std::optional<std::string> parent, const std::string& bdf, PcieLink link) {
     const std::string path = (parent ? *parent : std::string("/sys/devices/pci0000:00")) + "/" + bdf;
-    add({NodeKind::PciHop, PciHopInfo{.syspath = path, .bdf = bdf, .driver = "pcieport", .link = link}}, parent,
-        Link{.kind = LinkKind::Pci, .pcie = link});
+    add({NodeKind::PciHop, PciHopInfo{.syspath = path, .bdf = bdf, .driver = "pcieport", .link = link}},
+        parent, Link{.kind = LinkKind::Pci, .pcie = link});
     return path;
   }
 
-  std::string controller(std::optional<std::string> parent, const std::string& bdf, HcdKind kind, PcieLink link = {},
-                         std::vector<std::string> companions = {}, std::string model = {}) {
+  std::string controller(std::optional<std::string> parent, const std::string& bdf, HcdKind kind,
+                         PcieLink link = {}, std::vector<std::string> companions = {},
+                         std::string model = {}) {
     const std::string path = (parent ? *parent : std::string("/sys/devices/pci0000:00")) + "/" + bdf;
     std::string driver = kind == HcdKind::Xhci   ? "xhci_hcd"
                          : kind == HcdKind::Ehci ? "ehci-pci"
                          : kind == HcdKind::Ohci ? "ohci-pci"
                                                  : "uhci_hcd";
-    add({NodeKind::Controller, ControllerInfo{.syspath = path, .bdf = bdf, .kind = kind, .driver = driver,
-                                              .model_name = std::move(model), .link = link,
+    add({NodeKind::Controller, ControllerInfo{.syspath = path,
+                                              .bdf = bdf,
+                                              .kind = kind,
+                                              .driver = driver,
+                                              .model_name = std::move(model),
+                                              .link = link,
                                               .companions = std::move(companions)}},
         parent, parent ? Link{.kind = LinkKind::Pci, .pcie = link} : Link{});
     return path;
@@ -40,7 +45,8 @@ class Machine {
 
   std::string root_hub(const std::string& ctrl, unsigned bus, UsbSpeed speed) {
     const std::string path = ctrl + "/usb" + std::to_string(bus);
-    add({NodeKind::RootHub, UsbDeviceInfo{.syspath = path, .name = "usb" + std::to_string(bus), .busnum = bus, .speed = speed}},
+    add({NodeKind::RootHub,
+         UsbDeviceInfo{.syspath = path, .name = "usb" + std::to_string(bus), .busnum = bus, .speed = speed}},
         ctrl);
     return path;
   }
@@ -69,8 +75,8 @@ class Machine {
   }
 
   /// Ports 1..n of a USB2/USB3 pair of (root) hubs, peered one to one.
-  void paired_ports(const std::string& hub2, const std::string& name2, const std::string& hub3, const std::string& name3,
-                    unsigned n) {
+  void paired_ports(const std::string& hub2, const std::string& name2, const std::string& hub3,
+                    const std::string& name3, unsigned n) {
     for (unsigned i = 1; i <= n; ++i) {
       port(hub2, name2, i, port_path(hub3, name3, i));
       port(hub3, name3, i, port_path(hub2, name2, i));
@@ -86,8 +92,8 @@ class Machine {
   }
 
   /// Interface `dev_name`:1.0 of class 08 with the given driver; UAS-capable adds a 08/06/62 alt setting.
-  std::string storage_interface(const std::string& dev, const std::string& dev_name, const std::string& driver,
-                                bool uas_capable) {
+  std::string storage_interface(const std::string& dev, const std::string& dev_name,
+                                const std::string& driver, bool uas_capable) {
     InterfaceInfo i{.syspath = dev + "/" + dev_name + ":1.0", .name = dev_name + ":1.0"};
     i.interface_class = 0x08;
     i.interface_subclass = 0x06;
@@ -153,7 +159,8 @@ class Machine {
   /// " 3.20" -> 0x0320 (the tests' stand-in for the scanner's parser).
   static std::optional<std::uint16_t> bcd_from_version(const std::string& v) {
     const auto dot = v.find('.');
-    if (dot == std::string::npos || dot == 0 || dot + 2 >= v.size() + 0 || v.size() < dot + 3) return std::nullopt;
+    if (dot == std::string::npos || dot == 0 || dot + 2 >= v.size() + 0 || v.size() < dot + 3)
+      return std::nullopt;
     const int major = v[dot - 1] - '0', minor = v[dot + 1] - '0', sub = v[dot + 2] - '0';
     return static_cast<std::uint16_t>((major << 8) | (minor << 4) | sub);
   }
@@ -208,30 +215,51 @@ inline XhciHost xhci_host(Machine& m, UsbSpeed ss = UsbSpeed::SuperPlus, std::st
 inline Topology healthy_machine() {
   Machine m;
   auto h = xhci_host(m);
-  m.drive(Machine::port_path(h.usb2, "usb2", 1),
-          {.name = "2-1", .vid = 0x04e8, .pid = 0x4001, .product = "Portable SSD T7", .speed = UsbSpeed::SuperPlus,
-           .disk = "sda"});
+  m.drive(Machine::port_path(h.usb2, "usb2", 1), {.name = "2-1",
+                                                  .vid = 0x04e8,
+                                                  .pid = 0x4001,
+                                                  .product = "Portable SSD T7",
+                                                  .speed = UsbSpeed::SuperPlus,
+                                                  .disk = "sda"});
   return m.finish();
 }
 
-/// The workstation of issue 5: UAS SSD at 10G on usb2-port1 (healthy), a USB3 stick in the USB2-only connector
-/// usb1-port5 (480 instead of 5000), and a JMicron enclosure at 5G on usb2-port2 held on usb-storage by a
-/// `152d:0578:u` quirk (pass kWorkstationQuirks as DoctorConfig::usb_storage_quirks).
+/// The workstation of issue 5: UAS SSD at 10G on usb2-port1 (healthy), a USB3 stick in the USB2-only
+/// connector usb1-port5 (480 instead of 5000), and a JMicron enclosure at 5G on usb2-port2 held on
+/// usb-storage by a `152d:0578:u` quirk (pass kWorkstationQuirks as DoctorConfig::usb_storage_quirks).
 inline constexpr const char* kWorkstationQuirks = "152d:0578:u";
 inline Topology workstation_machine() {
   Machine m;
   auto h = xhci_host(m);
-  m.drive(Machine::port_path(h.usb2, "usb2", 1),
-          {.name = "2-1", .vid = 0x04e8, .pid = 0x4001, .product = "Portable SSD T7", .speed = UsbSpeed::SuperPlus,
-           .disk = "sda"});
-  m.drive(Machine::port_path(h.usb1, "usb1", 5),
-          {.name = "1-5", .vid = 0x0781, .pid = 0x5581, .product = "Ultra", .speed = UsbSpeed::High,
-           .capable = UsbSpeed::Super, .driver = "usb-storage", .uas_capable = false, .disk = "sdb",
-           .max_sectors_kb = 120, .max_hw_sectors_kb = 120, .version = " 2.10"});
-  m.drive(Machine::port_path(h.usb2, "usb2", 2),
-          {.name = "2-2", .vid = 0x152d, .pid = 0x0578, .product = "USB 3.0 Enclosure", .speed = UsbSpeed::Super,
-           .driver = "usb-storage", .uas_capable = true, .disk = "sdc", .max_sectors_kb = 1024,
-           .max_hw_sectors_kb = 1024, .version = " 3.00"});
+  m.drive(Machine::port_path(h.usb2, "usb2", 1), {.name = "2-1",
+                                                  .vid = 0x04e8,
+                                                  .pid = 0x4001,
+                                                  .product = "Portable SSD T7",
+                                                  .speed = UsbSpeed::SuperPlus,
+                                                  .disk = "sda"});
+  m.drive(Machine::port_path(h.usb1, "usb1", 5), {.name = "1-5",
+                                                  .vid = 0x0781,
+                                                  .pid = 0x5581,
+                                                  .product = "Ultra",
+                                                  .speed = UsbSpeed::High,
+                                                  .capable = UsbSpeed::Super,
+                                                  .driver = "usb-storage",
+                                                  .uas_capable = false,
+                                                  .disk = "sdb",
+                                                  .max_sectors_kb = 120,
+                                                  .max_hw_sectors_kb = 120,
+                                                  .version = " 2.10"});
+  m.drive(Machine::port_path(h.usb2, "usb2", 2), {.name = "2-2",
+                                                  .vid = 0x152d,
+                                                  .pid = 0x0578,
+                                                  .product = "USB 3.0 Enclosure",
+                                                  .speed = UsbSpeed::Super,
+                                                  .driver = "usb-storage",
+                                                  .uas_capable = true,
+                                                  .disk = "sdc",
+                                                  .max_sectors_kb = 1024,
+                                                  .max_hw_sectors_kb = 1024,
+                                                  .version = " 3.00"});
   return m.finish();
 }
 
