@@ -254,13 +254,14 @@ void check_uas_inactive(const Context& cx) {
       const auto ctrl = controller_of(cx.t, d.dev);
       const ControllerInfo* ci = ctrl ? cx.t[*ctrl].get_if<ControllerInfo>() : nullptr;
       if (ci) ev(f, ci->bdf + "/driver", ci->driver.empty() ? "(none)" : ci->driver);
-      if (i.uas_blocked_reason) ev(f, "scanner: uas blocked because", *i.uas_blocked_reason);
 
       const std::string who = drive_label(cx.t, d);
       std::string why, fix;
       const StorageQuirk* q = nullptr;
       for (const auto& e : quirks)
         if (u.vendor_id == e.vendor_id && u.product_id == e.product_id && e.ignore_uas()) q = &e;
+      // The scanner's own reading, unless it only repeats the quirk shown below.
+      if (i.uas_blocked_reason && !q) ev(f, "scanner: uas blocked because", *i.uas_blocked_reason);
       const bool asmedia_rule = u.vendor_id == 0x174c && (u.product_id == 0x55aa || u.product_id == 0x5106) &&
                                 u.speed && *u.speed < UsbSpeed::Super;
       const bool companion = ci && (ci->kind == HcdKind::Ohci || ci->kind == HcdKind::Uhci);
