@@ -14,6 +14,13 @@ constexpr CommandSpec kCommands[] = {
     // {name, summary, configure, run} — one line per command; see src/commands.hpp.
     {"version", "Print the version", [](CLI::App&, Invocation&) {}, &run_version},
     {"load", "Generate I/O load on drives or files (1, 2, 4 at once) and measure it", &configure_load, &run_load},
+    {"doctor", "Find what slows USB storage down (UAS, link speed, hubs, PCIe, tuning) and how to fix it",
+     [](CLI::App& sub, Invocation& inv) {
+       sub.add_option("--max-sectors-target", inv.doctor.max_sectors_target_kb,
+                      "max_sectors_kb to recommend (capped by max_hw_sectors_kb)")
+           ->check(CLI::Range(4u, 65536u));
+     },
+     &run_doctor},
 };
 
 }  // namespace

@@ -11,5 +11,6 @@ namespace usbsat::cli {
 int run_version(const Invocation& inv);
 int run_load(const Invocation& inv);
 void configure_load(CLI::App& sub, Invocation& inv);
+int run_doctor(const Invocation& inv);
 
 }  // namespace usbsat::cli

@@ -1,0 +1,114 @@
+#include "report/doctor_report.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace usbsat::report {
+namespace {
+
+std::string plural(std::size_t n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+std::string_view label(FindingSeverity s) {
+  switch (s) {
+    case FindingSeverity::Info:
+      return "INFO";
+    case FindingSeverity::Warning:
+      return "WARNING";
+    case FindingSeverity::Problem:
+      return "PROBLEM";
+  }
+  return "INFO";
+}
+
+/// Append `text` with every line indented by `indent` (multi-line fixes keep their command lines intact).
+void append_indented(fmt::memory_buffer& out, std::string_view text, std::string_view indent) {
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto nl = text.find('\n', start);
+    const auto line = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+    fmt::format_to(std::back_inserter(out), "{}{}\n", indent, line);
+    if (nl == std::string_view::npos) break;
+    start = nl + 1;
+  }
+}
+
+std::string_view diag_severity(topology::Severity s) {
+  switch (s) {
+    case topology::Severity::Info:
+      return "info";
+    case topology::Severity::Warning:
+      return "warning";
+    case topology::Severity::Error:
+      return "error";
+  }
+  return "warning";
+}
+
+}  // namespace
+
+std::string render_doctor_text(const DoctorReportInput& in) {
+  fmt::memory_buffer out;
+  auto it = std::back_inserter(out);
+  const std::string checked =
+      fmt::format("checked {} on {}", plural(in.drives_checked, "USB storage device", "USB storage devices"),
+                  plural(in.controllers_checked, "USB controller", "USB controllers"));
+  if (in.findings.empty()) {
+    fmt::format_to(it, "usbsat doctor: {}: no findings, nothing to fix.\n", checked);
+    return fmt::to_string(out);
+  }
+  std::size_t counts[3] = {0, 0, 0};
+  for (const auto& f : in.findings) ++counts[static_cast<int>(f.severity)];
+  std::vector<std::string> parts;
+  if (counts[2]) parts.push_back(plural(counts[2], "problem", "problems"));
+  if (counts[1]) parts.push_back(plural(counts[1], "warning", "warnings"));
+  if (counts[0]) parts.push_back(fmt::format("{} info", counts[0]));
+  fmt::format_to(it, "usbsat doctor: {}: {}\n", checked, fmt::join(parts, ", "));
+
+  for (const auto& f : in.findings) {
+    fmt::format_to(it, "\n{} {}", label(f.severity), f.id);
+    if (!f.devices.empty()) fmt::format_to(it, ": {}", fmt::join(f.devices, ", "));
+    fmt::format_to(it, "\n");
+    append_indented(out, f.message, "  ");
+    if (!f.fix.empty()) {
+      fmt::format_to(it, "  Fix:\n");
+      append_indented(out, f.fix, "    ");
+    }
+    if (!f.evidence.empty()) {
+      std::size_t width = 0;
+      for (const auto& [k, v] : f.evidence) width = std::max(width, k.size());
+      fmt::format_to(it, "  Evidence:\n");
+      for (const auto& [k, v] : f.evidence) fmt::format_to(it, "    {:<{}}  {}\n", k, width, v);
+    }
+  }
+  return fmt::to_string(out);
+}
+
+std::string render_doctor_json(const DoctorReportInput& in) {
+  using Json = nlohmann::ordered_json;
+  Json doc = Json::object();
+  doc["findings"] = Json::array();
+  for (const auto& f : in.findings) {
+    Json ev = Json::object();
+    for (const auto& [k, v] : f.evidence) ev[k] = v;
+    doc["findings"].push_back(Json{{"id", f.id},
+                                   {"severity", to_string(f.severity)},
+                                   {"devices", f.devices},
+                                   {"evidence", std::move(ev)},
+                                   {"message", f.message},
+                                   {"fix", f.fix}});
+  }
+  doc["diagnostics"] = Json::array();
+  for (const auto& d : in.diagnostics)
+    doc["diagnostics"].push_back(
+        Json{{"severity", diag_severity(d.severity)}, {"where", d.where}, {"message", d.message}});
+  doc["checked"] = Json{{"controllers", in.controllers_checked}, {"drives", in.drives_checked}};
+  const auto worst = worst_severity(in.findings);
+  doc["worst"] = worst ? Json(to_string(*worst)) : Json(nullptr);
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace usbsat::report

@@ -1,0 +1,98 @@
+// Golden tests of the doctor renderers over hand-made findings (escaping, ordering, empty reports).
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "report/doctor_report.hpp"
+
+using namespace usbsat;
+using report::Finding;
+using report::FindingSeverity;
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// Compare with tests/fixtures/golden/<name>, or rewrite it when UPDATE_GOLDEN=1.
+void check_golden(const std::string& name, const std::string& actual) {
+  const std::string path = std::string(USBSAT_SOURCE_DIR) + "/tests/fixtures/golden/" + name;
+  if (const char* u = std::getenv("UPDATE_GOLDEN"); u && std::string(u) == "1") {
+    std::ofstream(path, std::ios::binary) << actual;
+    return;
+  }
+  const std::string expected = read_file(path);
+  REQUIRE_MESSAGE(!expected.empty(), "missing golden file ", path, " (run with UPDATE_GOLDEN=1)");
+  CHECK(actual == expected);
+}
+
+std::vector<Finding> sample() {
+  return {
+      Finding{"overcurrent",
+              FindingSeverity::Problem,
+              {"usb1-port1"},
+              {{"usb1-port1/over_current_count", "3"}},
+              "Connector usb1-port1 reported 3 over-current events since boot.",
+              "Use a powered hub."},
+      Finding{"max_sectors_below_hw",
+              FindingSeverity::Info,
+              {"sdc", "2-1"},
+              {{"sdc/queue/max_sectors_kb", "120"}, {"sdc/queue/max_hw_sectors_kb", "32767"}},
+              "sdc sends at most 120 KiB per request (\"Turbo mode\").",
+              "echo 1024 | sudo tee /sys/block/sdc/queue/max_sectors_kb\nATTR{queue/max_sectors_kb}=\"1024\" "
+              "\\ tab\there"},
+  };
+}
+
+}  // namespace
+
+TEST_CASE("doctor text and JSON goldens") {
+  const auto fs = sample();
+  const std::vector<topology::Diagnostic> diags{{topology::Severity::Warning,
+                                                 "/sys/devices/pci0000:00/0000:00:14.0/usb2/2-3",
+                                                 "cannot read descriptors"}};
+  const report::DoctorReportInput in{fs, diags, 2, 3};
+  check_golden("doctor_sample.txt", report::render_doctor_text(in));
+  check_golden("doctor_sample.json", report::render_doctor_json(in));
+}
+
+TEST_CASE("JSON has the documented schema, evidence order kept, and escapes") {
+  const auto fs = sample();
+  const auto j = nlohmann::ordered_json::parse(report::render_doctor_json({fs, {}, 1, 1}));
+  REQUIRE(j["findings"].size() == 2);
+  const auto& f = j["findings"][1];
+  std::vector<std::string> keys;
+  for (auto it = f.begin(); it != f.end(); ++it) keys.push_back(it.key());
+  CHECK(keys == std::vector<std::string>{"id", "severity", "devices", "evidence", "message", "fix"});
+  CHECK(f["severity"] == "info");
+  CHECK(f["evidence"].begin().key() == "sdc/queue/max_sectors_kb");
+  CHECK(f["fix"].get<std::string>() == fs[1].fix);  // round-trips quotes, backslash, newline, tab
+  CHECK(j["worst"] == "problem");
+  CHECK(j["diagnostics"].empty());
+}
+
+TEST_CASE("no findings is said explicitly") {
+  const report::DoctorReportInput in{{}, {}, 1, 1};
+  CHECK(report::render_doctor_text(in) ==
+        "usbsat doctor: checked 1 USB storage device on 1 USB controller: no findings, nothing to fix.\n");
+  const auto j = nlohmann::json::parse(report::render_doctor_json(in));
+  CHECK(j["findings"].empty());
+  CHECK(j["worst"].is_null());
+  CHECK(j["checked"]["drives"] == 1);
+}
+
+TEST_CASE("worst_severity") {
+  CHECK_FALSE(report::worst_severity({}));
+  const auto fs = sample();
+  CHECK(report::worst_severity(fs) == FindingSeverity::Problem);
+  CHECK(report::worst_severity(std::span(fs).subspan(1)) == FindingSeverity::Info);
+  CHECK(report::to_string(FindingSeverity::Warning) == "warning");
+}

@@ -1,0 +1,182 @@
+// End to end: `usbsat doctor --json` under umockdev on the generated sysfs scenarios (tests/fixtures),
+// asserting the findings each scenario was built to show and the exit code. Exits 77 (SKIP) without the
+// umockdev preload.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <stdlib.h>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Run {
+  int exit_code = -1;
+  std::string out;
+};
+
+/// Run usbsat with `args` against the sysfs tree in `dir` through with-fixture.sh; stdout captured, stderr
+/// dropped.
+Run usbsat_in(const std::string& dir, const std::string& args) {
+  const std::string cmd = std::string(USBSAT_SOURCE_DIR) + "/tests/fixtures/with-fixture.sh " + dir + " -- " +
+                          USBSAT_BINARY_DIR + "/src/usbsat " + args + " 2>/dev/null";
+  Run r;
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::array<char, 4096> buf{};
+  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (r.exit_code == 77) std::exit(77);  // no umockdev preload here: skip honestly
+  return r;
+}
+
+/// The same against generated scenario `name`.
+Run usbsat_on(const std::string& name, const std::string& args) {
+  return usbsat_in(std::string(USBSAT_FIXTURES_DIR) + "/" + name, args);
+}
+
+using Key = std::pair<std::string, std::string>;  // (id, first device)
+
+std::set<Key> keys(const nlohmann::json& doc) {
+  std::set<Key> out;
+  for (const auto& f : doc.at("findings")) out.emplace(f.at("id"), f.at("devices").at(0));
+  return out;
+}
+
+const nlohmann::json& finding(const nlohmann::json& doc, const std::string& id,
+                              const std::string& first_device) {
+  for (const auto& f : doc.at("findings"))
+    if (f.at("id") == id && f.at("devices").at(0) == first_device) return f;
+  FAIL("no finding ", id, " for ", first_device);
+  static const nlohmann::json none;
+  return none;
+}
+
+nlohmann::json doctor_json(const std::string& scenario, int expected_exit) {
+  const Run r = usbsat_on(scenario, "doctor --json");
+  CHECK(r.exit_code == expected_exit);
+  return nlohmann::json::parse(r.out);
+}
+
+bool contains(const nlohmann::json& s, std::string_view part) {
+  return s.get<std::string>().find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("workstation: the USB3 stick in the front USB2 header and the quirked ASMedia enclosure") {
+  const auto doc = doctor_json("workstation", 11);
+  CHECK(keys(doc) == std::set<Key>{{"speed_below_capability", "sdc"}, {"uas_inactive", "sdd"}});
+  const auto& slow = finding(doc, "speed_below_capability", "sdc");
+  CHECK(slow.at("severity") == "problem");
+  CHECK(slow.at("evidence").at("1-7/speed") == "480");
+  CHECK(slow.at("evidence").at("usb2-port7/connect_type") == "not used");
+  CHECK(contains(slow.at("fix"), "usb1-port3 (USB3 side usb2-port3, back panel, upper left)"));
+  const auto& uas = finding(doc, "uas_inactive", "sdd");
+  CHECK(uas.at("severity") == "info");
+  CHECK(uas.at("evidence").at("usb_storage.quirks") == "174c:55aa:u");
+  CHECK(uas.at("evidence").at("2-1.3:1.0/driver") == "usb-storage");
+  CHECK(doc.at("checked").at("drives") == 4);
+  CHECK(doc.at("diagnostics").empty());
+}
+
+TEST_CASE("degraded: PCIe, over-current, autosuspend, max_sectors") {
+  const auto doc = doctor_json("degraded", 11);
+  CHECK(keys(doc) == std::set<Key>{{"overcurrent", "usb1-port2"},
+                                   {"speed_below_capability", "sdb"},
+                                   {"pcie_link_degraded", "0000:02:00.0"},
+                                   {"max_sectors_below_hw", "sda"},
+                                   {"autosuspend", "sdb"}});
+  const auto& pcie = finding(doc, "pcie_link_degraded", "0000:02:00.0");
+  CHECK(pcie.at("evidence").at("0000:02:00.0/current_link_speed") == "2.5 GT/s PCIe");
+  CHECK(pcie.at("evidence").at("0000:02:00.0/max_link_speed") == "5.0 GT/s PCIe");
+  const auto& ms = finding(doc, "max_sectors_below_hw", "sda");
+  CHECK(contains(ms.at("fix"), "echo 1024 | sudo tee /sys/block/sda/queue/max_sectors_kb"));
+  CHECK(finding(doc, "overcurrent", "usb1-port2").at("evidence").at("usb1-port2/over_current_count") == "3");
+  CHECK(finding(doc, "autosuspend", "sdb").at("evidence").at("4-2/power/control") == "auto");
+}
+
+TEST_CASE("legacy-ehci: a 12 Mb/s reader on a UHCI companion, four sticks behind one USB2 hub") {
+  const auto doc = doctor_json("legacy-ehci", 11);
+  CHECK(keys(doc) ==
+        std::set<Key>{{"legacy_companion", "sdf"}, {"slow_hub_uplink", "sdb"}, {"shared_bandwidth", "sdb"}});
+  const auto& hub = finding(doc, "slow_hub_uplink", "sdb");
+  CHECK(hub.at("severity") == "info");
+  CHECK(hub.at("devices").back() == "2-1.2");  // the external hub, not the rate-matching hub above it
+  CHECK(finding(doc, "legacy_companion", "sdf").at("evidence").at("4-2/speed") == "12");
+}
+
+TEST_CASE("tb-dock: a 10G SSD behind a 5G dock hub") {
+  const auto doc = doctor_json("tb-dock", 10);
+  CHECK(keys(doc) == std::set<Key>{{"speed_below_capability", "sda"}, {"slow_hub_uplink", "sda"}});
+  CHECK(contains(finding(doc, "speed_below_capability", "sda").at("message"), "behind hub 4-1"));
+}
+
+TEST_CASE("amd-laptop: a USB3 stick at 480 on a connector that has a USB3 side") {
+  const auto doc = doctor_json("amd-laptop", 11);
+  CHECK(keys(doc) == std::set<Key>{{"speed_below_capability", "sda"}});
+  CHECK(contains(finding(doc, "speed_below_capability", "sda").at("message"), "has a USB3 side"));
+}
+
+TEST_CASE("asm1042-card: two SSDs share the card's PCIe x1 link, both below 10G on a 5G controller") {
+  const auto doc = doctor_json("asm1042-card", 10);
+  CHECK(keys(doc) == std::set<Key>{{"speed_below_capability", "sda"},
+                                   {"speed_below_capability", "sdb"},
+                                   {"shared_bandwidth", "sda"}});
+  const auto& shared = finding(doc, "shared_bandwidth", "sda");
+  CHECK(shared.at("devices") == nlohmann::json::array({"sda", "4-1", "sdb", "4-2"}));
+  CHECK(contains(shared.at("evidence").at("bottleneck"), "0000:03:00.0"));
+  CHECK(shared.at("evidence").at("sda alone / shared (MB/s)") == "400 / 200");
+}
+
+TEST_CASE("pcie-switch-card: four controllers share one switch uplink") {
+  const auto doc = doctor_json("pcie-switch-card", 10);
+  const auto& shared = finding(doc, "shared_bandwidth", "sda");
+  CHECK(shared.at("devices").size() == 8);  // four drives, each with its USB device
+  // The empty chipset controller is the way around the switch's x2 uplink.
+  CHECK(contains(shared.at("fix"), "does not go through the PCIe 2.0 x2 link of 0000:01:00.0"));
+  CHECK(!shared.at("evidence").at("free connectors not behind the bottleneck").get<std::string>().empty());
+  for (const auto& f : doc.at("findings"))
+    CHECK((f.at("id") == "speed_below_capability" || f.at("id") == "shared_bandwidth"));
+}
+
+TEST_CASE("cardreader-multilun: nothing to report, exit 0, said in text") {
+  CHECK(doctor_json("cardreader-multilun", 0).at("findings").empty());
+  const Run r = usbsat_on("cardreader-multilun", "doctor");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("no findings") != std::string::npos);
+}
+
+TEST_CASE("text output is byte-identical across runs") {
+  const Run a = usbsat_on("workstation", "doctor"), b = usbsat_on("workstation", "doctor");
+  CHECK(a.exit_code == 11);
+  CHECK(a.out == b.out);
+  CHECK(a.out.find("PROBLEM speed_below_capability: sdc, 1-7") != std::string::npos);
+}
+
+TEST_CASE("real recording: 2009 ThinkPad, a USB 2.0 flash drive on EHCI, UHCI companions: no findings") {
+  const std::string tarball =
+      std::string(USBSAT_SHARED_DIR) +
+      "/fixtures/real/sysfs-tarballs/thinkpad-2009-ehci-uhci-usbstorage-flash-sysfs.tar.xz";
+  if (std::system(("test -r " + tarball).c_str()) != 0) std::exit(77);  // shared fixtures not present
+  char tmpl[] = "/tmp/usbsat-doctor-XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  const std::string dir = tmpl;
+  REQUIRE(std::system(("tar -C " + dir + " -xJf " + tarball).c_str()) == 0);
+  const Run r = usbsat_in(dir, "doctor --json");
+  std::system(("rm -rf " + dir).c_str());
+  CHECK(r.exit_code == 0);
+  const auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc.at("findings").empty());
+  CHECK(doc.at("checked").at("drives") == 1);
+  CHECK(doc.at("checked").at("controllers") == 5);
+}
