@@ -38,7 +38,7 @@ case "${1:-}" in
     install_deps "${BUILD_DEPS[@]}" "${TEST_DEPS[@]}"
     cmake --preset ci >/dev/null
     cmake --build --preset ci
-    exec ctest --preset ci --timeout 600
+    exec ctest --preset ci
     ;;
   *)
     echo "usage: $0 run [usbsat arguments] | test" >&2

@@ -35,6 +35,8 @@ struct LoadOptions {
   std::vector<std::string> allow_write; ///< block devices that may be written, named exactly
   bool buffered = false;                ///< do not ask for O_DIRECT
   std::vector<std::string> targets;
+};
+
 /// `usbsat doctor`: tuning of the checks.
 struct DoctorOptions {
   unsigned max_sectors_target_kb = 1024;  ///< max_sectors_below_hw recommends min(max_hw_sectors_kb, this)
