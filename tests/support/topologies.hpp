@@ -164,11 +164,13 @@ class MachineBuilder {
     const std::string sp = (parent ? *parent + "/block" : host) + "/" + disk.name;
     tp::BlockInfo b{.syspath = sp, .name = disk.name, .devnode = "/dev/" + disk.name,
                     .devnum = usb ? "8:" + std::to_string(16 * (disk.name.back() - 'a')) : "259:0",
-                    .size_bytes = disk.size_bytes, .vendor = disk.vendor, .model = disk.model,
-                    .serial = disk.serial, .logical_block_size = 512, .physical_block_size = 4096,
+                    .size_bytes = disk.size_bytes, .logical_block_size = 512, .physical_block_size = 4096,
                     .max_sectors_kb = disk.max_sectors_kb, .max_hw_sectors_kb = disk.max_hw_sectors_kb,
                     .nr_requests = usb ? 2 * disk.queue_depth : 1023, .rotational = disk.rotational,
                     .removable = false, .read_only = false, .usb = usb, .transport = std::move(transport)};
+    if (!disk.vendor.empty()) b.vendor = disk.vendor;
+    if (!disk.model.empty()) b.model = disk.model;
+    if (!disk.serial.empty()) b.serial = disk.serial;
     const bool nvme = disk.name.rfind("nvme", 0) == 0;
     if (!disk.mountpoints.empty() || disk.size_bytes > 0)
       b.partitions.push_back({disk.name + (nvme ? "p1" : "1"), disk.size_bytes - 1048576, disk.mountpoints, {}});
