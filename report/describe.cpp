@@ -13,7 +13,7 @@ std::string describe_usb_device(const topology::UsbDeviceInfo& d) {
   const std::string vendor = d.manufacturer ? *d.manufacturer : d.vendor_name;
   const std::string product = d.product ? *d.product : d.model_name;
   for (const auto* s : {&vendor, &product})
-    if (!s->empty()) out += (out.empty() ? "" : " ") + text_safe(*s);
+    if (!s->empty()) out += (out.empty() ? "" : " ") + display_string(*s);
   return out;
 }
 
@@ -21,7 +21,7 @@ std::string describe_controller(const topology::ControllerSummary& c) {
   std::string out = c.pci + " " + std::string(hcd_label(c.kind));
   if (c.vendor_id && c.device_id) out += fmt::format(" [{:04x}:{:04x}]", *c.vendor_id, *c.device_id);
   for (const auto* s : {&c.vendor, &c.name})
-    if (!s->empty()) out += " " + text_safe(*s);
+    if (!s->empty()) out += " " + display_string(*s);
   return out;
 }
 
@@ -30,7 +30,7 @@ std::string short_pci(const std::string& bdf) { return bdf.rfind("0000:", 0) == 
 std::string disk_model(const std::optional<std::string>& vendor, const std::optional<std::string>& model) {
   std::string out;
   for (const auto* s : {&vendor, &model})
-    if (*s && !(*s)->empty()) out += (out.empty() ? "" : " ") + text_safe(**s);
+    if (*s && !(*s)->empty()) out += (out.empty() ? "" : " ") + display_string(**s);
   return out;
 }
 

@@ -57,18 +57,21 @@ std::string render_drives_json(const ViewInput& in) {
 
 namespace {
 
-std::string dash(const std::optional<std::string>& s) { return s && !s->empty() ? text_safe(*s) : "-"; }
+std::string dash(const std::optional<std::string>& s) { return s && !s->empty() ? display_string(*s) : "-"; }
 
 std::vector<std::string> notes_for(const topology::DriveSummary& d) {
   std::vector<std::string> notes;
   using topology::StorageProtocol;
   if (d.uas_capable.value_or(false) && d.protocol == StorageProtocol::Bot)
     notes.push_back(fmt::format("{}: UAS-capable but running Bulk-Only (usb-storage){}", d.dev,
-                                d.uas_blocked_reason ? ": " + text_safe(*d.uas_blocked_reason) : std::string()));
+                                d.uas_blocked_reason ? ": " + display_string(*d.uas_blocked_reason) : std::string()));
   if (d.speed && d.capable_speed && *d.capable_speed > *d.speed) {
     std::string why;
     if (d.connector && d.connector->max_speed && *d.connector->max_speed <= *d.speed)
       why = fmt::format(": connector {} is {}", d.connector->id, topology::to_string(d.connector->speed_class));
+    else if (d.connector && d.connector->max_speed)
+      why = fmt::format(" although connector {} is {}: check the cable, or replug it", d.connector->id,
+                        topology::to_string(d.connector->speed_class));
     notes.push_back(fmt::format("{}: negotiated {}, capable of {}{}", d.dev, topology::short_label(*d.speed),
                                 topology::short_label(*d.capable_speed), why));
   }
@@ -92,7 +95,7 @@ std::string render_drives_text(const ViewInput& in) {
     if (name.empty()) name = d.usb_name.value_or("");
     rows.push_back({d.dev, d.size_bytes ? format_size(*d.size_bytes) : "-", d.transport, dash(d.port_path), speed,
                     proto, d.queue_depth ? std::to_string(*d.queue_depth) : "-", ctrl,
-                    d.connector ? d.connector->id : "-", name.empty() ? "-" : text_safe(name)});
+                    d.connector ? d.connector->id : "-", name.empty() ? "-" : display_string(name)});
     auto n = notes_for(d);
     notes.insert(notes.end(), n.begin(), n.end());
   }

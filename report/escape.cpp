@@ -46,4 +46,20 @@ std::string text_safe(std::string_view s) {
   return out;
 }
 
+std::string display_string(std::string_view s) {
+  const std::string safe = text_safe(s);
+  std::string out;
+  bool blank = false;
+  for (char c : safe) {
+    if (c == ' ') {
+      blank = !out.empty();
+      continue;
+    }
+    if (blank) out += ' ';
+    blank = false;
+    out += c;
+  }
+  return out;
+}
+
 }  // namespace usbsat::report

@@ -10,4 +10,8 @@ namespace usbsat::report {
 /// become "\xNN", valid multi-byte UTF-8 is kept.
 std::string text_safe(std::string_view s);
 
+/// For display of firmware strings: text_safe(), then leading/trailing blanks dropped and inner runs of
+/// blanks collapsed to one ("VIA Labs, Inc.         " -> "VIA Labs, Inc."). JSON keeps the raw value.
+std::string display_string(std::string_view s);
+
 }  // namespace usbsat::report

@@ -62,6 +62,7 @@ Json json_connector(const topology::ConnectorSummary& c) {
   return Json{{"id", c.id},
               {"label", c.label},
               {"hub", c.hub},
+              {"on_root_hub", c.on_root_hub},
               {"port", c.number},
               {"usb2_port", opt(c.usb2_port)},
               {"usb3_port", opt(c.usb3_port)},
@@ -71,6 +72,7 @@ Json json_connector(const topology::ConnectorSummary& c) {
               {"location", opt(c.location)},
               {"physical_location", json_physical_location(c.physical_location)},
               {"occupant", opt(c.occupant_name)},
+              {"devices", c.devices},
               {"drives", c.drives}};
 }
 

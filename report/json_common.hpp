@@ -36,8 +36,8 @@ Json json_physical_location(const std::optional<topology::PhysicalLocation>& p);
 Json json_controller(const topology::ControllerSummary& c);
 /// {"pci","speed_gts","width","max_speed_gts","max_width","name"}.
 Json json_pcie_hop(const topology::PcieHopSummary& h);
-/// {"id","label","hub","port","usb2_port","usb3_port","speed","max_speed_mbps","connect_type","location",
-///  "physical_location","occupant","drives"}.
+/// {"id","label","hub","on_root_hub","port","usb2_port","usb3_port","speed","max_speed_mbps","connect_type",
+///  "location","physical_location","occupant","devices","drives"}.
 Json json_connector(const topology::ConnectorSummary& c);
 /// [{"severity","where","message"}].
 Json json_diagnostics(std::span<const topology::Diagnostic> d);

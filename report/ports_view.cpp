@@ -71,7 +71,7 @@ std::string render_ports_text(const ViewInput& in) {
     if (!cp.controller.link.empty()) out += "  PCIe link: " + format_pcie_link(cp.controller.link) + "\n";
     for (const auto& h : cp.pcie_uplink)
       out += fmt::format("  PCIe uplink: {} {}{}\n", h.pci, format_pcie_link(h.link),
-                         h.name.empty() ? "" : " (" + text_safe(h.name) + ")");
+                         h.name.empty() ? "" : " (" + display_string(h.name) + ")");
     if (!cp.controller.companions.empty()) out += "  companions: " + join(cp.controller.companions) + "\n";
     out += fmt::format("  {} connectors, {} occupied, {} empty\n", cp.connectors.size(), cp.occupied(),
                        cp.connectors.size() - cp.occupied());
@@ -97,9 +97,9 @@ std::string render_ports_text(const ViewInput& in) {
     for (const auto& h : cp.hubs) {
       const std::string name = h.hub + (h.peer ? "+" + *h.peer : "");
       if (h.drives.size() >= 2)
-        out += fmt::format("  drives sharing hub {} ({}): {}\n", name, text_safe(h.description), join(h.drives));
+        out += fmt::format("  drives sharing hub {} ({}): {}\n", name, display_string(h.description), join(h.drives));
       else if (h.drives.size() == 1)
-        out += fmt::format("  drives behind hub {} ({}): {}\n", name, text_safe(h.description), h.drives[0]);
+        out += fmt::format("  drives behind hub {} ({}): {}\n", name, display_string(h.description), h.drives[0]);
     }
   }
   for (const auto& s : topology::shared_pcie_uplinks(t))

@@ -121,7 +121,7 @@ class TreeWriter {
         const auto& h = n.as<topology::PciHopInfo>();
         std::string s = "PCI " + h.bdf;
         if (h.vendor_id && h.device_id) s += fmt::format(" [{:04x}:{:04x}]", *h.vendor_id, *h.device_id);
-        if (!h.model_name.empty()) s += " " + text_safe(h.model_name);
+        if (!h.model_name.empty()) s += " " + display_string(h.model_name);
         if (!h.driver.empty()) s += " (" + h.driver + ")";
         if (!h.link.empty()) s += ", PCIe " + format_pcie_link(h.link);
         return s;
@@ -169,7 +169,7 @@ class TreeWriter {
       s += fmt::format(" ({})", protocol_label(i.storage));
     if (i.uas_capable && i.storage != topology::StorageProtocol::Uas) {
       s += ", UAS alt setting present";
-      if (i.uas_blocked_reason) s += ": not used (" + text_safe(*i.uas_blocked_reason) + ")";
+      if (i.uas_blocked_reason) s += ": not used (" + display_string(*i.uas_blocked_reason) + ")";
     }
     return s;
   }
@@ -182,7 +182,7 @@ class TreeWriter {
     if (!blocks.empty()) return join(blocks, "; ");
     std::string line = "scsi " + s.hctl;
     for (const auto& x : {s.vendor, s.model})
-      if (x) line += " " + text_safe(*x);
+      if (x) line += " " + display_string(*x);
     if (s.type) line += fmt::format(", type {}", *s.type);
     return line + ", no block device";
   }
@@ -205,7 +205,7 @@ class TreeWriter {
     if (b.rotational) parts.emplace_back(*b.rotational ? "rotational" : "non-rotational");
     std::vector<std::string> mounts = b.mountpoints;
     for (const auto& p : b.partitions) mounts.insert(mounts.end(), p.mountpoints.begin(), p.mountpoints.end());
-    if (!mounts.empty()) parts.push_back("mounted " + text_safe(join(mounts, " ")));
+    if (!mounts.empty()) parts.push_back("mounted " + display_string(join(mounts, " ")));
     return join(parts, " ");
   }
 

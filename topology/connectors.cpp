@@ -123,7 +123,10 @@ ConnectorSummary summarize_connector(const Topology& t, std::size_t index) {
   std::vector<Vertex> devices;
   for (const auto& side : {c.usb2_port, c.usb3_port})
     if (side)
-      for (Vertex k : children(t, *side)) devices.push_back(k);
+      for (Vertex k : children(t, *side)) {
+        devices.push_back(k);
+        if (const auto* d = usb_info(t, k)) s.devices.push_back(d->name);
+      }
   for (Vertex b : block_devices(t)) {
     const auto up = ancestors(t, b);
     if (std::any_of(devices.begin(), devices.end(),

@@ -55,6 +55,7 @@ struct ConnectorSummary {
   std::optional<PhysicalLocation> physical_location;  ///< from either side (the USB2 side first)
   std::optional<Vertex> occupant;       ///< the Hub or Device plugged in (the USB3 side's when both are)
   std::optional<std::string> occupant_name;  ///< its kernel name ("2-1")
+  std::vector<std::string> devices;     ///< kernel names of the devices on either side, USB2 side first ("1-1", "2-1")
   std::vector<std::string> drives;      ///< whole disks behind either side, in block_devices() order
 };
 

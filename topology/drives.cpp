@@ -28,13 +28,15 @@ DriveSummary summarize_drive(const Topology& t, Vertex block) {
   d.rotational = b.rotational;
   d.removable = b.removable;
   d.mountpoints = b.mountpoints;
+  d.hctl = b.hctl;  // the scanner records the LUN of USB and non-USB (SATA) disks alike
+  d.queue_depth = b.queue_depth;
   for (const auto& p : b.partitions) d.mountpoints.insert(d.mountpoints.end(), p.mountpoints.begin(), p.mountpoints.end());
 
   if (auto scsi = nearest(t, block, NodeKind::ScsiDevice)) {
     const auto& s = t[*scsi].as<ScsiDeviceInfo>();
     d.scsi = scsi;
-    d.hctl = s.hctl;
-    d.queue_depth = s.queue_depth;
+    if (!d.hctl) d.hctl = s.hctl;
+    if (!d.queue_depth) d.queue_depth = s.queue_depth;
     if (!d.vendor) d.vendor = s.vendor;
     if (!d.model) d.model = s.model;
   }

@@ -102,6 +102,7 @@ struct PortInfo {
   std::optional<std::string> quirks;        ///< hex, "0x0"
   std::optional<std::string> usb3_lpm_permit;
   std::optional<PhysicalLocation> physical_location;
+  bool synthesized = false;  ///< no sysfs directory (kernel < 3.5 or a partial recording): derived from maxchild
 };
 
 /// One alternate setting of an interface, from the binary `descriptors` file.
@@ -159,6 +160,8 @@ struct BlockInfo {
   std::vector<Partition> partitions;
   std::vector<std::string> mountpoints;  ///< of the whole disk
   std::vector<std::string> holders;
+  std::optional<std::string> hctl;       ///< SCSI address of the disk's LUN ("6:0:0:0"), USB or not
+  std::optional<unsigned> queue_depth;   ///< that SCSI device's queue_depth (1 for BOT, > 1 for UAS/SATA NCQ)
   bool usb = false;                      ///< below a USB device
   std::string transport;                 ///< "usb", "sata", "nvme", "virtio", "scsi", "mmc", "loop", "unknown"
 };

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "topology/device_source.hpp"
 #include "topology/diagnostic.hpp"
 #include "topology/topology.hpp"
 
@@ -13,6 +14,9 @@ struct ScanConfig {
   std::string mountinfo_path = "/proc/self/mountinfo";
   /// Look vendor/model names up in the udev hwdb.
   bool hwdb_names = true;
+  /// Also list virtual block devices (loop, ram, zram, dm-*, md*) as stand-alone roots (usb=false,
+  /// transport "loop"/"virtual"). Off by default: they are not drives and never belong to a USB port.
+  bool include_virtual_block = false;
 };
 
 struct ScanResult {
@@ -23,5 +27,9 @@ struct ScanResult {
 /// Scan the running system through libudev (under umockdev: the testbed). One unreadable device becomes a
 /// diagnostic; an unusable environment (no /sys, libudev fails) throws ScanError.
 ScanResult scan_system(const ScanConfig& config = {});
+
+/// The scan logic over any DeviceSource (UdevSource on Linux, FakeSource in unit tests). Exceptions from
+/// the source's enumerate() (ScanError) propagate; every per-device problem becomes a diagnostic.
+ScanResult scan(DeviceSource& source, const ScanConfig& config = {});
 
 }  // namespace usbsat::topology

@@ -57,6 +57,14 @@ TEST_CASE("text_safe escapes control characters and invalid UTF-8, keeps valid U
   CHECK(text_safe("trunc\xe2\x82") == "trunc\\xe2\\x82");
 }
 
+TEST_CASE("display_string trims and collapses blanks of firmware strings") {
+  CHECK(display_string("VIA Labs, Inc.         ") == "VIA Labs, Inc.");
+  CHECK(display_string(" SanDisk") == "SanDisk");
+  CHECK(display_string("USB  SanDisk 3.2Gen1") == "USB SanDisk 3.2Gen1");
+  CHECK(display_string("   ") == "");
+  CHECK(display_string("a\tb") == "a\\x09b");
+}
+
 TEST_CASE("dump_json: stable order, nulls, escaping, invalid UTF-8 replaced") {
   Json j{{"b", 1}, {"a", nullptr}, {"s", "q\"\\\n\x01"}, {"bad", std::string("x\xff")}};
   CHECK(dump_json(j) ==

@@ -30,6 +30,7 @@ TEST_CASE("summarize_ports: workstation connectors, occupancy and sharing") {
   CHECK(r1.speed_class == ConnectorClass::Usb3_10G);
   CHECK(r1.occupant_name == "2-1");  // both sides are occupied (hub pair); the USB3 half is named
   CHECK(r1.drives == std::vector<std::string>{"sdc", "sdd"});
+  CHECK(r1.devices == std::vector<std::string>{"1-1", "2-1"});
   REQUIRE(r1.physical_location);
   CHECK(r1.physical_location->panel == "back");
   CHECK(r1.connect_type == "hotplug");

@@ -1,0 +1,330 @@
+// The scan logic over an in-memory FakeSource: PCI hops, controllers and companions, ports and connectors,
+// capable speed, UAS detection and the reason it is blocked, SCSI/block attribution, diagnostics.
+#include <doctest/doctest.h>
+
+#include "tests/support/fake_source.hpp"
+#include "topology/errors.hpp"
+#include "topology/scan.hpp"
+
+using namespace usbsat::topology;
+using usbsat::test::FakeSource;
+
+namespace {
+const std::string kRoot = "/sys/devices/pci0000:00";
+const std::string kRp = kRoot + "/0000:00:1c.0";
+const std::string kXhci = kRp + "/0000:03:00.0";
+const std::string kEhci = kRoot + "/0000:00:1d.7";
+const std::string kUhci = kRoot + "/0000:00:1d.0";
+
+std::string bytes(std::initializer_list<int> b) {
+  std::string s;
+  for (int v : b) s += static_cast<char>(v);
+  return s;
+}
+/// Device + config descriptors with one interface: alt 0 = 08/06/50, alt 1 (optional) = 08/06/62.
+std::string storage_descriptors(std::uint16_t bcd, bool with_uas) {
+  std::string s = bytes({18, 1, bcd & 0xff, bcd >> 8, 0, 0, 0, 9, 0x4c, 0x17, 0xaa, 0x55, 0, 1, 1, 2, 3, 1});
+  std::string body = bytes({9, 4, 0, 0, 2, 8, 6, 0x50, 0});
+  if (with_uas) body += bytes({9, 4, 0, 1, 4, 8, 6, 0x62, 0});
+  const int total = static_cast<int>(9 + body.size());
+  return s + bytes({9, 2, total, 0, 1, 1, 0, 0x80, 112}) + body;
+}
+
+void usb_device(FakeSource& f, const std::string& syspath, std::map<std::string, std::string> attrs,
+                const std::string& driver = "usb") {
+  f.device({.syspath = syspath, .subsystem = "usb", .devtype = "usb_device", .driver = driver}, std::move(attrs));
+}
+void usb_interface(FakeSource& f, const std::string& syspath, const std::string& driver,
+                   std::map<std::string, std::string> attrs) {
+  f.device({.syspath = syspath, .subsystem = "usb", .devtype = "usb_interface", .driver = driver}, std::move(attrs));
+}
+
+/// An ASMedia xHCI behind a root port, two root hubs with peered ports; a quirked UAS enclosure on the USB3
+/// side; a USB3 stick in the USB2 half; an EHCI with a UHCI companion; an NVMe disk; a loop device.
+FakeSource system() {
+  FakeSource f;
+  f.device({.syspath = kRp, .subsystem = "pci", .driver = "pcieport"},
+           {{"vendor", "0x8086"}, {"device", "0x9d10"}, {"class", "0x060400"}, {"current_link_speed", "8.0 GT/s PCIe"},
+            {"current_link_width", "1"}, {"max_link_speed", "8 GT/s"}, {"max_link_width", "4"}});
+  f.device({.syspath = kXhci, .subsystem = "pci", .driver = "xhci_hcd", .parent = kRp},
+           {{"vendor", "0x1b21"}, {"device", "0x1042"}, {"subsystem_vendor", "0x1043"}, {"subsystem_device", "0x8488"},
+            {"class", "0x0c0330"}, {"current_link_speed", "5.0 GT/s PCIe"}, {"current_link_width", "1"},
+            {"max_link_speed", "5.0 GT/s PCIe"}, {"max_link_width", "1"}});
+  f.hwdb_entry("pci:v00001B21d00001042", "ID_VENDOR_FROM_DATABASE", "ASMedia Technology Inc.");
+  f.hwdb_entry("pci:v00001B21d00001042", "ID_MODEL_FROM_DATABASE", "ASM1042 SuperSpeed USB Host Controller");
+  f.hwdb_entry("usb:v174C", "ID_VENDOR_FROM_DATABASE", "ASMedia Technology Inc.");
+
+  usb_device(f, kXhci + "/usb1", {{"busnum", "1"}, {"devnum", "1"}, {"speed", "480"}, {"version", " 2.00"},
+                                  {"maxchild", "2"}, {"bDeviceClass", "09"}, {"idVendor", "1d6b"}, {"idProduct", "0002"}});
+  usb_device(f, kXhci + "/usb2", {{"busnum", "2"}, {"devnum", "1"}, {"speed", "5000"}, {"version", " 3.00"},
+                                  {"maxchild", "2"}, {"bDeviceClass", "09"}, {"idVendor", "1d6b"}, {"idProduct", "0003"}});
+  for (int bus : {1, 2})
+    for (int port : {1, 2}) {
+      const std::string dir = kXhci + "/usb" + std::to_string(bus) + "/" + std::to_string(bus) + "-0:1.0/usb" +
+                              std::to_string(bus) + "-port" + std::to_string(port);
+      const std::string other = kXhci + "/usb" + std::to_string(3 - bus) + "/" + std::to_string(3 - bus) + "-0:1.0/usb" +
+                                std::to_string(3 - bus) + "-port" + std::to_string(port);
+      f.dir(dir, {{"connect_type", "hotplug"}, {"location", "0x0000000" + std::to_string(port)},
+                  {"over_current_count", "0"}, {"quirks", "0x0"}, {"state", "not attached"},
+                  {"physical_location/panel", "back"}, {"physical_location/dock", "no"}});
+      f.link(dir, "peer", other);
+    }
+  // 2-1: ASMedia enclosure, UAS alt setting, bound to usb-storage by the 'u' quirk.
+  const std::string enc = kXhci + "/usb2/2-1";
+  usb_device(f, enc, {{"busnum", "2"}, {"devnum", "2"}, {"speed", "5000"}, {"version", " 3.10"}, {"idVendor", "174c"},
+                      {"idProduct", "55aa"}, {"bDeviceClass", "00"}, {"bMaxPower", "896mA"}, {"rx_lanes", "1"},
+                      {"bConfigurationValue", "1"}, {"serial", "ENC123"}, {"power/control", "on"}});
+  f.binary(enc, "descriptors", storage_descriptors(0x0310, true));
+  f.link(enc, "port", kXhci + "/usb2/2-0:1.0/usb2-port1");
+  usb_interface(f, enc + "/2-1:1.0", "usb-storage",
+                {{"bInterfaceNumber", "00"}, {"bInterfaceClass", "08"}, {"bInterfaceSubClass", "06"},
+                 {"bInterfaceProtocol", "50"}, {"bAlternateSetting", " 0"}, {"bNumEndpoints", "02"}});
+  const std::string lun = enc + "/2-1:1.0/host6/target6:0:0/6:0:0:0";
+  f.device({.syspath = lun, .subsystem = "scsi", .devtype = "scsi_device", .driver = "sd"},
+           {{"vendor", "ASMT    "}, {"model", "2115            "}, {"queue_depth", "1"}, {"type", "0"}});
+  f.dir(enc + "/2-1:1.0/host6/scsi_host/host6", {{"proc_name", "usb-storage"}});
+  f.device({.syspath = lun + "/block/sdb", .subsystem = "block", .devtype = "disk", .devnode = "/dev/sdb"},
+           {{"dev", "8:16"}, {"size", "1000"}, {"removable", "0"}, {"ro", "0"}, {"queue/max_sectors_kb", "240"},
+            {"queue/max_hw_sectors_kb", "32767"}, {"queue/nr_requests", "2"}, {"queue/rotational", "1"},
+            {"queue/logical_block_size", "512"}, {"queue/physical_block_size", "4096"}});
+  f.device({.syspath = lun + "/block/sdb/sdb1", .subsystem = "block", .devtype = "partition",
+            .parent = lun + "/block/sdb"},
+           {{"dev", "8:17"}, {"size", "900"}});
+  f.dir("/sys/module/usb_storage/parameters", {{"quirks", "174c:55aa:u"}});
+  f.text_file("/mi", "40 22 8:17 / /media/back\\040up rw - ext4 /dev/sdb1 rw\n");
+
+  // 1-2: a USB 3.0 stick (bcdUSB 3.00) in the USB2 half: runs at 480, capable 5000. No `port` link.
+  usb_device(f, kXhci + "/usb1/1-2", {{"busnum", "1"}, {"devnum", "3"}, {"speed", "480"}, {"version", " 3.00"},
+                                      {"idVendor", "0781"}, {"idProduct", "5591"}, {"bDeviceClass", "00"}});
+
+  // EHCI with a UHCI companion in the same slot; no port directories (old kernel).
+  f.device({.syspath = kEhci, .subsystem = "pci", .driver = "ehci-pci"}, {{"class", "0x0c0320"}, {"vendor", "0x8086"}});
+  f.device({.syspath = kUhci, .subsystem = "pci", .driver = "uhci_hcd"}, {{"class", "0x0c0300"}, {"vendor", "0x8086"}});
+  usb_device(f, kEhci + "/usb3", {{"busnum", "3"}, {"speed", "480"}, {"maxchild", "3"}, {"bDeviceClass", "09"}});
+  usb_device(f, kUhci + "/usb4", {{"busnum", "4"}, {"speed", "12"}, {"maxchild", "2"}, {"bDeviceClass", "09"}});
+
+  // Non-USB disks.
+  f.device({.syspath = kRoot + "/0000:00:1d.4/0000:3c:00.0/nvme/nvme0/nvme0n1", .subsystem = "block",
+            .devtype = "disk", .devnode = "/dev/nvme0n1"},
+           {{"size", "2000"}, {"dev", "259:0"}});
+  f.device({.syspath = "/sys/devices/virtual/block/loop0", .subsystem = "block", .devtype = "disk"}, {{"size", "8"}});
+  return f;
+}
+
+std::optional<Vertex> by_name(const Topology& t, std::string_view name) { return t.find_by_name(name); }
+}  // namespace
+
+TEST_CASE("scan: PCI chain, controller identity and names from the hwdb") {
+  FakeSource f = system();
+  ScanConfig cfg;
+  cfg.mountinfo_path = "/mi";
+  const ScanResult r = scan(f, cfg);
+  const Topology& t = r.topology;
+  CHECK(r.diagnostics.empty());
+
+  auto xhci = t.find(kXhci);
+  REQUIRE(xhci);
+  const auto& c = t[*xhci].as<ControllerInfo>();
+  CHECK(c.kind == HcdKind::Xhci);
+  CHECK(c.bdf == "0000:03:00.0");
+  CHECK(c.vendor_id == 0x1b21);
+  CHECK(c.subsystem_device_id == 0x8488);
+  CHECK(c.model_name == "ASM1042 SuperSpeed USB Host Controller");
+  CHECK(c.link.speed_gts == 5.0);
+  const auto up = pcie_uplink(t, *xhci);
+  REQUIRE(up.size() == 1);
+  const auto& hop = t[up[0]].as<PciHopInfo>();
+  CHECK(hop.bdf == "0000:00:1c.0");
+  CHECK(hop.link == PcieLink{8.0, 1, 8.0, 4});
+  REQUIRE(uplink(t, *xhci));
+  CHECK(t[*uplink(t, *xhci)].kind == LinkKind::Pci);
+  CHECK(t[*uplink(t, *xhci)].pcie.width == 1u);
+
+  auto ehci = t.find(kEhci), uhci = t.find(kUhci);
+  REQUIRE(ehci);
+  REQUIRE(uhci);
+  CHECK(t[*ehci].as<ControllerInfo>().companions == std::vector<std::string>{"0000:00:1d.0"});
+  CHECK(t[*uhci].as<ControllerInfo>().companions == std::vector<std::string>{"0000:00:1d.7"});
+  CHECK(pcie_uplink(t, *ehci).empty());
+}
+
+TEST_CASE("scan: ports, connectors, synthesized ports of old kernels") {
+  FakeSource f = system();
+  const ScanResult r = scan(f, {.mountinfo_path = ""});
+  const Topology& t = r.topology;
+  auto p = by_name(t, "usb2-port1");
+  REQUIRE(p);
+  const auto& port = t[*p].as<PortInfo>();
+  CHECK(port.connect_type == "hotplug");
+  CHECK(port.location == "0x00000001");
+  CHECK(port.over_current_count == 0u);
+  CHECK_FALSE(port.synthesized);
+  REQUIRE(port.physical_location);
+  CHECK(port.physical_location->panel == "back");
+  CHECK(port.physical_location->dock == false);
+  CHECK(port.peer == kXhci + "/usb1/1-0:1.0/usb1-port1");
+  CHECK(port.hub_speed == UsbSpeed::Super);
+
+  // 2 connectors on the xHCI (peered), 3 + 2 lone ones on EHCI/UHCI.
+  int xhci_connectors = 0;
+  for (const auto& c : t.connectors())
+    if (c.controller == *t.find(kXhci)) {
+      ++xhci_connectors;
+      CHECK(c.usb2_port);
+      CHECK(c.usb3_port);
+    }
+  CHECK(xhci_connectors == 2);
+  CHECK(t.connectors().size() == 2 + 3 + 2);
+  auto old = by_name(t, "usb3-port3");
+  REQUIRE(old);
+  CHECK(t[*old].as<PortInfo>().synthesized);
+  CHECK(t[*old].as<PortInfo>().syspath == kEhci + "/usb3/3-0:1.0/usb3-port3");
+}
+
+TEST_CASE("scan: USB devices hang below their port with the negotiated speed; capable speed from bcdUSB") {
+  FakeSource f = system();
+  const ScanResult r = scan(f, {.mountinfo_path = ""});
+  const Topology& t = r.topology;
+  auto stick = by_name(t, "1-2");
+  REQUIRE(stick);
+  CHECK(t[*stick].kind == NodeKind::Device);
+  const auto& d = t[*stick].as<UsbDeviceInfo>();
+  CHECK(d.speed == UsbSpeed::High);
+  CHECK(d.capable_speed == UsbSpeed::Super);
+  CHECK_FALSE(d.capable_from_bos);
+  CHECK(d.ports == std::vector<unsigned>{2});
+  auto port = parent(t, *stick);
+  REQUIRE(port);
+  CHECK(t[*port].as<PortInfo>().name == "usb1-port2");
+  REQUIRE(uplink(t, *stick));
+  CHECK(t[*uplink(t, *stick)].kind == LinkKind::Usb);
+  CHECK(t[*uplink(t, *stick)].usb_speed == UsbSpeed::High);
+
+  auto enc = by_name(t, "2-1");
+  REQUIRE(enc);
+  const auto& e = t[*enc].as<UsbDeviceInfo>();
+  CHECK(e.version == " 3.10");
+  CHECK(e.bcd_usb == 0x0310);
+  CHECK(e.capable_speed == UsbSpeed::Super);  // bcdUSB 3.1 without a BOS is NOT 10 Gb/s
+  CHECK(e.max_power_ma == 896u);
+  CHECK(e.rx_lanes == 1u);
+  CHECK(e.power_control == "on");
+  CHECK(e.vendor_name == "ASMedia Technology Inc.");
+  CHECK(t[*parent(t, *enc)].as<PortInfo>().name == "usb2-port1");
+}
+
+TEST_CASE("scan: UAS capability, BOT binding and the quirk that forces it") {
+  FakeSource f = system();
+  const ScanResult r = scan(f, {.mountinfo_path = "/mi"});
+  const Topology& t = r.topology;
+  auto intf = t.find(kXhci + "/usb2/2-1/2-1:1.0");
+  REQUIRE(intf);
+  const auto& i = t[*intf].as<InterfaceInfo>();
+  CHECK(i.driver == "usb-storage");
+  CHECK(i.storage == StorageProtocol::Bot);
+  CHECK(i.uas_capable);
+  REQUIRE(i.alt_settings.size() == 2);
+  CHECK(i.alt_settings[1].interface_protocol == 0x62);
+  REQUIRE(i.uas_blocked_reason);
+  CHECK(i.uas_blocked_reason->find("174c:55aa") != std::string::npos);
+  CHECK(i.uas_blocked_reason->find("IGNORE_UAS") != std::string::npos);
+
+  auto sdb = by_name(t, "sdb");
+  REQUIRE(sdb);
+  const auto& b = t[*sdb].as<BlockInfo>();
+  CHECK(b.usb);
+  CHECK(b.transport == "usb");
+  CHECK(b.devnode == "/dev/sdb");
+  CHECK(b.size_bytes == 512000u);
+  CHECK(b.model == "2115");
+  CHECK(b.vendor == "ASMT");
+  CHECK(b.serial == "ENC123");
+  CHECK(b.max_sectors_kb == 240u);
+  CHECK(b.nr_requests == 2u);
+  CHECK(b.rotational == true);
+  CHECK(b.physical_block_size == 4096u);
+  CHECK(b.hctl == "6:0:0:0");
+  CHECK(b.queue_depth == 1u);
+  REQUIRE(b.partitions.size() == 1);
+  CHECK(b.partitions[0].mountpoints == std::vector<std::string>{"/media/back up"});
+  auto scsi = parent(t, *sdb);
+  REQUIRE(scsi);
+  const auto& s = t[*scsi].as<ScsiDeviceInfo>();
+  CHECK(s.host == "host6");
+  CHECK(s.host_proc_name == "usb-storage");
+  CHECK(s.queue_depth == 1u);
+  CHECK(usb_device_of(t, *sdb) == by_name(t, "2-1"));
+  CHECK(controller_of(t, *sdb) == t.find(kXhci));
+}
+
+TEST_CASE("scan: without the quirk a UAS-capable BOT binding has no visible reason; with uas it is UAS") {
+  FakeSource f = system();
+  f.dir("/sys/module/usb_storage/parameters", {{"quirks", ""}});
+  auto r = scan(f, {.mountinfo_path = ""});
+  auto intf = r.topology.find(kXhci + "/usb2/2-1/2-1:1.0");
+  REQUIRE(intf);
+  CHECK_FALSE(r.topology[*intf].as<InterfaceInfo>().uas_blocked_reason);
+
+  FakeSource g = system();
+  usb_interface(g, kXhci + "/usb2/2-1/2-1:1.0", "uas",
+                {{"bInterfaceNumber", "00"}, {"bInterfaceClass", "08"}, {"bInterfaceSubClass", "06"},
+                 {"bInterfaceProtocol", "62"}, {"bAlternateSetting", " 1"}});
+  auto u = scan(g, {.mountinfo_path = ""});
+  const auto& ui = u.topology[*u.topology.find(kXhci + "/usb2/2-1/2-1:1.0")].as<InterfaceInfo>();
+  CHECK(ui.storage == StorageProtocol::Uas);
+  CHECK(ui.uas_capable);
+  CHECK(ui.alt_setting == 1);
+  CHECK_FALSE(ui.uas_blocked_reason);
+}
+
+TEST_CASE("scan: non-USB disks are roots with their transport; virtual disks are skipped unless asked") {
+  FakeSource f = system();
+  auto r = scan(f, {.mountinfo_path = ""});
+  auto nvme = r.topology.find_by_name("nvme0n1");
+  REQUIRE(nvme);
+  CHECK_FALSE(parent(r.topology, *nvme));
+  CHECK_FALSE(r.topology[*nvme].as<BlockInfo>().usb);
+  CHECK(r.topology[*nvme].as<BlockInfo>().transport == "nvme");
+  CHECK_FALSE(r.topology.find_by_name("loop0"));
+  CHECK(block_devices(r.topology).size() == 2);
+
+  FakeSource g = system();
+  auto all = scan(g, {.mountinfo_path = "", .include_virtual_block = true});
+  auto loop = all.topology.find_by_name("loop0");
+  REQUIRE(loop);
+  CHECK(all.topology[*loop].as<BlockInfo>().transport == "loop");
+  CHECK_FALSE(all.topology[*loop].as<BlockInfo>().usb);
+}
+
+TEST_CASE("scan: one bad device is a diagnostic, a missing controller is tolerated, no source is fatal") {
+  FakeSource f = system();
+  usb_device(f, kXhci + "/usb2/bogus-name", {{"speed", "480"}});
+  // A root hub whose controller directory is not a device (partial recording).
+  usb_device(f, "/sys/devices/pci0000:00/0000:00:14.0/usb5", {{"busnum", "5"}, {"speed", "480"}, {"maxchild", "1"}});
+  auto r = scan(f, {.mountinfo_path = ""});
+  CHECK(r.diagnostics.size() == 2);
+  bool bogus = false, missing = false;
+  for (const auto& d : r.diagnostics) {
+    bogus |= d.where.ends_with("bogus-name");
+    missing |= d.where == "/sys/devices/pci0000:00/0000:00:14.0";
+  }
+  CHECK(bogus);
+  CHECK(missing);
+  auto usb5 = r.topology.find_by_name("usb5");
+  REQUIRE(usb5);
+  auto c = controller_of(r.topology, *usb5);
+  REQUIRE(c);
+  CHECK(r.topology[*c].as<ControllerInfo>().bdf == "0000:00:14.0");
+  CHECK(r.topology.find_by_name("sdb"));  // the rest of the scan went on
+
+  FakeSource broken;
+  broken.fail_enumeration();
+  CHECK_THROWS_AS(scan(broken, {}), ScanError);
+}
+
+TEST_CASE("scan: deterministic across runs") {
+  FakeSource a = system(), b = system();
+  auto ra = scan(a, {.mountinfo_path = ""}), rb = scan(b, {.mountinfo_path = ""});
+  REQUIRE(ra.topology.size() == rb.topology.size());
+  for (Vertex v = 0; v < ra.topology.size(); ++v) CHECK(ra.topology[v].syspath() == rb.topology[v].syspath());
+}

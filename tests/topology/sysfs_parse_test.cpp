@@ -1,0 +1,194 @@
+#include <doctest/doctest.h>
+
+#include "topology/sysfs_parse.hpp"
+
+using namespace usbsat::topology;
+
+TEST_CASE("hex ids") {
+  struct Row {
+    const char* text;
+    std::optional<std::uint16_t> v;
+  };
+  const Row rows[] = {{"0781", 0x0781}, {"0x0781", 0x0781}, {"8086\n", 0x8086}, {"FFFF", 0xffff}, {" 1d6b ", 0x1d6b},
+                      {"", std::nullopt}, {"12345", std::nullopt}, {"07g1", std::nullopt}, {"0x", std::nullopt}};
+  for (const auto& r : rows) {
+    CAPTURE(r.text);
+    CHECK(parse_hex16(r.text) == r.v);
+  }
+  CHECK(parse_hex32("0x0c0330\n") == 0x0c0330u);
+  CHECK(parse_hex32("0c0320") == 0x0c0320u);
+  CHECK_FALSE(parse_hex32("0x0c03300000"));
+  CHECK(parse_hex8("09") == 0x09);
+  CHECK(parse_hex8("ff") == 0xff);
+  CHECK_FALSE(parse_hex8("100"));
+  CHECK(parse_uint(" 04\n") == 4u);
+  CHECK_FALSE(parse_uint("-1"));
+  CHECK_FALSE(parse_uint("99999999999999999999999"));
+}
+
+TEST_CASE("bcdUSB version strings keep their meaning; 3.1 is not 10 Gb/s") {
+  struct Row {
+    const char* text;
+    std::optional<std::uint16_t> bcd;
+    UsbSpeed capable;
+  };
+  const Row rows[] = {{" 1.10", 0x0110, UsbSpeed::Full},  {" 2.00", 0x0200, UsbSpeed::High},
+                      {" 2.10\n", 0x0210, UsbSpeed::High}, {" 3.00", 0x0300, UsbSpeed::Super},
+                      {" 3.10", 0x0310, UsbSpeed::Super}, {" 3.20", 0x0320, UsbSpeed::Super},
+                      {"1.00", 0x0100, UsbSpeed::Full}};
+  for (const auto& r : rows) {
+    CAPTURE(r.text);
+    REQUIRE(parse_bcd_version(r.text) == r.bcd);
+    CHECK(speed_from_bcd_usb(*r.bcd) == r.capable);
+  }
+  CHECK_FALSE(parse_bcd_version("3"));
+  CHECK_FALSE(parse_bcd_version(" 3.2"));
+  CHECK_FALSE(parse_bcd_version("x.yz"));
+  CHECK_FALSE(parse_bcd_version(""));
+}
+
+TEST_CASE("bMaxPower") {
+  CHECK(parse_max_power("896mA") == 896u);
+  CHECK(parse_max_power("0mA\n") == 0u);
+  CHECK(parse_max_power("500mA") == 500u);
+  CHECK_FALSE(parse_max_power("500"));
+  CHECK_FALSE(parse_max_power("mA"));
+  CHECK_FALSE(parse_max_power("5x0mA"));
+}
+
+TEST_CASE("port names round-trip") {
+  struct Row {
+    const char* text;
+    std::optional<PortName> p;
+  };
+  const Row rows[] = {{"usb2-port3", PortName{"usb2", 3}},       {"1-2.4-port1", PortName{"1-2.4", 1}},
+                      {"usb10-port15\n", PortName{"usb10", 15}}, {"3-1.1-port4", PortName{"3-1.1", 4}},
+                      {"usb2-port0", std::nullopt},              {"port3", std::nullopt},
+                      {"1-2:1.0-port1", std::nullopt},           {"usb2-portx", std::nullopt}};
+  for (const auto& r : rows) {
+    CAPTURE(r.text);
+    CHECK(parse_port_name(r.text) == r.p);
+    if (r.p) CHECK(format_port_name(*r.p) == std::string(trim(r.text)));
+  }
+  CHECK(port_name_for("usb1", 2) == "usb1-port2");
+  CHECK(port_name_for("1-2", 4) == "1-2-port4");
+}
+
+TEST_CASE("USB device and interface names round-trip") {
+  struct Row {
+    const char* text;
+    std::optional<UsbName> n;
+  };
+  const Row rows[] = {
+      {"usb2", UsbName{2, {}, {}, {}}},
+      {"2-1.4", UsbName{2, {1, 4}, {}, {}}},
+      {"2-1.4:1.0", UsbName{2, {1, 4}, 1u, 0u}},
+      {"1-0:1.0", UsbName{1, {}, 1u, 0u}},
+      {"5-2:1.13", UsbName{5, {2}, 1u, 13u}},
+      {"1-0", std::nullopt},
+      {"usb0", std::nullopt},
+      {"1-2..3", std::nullopt},
+      {"0000:00:14.0", std::nullopt},
+      {"host6", std::nullopt},
+  };
+  for (const auto& r : rows) {
+    CAPTURE(r.text);
+    CHECK(parse_usb_name(r.text) == r.n);
+    if (r.n) CHECK(format_usb_name(*r.n) == r.text);
+  }
+}
+
+TEST_CASE("physical_location yes/no") {
+  CHECK(parse_yes_no("yes\n") == true);
+  CHECK(parse_yes_no("no") == false);
+  CHECK_FALSE(parse_yes_no("front"));
+}
+
+TEST_CASE("usb-storage quirks module parameter") {
+  auto q = parse_storage_quirks("174c:55aa:u,0bc2:ab20:um, 152d:0578:U\n");
+  REQUIRE(q.size() == 3);
+  CHECK(q[0] == StorageQuirk{0x174c, 0x55aa, "u"});
+  CHECK(q[0].ignore_uas());
+  CHECK(q[1].flags == "um");
+  CHECK(q[1].ignore_uas());
+  CHECK(q[2].vendor_id == 0x152d);
+  CHECK(q[2].ignore_uas());
+  CHECK(parse_storage_quirks("").empty());
+  CHECK(parse_storage_quirks("(null)").empty());
+  CHECK(parse_storage_quirks("zz:55aa:u").empty());
+  auto m = parse_storage_quirks("0781:5591:m,bad,1:2");
+  REQUIRE(m.size() == 1);
+  CHECK_FALSE(m[0].ignore_uas());
+}
+
+TEST_CASE("uevent KEY=VALUE") {
+  auto u = parse_uevent("DEVTYPE=usb_interface\nDRIVER=uas\nPRODUCT=781/558c/1012\nnonsense\nMODALIAS=usb:v0781p558Cd1012dc00\n");
+  CHECK(u.size() == 4);
+  CHECK(u["DRIVER"] == "uas");
+  CHECK(u["PRODUCT"] == "781/558c/1012");
+  CHECK(parse_uevent("").empty());
+}
+
+TEST_CASE("devnum and PCI addresses") {
+  CHECK(parse_devnum("8:16\n") == std::pair{8u, 16u});
+  CHECK_FALSE(parse_devnum("8"));
+  auto a = parse_pci_address("0000:00:1d.7");
+  REQUIRE(a);
+  CHECK(a->device == 0x1d);
+  CHECK(a->function == 7);
+  CHECK(a->same_slot(*parse_pci_address("0000:00:1d.0")));
+  CHECK_FALSE(a->same_slot(*parse_pci_address("0000:00:1a.0")));
+  CHECK(parse_pci_address("0009:03:00.0")->domain == 9);
+  CHECK_FALSE(parse_pci_address("0000:00:1d"));
+  CHECK_FALSE(parse_pci_address("0000:00:20.0"));
+  CHECK_FALSE(parse_pci_address("fe9c0000.usb"));
+}
+
+TEST_CASE("host controller kind from the PCI class and from the driver") {
+  CHECK(hcd_kind_from_class(0x0c0300) == HcdKind::Uhci);
+  CHECK(hcd_kind_from_class(0x0c0310) == HcdKind::Ohci);
+  CHECK(hcd_kind_from_class(0x0c0320) == HcdKind::Ehci);
+  CHECK(hcd_kind_from_class(0x0c0330) == HcdKind::Xhci);
+  CHECK(hcd_kind_from_class(0x0c0340) == HcdKind::Usb4);
+  CHECK(hcd_kind_from_class(0x0c03fe) == HcdKind::Unknown);
+  CHECK_FALSE(hcd_kind_from_class(0x060400));
+  CHECK(hcd_kind_from_driver("xhci-hcd") == HcdKind::Xhci);
+  CHECK(hcd_kind_from_driver("ehci-platform") == HcdKind::Ehci);
+  CHECK(hcd_kind_from_driver("dwc_otg") == HcdKind::Unknown);
+}
+
+TEST_CASE("mountinfo with octal escapes") {
+  const char* text =
+      "22 1 8:2 / / rw,relatime shared:1 - ext4 /dev/sda2 rw\n"
+      "40 22 8:17 / /media/my\\040disk rw,nosuid - vfat /dev/sdb1 rw\n"
+      "41 22 8:17 / /mnt/b rw - vfat /dev/sdb1 rw\n"
+      "garbage line\n"
+      "50 22 0:45 / /proc rw - proc proc rw\n";
+  auto m = parse_mountinfo(text);
+  CHECK(m["8:2"] == std::vector<std::string>{"/"});
+  CHECK(m["8:17"] == std::vector<std::string>{"/media/my disk", "/mnt/b"});
+  CHECK(m["0:45"] == std::vector<std::string>{"/proc"});
+  CHECK(m.size() == 3);
+  CHECK(unescape_octal("a\\011b\\134") == "a\tb\\");
+  CHECK(unescape_octal("trailing\\04") == "trailing\\04");
+}
+
+TEST_CASE("transport of non-USB disks from the syspath") {
+  CHECK(transport_from_syspath("/sys/devices/pci0000:00/0000:00:1d.0/0000:3c:00.0/nvme/nvme0/nvme0n1") == "nvme");
+  CHECK(transport_from_syspath("/sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda") ==
+        "sata");
+  CHECK(transport_from_syspath("/sys/devices/pci0000:00/0000:00:04.0/virtio1/block/vda") == "virtio");
+  CHECK(transport_from_syspath("/sys/devices/virtual/block/loop0") == "loop");
+  CHECK(transport_from_syspath("/sys/devices/virtual/block/dm-0") == "virtual");
+  CHECK(transport_from_syspath("/sys/devices/platform/soc/fe340000.mmc/mmc_host/mmc0/mmc0:aaaa/block/mmcblk0") ==
+        "mmc");
+  CHECK(transport_from_syspath("/sys/devices/pci0000:00/0000:00:1f.2/host0/target0:0:0/0:0:0:0/block/sda") == "scsi");
+  CHECK(transport_from_syspath("/sys/devices/weird/xyz") == "unknown");
+}
+
+TEST_CASE("symlink resolution is lexical") {
+  CHECK(resolve_link("/sys/devices/a/usb1/1-1", "../1-0:1.0/usb1-port1") == "/sys/devices/a/usb1/1-0:1.0/usb1-port1");
+  CHECK(resolve_link("/sys/devices/x/y", "../../../bus/usb/drivers/uas") == "/sys/bus/usb/drivers/uas");
+  CHECK(resolve_link("/sys/a", "/sys/b/./c") == "/sys/b/c");
+  CHECK(resolve_link("/", "../..") == "/");
+}

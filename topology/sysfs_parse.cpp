@@ -1,0 +1,311 @@
+#include "topology/sysfs_parse.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+
+namespace usbsat::topology {
+namespace {
+
+bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+std::optional<std::uint64_t> parse_hex_digits(std::string_view s, std::size_t max_digits) {
+  s = trim(s);
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
+  if (s.empty() || s.size() > max_digits || !std::all_of(s.begin(), s.end(), is_hex)) return std::nullopt;
+  std::uint64_t v = 0;
+  std::from_chars(s.data(), s.data() + s.size(), v, 16);
+  return v;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  while (true) {
+    const auto pos = s.find(sep);
+    out.push_back(s.substr(0, pos));
+    if (pos == std::string_view::npos) break;
+    s.remove_prefix(pos + 1);
+  }
+  return out;
+}
+
+std::optional<unsigned> parse_small(std::string_view s) {
+  if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), is_digit)) return std::nullopt;
+  unsigned v = 0;
+  std::from_chars(s.data(), s.data() + s.size(), v);
+  return v;
+}
+
+}  // namespace
+
+std::string_view trim(std::string_view s) {
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+std::optional<std::uint16_t> parse_hex16(std::string_view s) {
+  auto v = parse_hex_digits(s, 4);
+  return v ? std::optional<std::uint16_t>(static_cast<std::uint16_t>(*v)) : std::nullopt;
+}
+
+std::optional<std::uint32_t> parse_hex32(std::string_view s) {
+  auto v = parse_hex_digits(s, 8);
+  return v ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(*v)) : std::nullopt;
+}
+
+std::optional<std::uint8_t> parse_hex8(std::string_view s) {
+  auto v = parse_hex_digits(s, 2);
+  return v ? std::optional<std::uint8_t>(static_cast<std::uint8_t>(*v)) : std::nullopt;
+}
+
+std::optional<std::uint64_t> parse_uint(std::string_view s) {
+  s = trim(s);
+  if (s.empty() || !std::all_of(s.begin(), s.end(), is_digit)) return std::nullopt;
+  std::uint64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<std::uint16_t> parse_bcd_version(std::string_view s) {
+  s = trim(s);
+  const auto dot = s.find('.');
+  if (dot == std::string_view::npos || dot == 0 || dot > 2 || s.size() - dot - 1 != 2) return std::nullopt;
+  const auto major = s.substr(0, dot), minor = s.substr(dot + 1);
+  if (!std::all_of(major.begin(), major.end(), is_hex) || !std::all_of(minor.begin(), minor.end(), is_hex))
+    return std::nullopt;
+  // The kernel prints "%2x.%02x" of the two BCD bytes, so the digits are hex nibbles.
+  auto maj = parse_hex_digits(major, 2), min = parse_hex_digits(minor, 2);
+  if (!maj || !min) return std::nullopt;
+  return static_cast<std::uint16_t>((*maj << 8) | *min);
+}
+
+UsbSpeed speed_from_bcd_usb(std::uint16_t bcd) {
+  if (bcd >= 0x0300) return UsbSpeed::Super;
+  if (bcd >= 0x0200) return UsbSpeed::High;
+  return UsbSpeed::Full;
+}
+
+std::optional<unsigned> parse_max_power(std::string_view s) {
+  s = trim(s);
+  if (s.size() < 3 || s.substr(s.size() - 2) != "mA") return std::nullopt;
+  return parse_small(s.substr(0, s.size() - 2));
+}
+
+std::optional<PortName> parse_port_name(std::string_view s) {
+  s = trim(s);
+  const auto pos = s.rfind("-port");
+  if (pos == std::string_view::npos || pos == 0) return std::nullopt;
+  auto num = parse_small(s.substr(pos + 5));
+  if (!num || *num == 0) return std::nullopt;
+  const auto hub = s.substr(0, pos);
+  auto parsed = parse_usb_name(hub);
+  if (!parsed || parsed->config) return std::nullopt;
+  return PortName{std::string(hub), *num};
+}
+
+std::string format_port_name(const PortName& p) { return port_name_for(p.hub, p.number); }
+
+std::string port_name_for(std::string_view hub_name, unsigned port) {
+  return std::string(hub_name) + "-port" + std::to_string(port);
+}
+
+std::optional<UsbName> parse_usb_name(std::string_view s) {
+  s = trim(s);
+  UsbName n;
+  if (s.starts_with("usb")) {
+    auto bus = parse_small(s.substr(3));
+    if (!bus || *bus == 0) return std::nullopt;
+    n.bus = *bus;
+    return n;
+  }
+  std::string_view dev = s, intf;
+  if (auto colon = s.find(':'); colon != std::string_view::npos) {
+    dev = s.substr(0, colon);
+    intf = s.substr(colon + 1);
+  }
+  const auto dash = dev.find('-');
+  if (dash == std::string_view::npos) return std::nullopt;
+  auto bus = parse_small(dev.substr(0, dash));
+  if (!bus || *bus == 0) return std::nullopt;
+  n.bus = *bus;
+  for (auto part : split(dev.substr(dash + 1), '.')) {
+    auto p = parse_small(part);
+    if (!p) return std::nullopt;
+    n.ports.push_back(*p);
+  }
+  // "1-0:1.0" is the root hub's interface: port list {0} means "the root hub itself".
+  if (n.ports == std::vector<unsigned>{0}) {
+    if (intf.empty()) return std::nullopt;
+    n.ports.clear();
+  } else if (std::find(n.ports.begin(), n.ports.end(), 0u) != n.ports.end()) {
+    return std::nullopt;
+  }
+  if (!intf.empty()) {
+    auto parts = split(intf, '.');
+    if (parts.size() != 2) return std::nullopt;
+    auto c = parse_small(parts[0]), i = parse_small(parts[1]);
+    if (!c || !i) return std::nullopt;
+    n.config = c;
+    n.interface = i;
+  }
+  return n;
+}
+
+std::string format_usb_name(const UsbName& n) {
+  std::string out;
+  if (n.ports.empty() && !n.config) return "usb" + std::to_string(n.bus);
+  out = std::to_string(n.bus) + "-";
+  if (n.ports.empty()) out += "0";
+  for (std::size_t i = 0; i < n.ports.size(); ++i) {
+    if (i) out += '.';
+    out += std::to_string(n.ports[i]);
+  }
+  if (n.config && n.interface) out += ":" + std::to_string(*n.config) + "." + std::to_string(*n.interface);
+  return out;
+}
+
+std::optional<bool> parse_yes_no(std::string_view s) {
+  s = trim(s);
+  if (s == "yes" || s == "1" || s == "true") return true;
+  if (s == "no" || s == "0" || s == "false") return false;
+  return std::nullopt;
+}
+
+std::vector<StorageQuirk> parse_storage_quirks(std::string_view s) {
+  std::vector<StorageQuirk> out;
+  s = trim(s);
+  if (s.empty() || s == "(null)") return out;
+  for (auto entry : split(s, ',')) {
+    auto fields = split(trim(entry), ':');
+    if (fields.size() != 3) continue;
+    auto vid = parse_hex_digits(fields[0], 4), pid = parse_hex_digits(fields[1], 4);
+    if (!vid || !pid || fields[0].starts_with("0x") || fields[1].starts_with("0x")) continue;
+    out.push_back({static_cast<std::uint16_t>(*vid), static_cast<std::uint16_t>(*pid), std::string(fields[2])});
+  }
+  return out;
+}
+
+std::map<std::string, std::string, std::less<>> parse_uevent(std::string_view text) {
+  std::map<std::string, std::string, std::less<>> out;
+  for (auto line : split(text, '\n')) {
+    line = trim(line);
+    const auto eq = line.find('=');
+    if (eq == std::string_view::npos || eq == 0) continue;
+    out.insert_or_assign(std::string(line.substr(0, eq)), std::string(line.substr(eq + 1)));
+  }
+  return out;
+}
+
+std::optional<std::pair<unsigned, unsigned>> parse_devnum(std::string_view s) {
+  s = trim(s);
+  const auto colon = s.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  auto a = parse_uint(s.substr(0, colon)), b = parse_uint(s.substr(colon + 1));
+  if (!a || !b || *a > std::numeric_limits<unsigned>::max() || *b > std::numeric_limits<unsigned>::max())
+    return std::nullopt;
+  return std::pair{static_cast<unsigned>(*a), static_cast<unsigned>(*b)};
+}
+
+std::optional<PciAddress> parse_pci_address(std::string_view s) {
+  s = trim(s);
+  // dddd:bb:dd.f
+  if (s.size() != 12 || s[4] != ':' || s[7] != ':' || s[10] != '.') return std::nullopt;
+  auto dom = parse_hex_digits(s.substr(0, 4), 4), bus = parse_hex_digits(s.substr(5, 2), 2),
+       dev = parse_hex_digits(s.substr(8, 2), 2), fn = parse_hex_digits(s.substr(11, 1), 1);
+  if (!dom || !bus || !dev || !fn || *dev > 0x1f || *fn > 7) return std::nullopt;
+  return PciAddress{static_cast<std::uint32_t>(*dom), static_cast<std::uint8_t>(*bus),
+                    static_cast<std::uint8_t>(*dev), static_cast<std::uint8_t>(*fn)};
+}
+
+std::optional<HcdKind> hcd_kind_from_class(std::uint32_t class_code) {
+  if ((class_code >> 8) != 0x0c03) return std::nullopt;
+  switch (class_code & 0xff) {
+    case 0x00: return HcdKind::Uhci;
+    case 0x10: return HcdKind::Ohci;
+    case 0x20: return HcdKind::Ehci;
+    case 0x30: return HcdKind::Xhci;
+    case 0x40: return HcdKind::Usb4;
+    default: return HcdKind::Unknown;
+  }
+}
+
+HcdKind hcd_kind_from_driver(std::string_view d) {
+  if (d.find("xhci") != std::string_view::npos) return HcdKind::Xhci;
+  if (d.find("ehci") != std::string_view::npos) return HcdKind::Ehci;
+  if (d.find("ohci") != std::string_view::npos) return HcdKind::Ohci;
+  if (d.find("uhci") != std::string_view::npos) return HcdKind::Uhci;
+  return HcdKind::Unknown;
+}
+
+std::string unescape_octal(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 3 < s.size()) {
+      auto d = s.substr(i + 1, 3);
+      if (d.size() == 3 && std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '7'; })) {
+        out += static_cast<char>(((d[0] - '0') << 6) | ((d[1] - '0') << 3) | (d[2] - '0'));
+        i += 3;
+        continue;
+      }
+    }
+    out += s[i];
+  }
+  return out;
+}
+
+std::map<std::string, std::vector<std::string>, std::less<>> parse_mountinfo(std::string_view text) {
+  std::map<std::string, std::vector<std::string>, std::less<>> out;
+  for (auto line : split(text, '\n')) {
+    // id parent major:minor root mountpoint options [optional...] - fstype source superopts
+    std::vector<std::string_view> f;
+    for (auto tok : split(trim(line), ' '))
+      if (!tok.empty()) f.push_back(tok);
+    if (f.size() < 5 || !parse_devnum(f[2])) continue;
+    out[std::string(f[2])].push_back(unescape_octal(f[4]));
+  }
+  return out;
+}
+
+std::string transport_from_syspath(std::string_view p) {
+  auto has = [&](std::string_view needle) { return p.find(needle) != std::string_view::npos; };
+  const auto slash = p.rfind('/');
+  const auto name = slash == std::string_view::npos ? p : p.substr(slash + 1);
+  if (has("/virtual/block/loop") || name.starts_with("loop")) return "loop";
+  if (has("/nvme/") || name.starts_with("nvme")) return "nvme";
+  if (has("/virtual/")) return "virtual";
+  if (has("/mmc_host/") || name.starts_with("mmcblk")) return "mmc";
+  if (has("/virtio")) return "virtio";
+  if (has("/ata")) return "sata";
+  if (has("/usb")) return "usb";
+  if (has("/host") && has("/target")) return "scsi";
+  return "unknown";
+}
+
+std::string resolve_link(std::string_view link_dir, std::string_view target) {
+  std::vector<std::string_view> parts;
+  auto push_all = [&](std::string_view path) {
+    for (auto part : split(path, '/')) {
+      if (part.empty() || part == ".") continue;
+      if (part == "..") {
+        if (!parts.empty()) parts.pop_back();
+      } else {
+        parts.push_back(part);
+      }
+    }
+  };
+  if (!target.starts_with('/')) push_all(link_dir);
+  push_all(target);
+  std::string out;
+  for (auto part : parts) {
+    out += '/';
+    out += part;
+  }
+  return out.empty() ? "/" : out;
+}
+
+}  // namespace usbsat::topology

@@ -1,0 +1,149 @@
+// The only file that includes <libudev.h> (STYLE G3/G4).
+#include "topology/udev_source.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <libudev.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "topology/errors.hpp"
+#include "topology/sysfs_parse.hpp"
+
+namespace usbsat::topology {
+
+void UdevDeleter::operator()(udev* p) const noexcept { udev_unref(p); }
+void UdevDeleter::operator()(udev_enumerate* p) const noexcept { udev_enumerate_unref(p); }
+void UdevDeleter::operator()(udev_device* p) const noexcept { udev_device_unref(p); }
+void UdevDeleter::operator()(udev_hwdb* p) const noexcept { udev_hwdb_unref(p); }
+
+namespace {
+
+std::string str(const char* s) { return s ? std::string(s) : std::string(); }
+
+std::string join(std::string_view dir, std::string_view name) {
+  std::string p(dir);
+  if (!name.empty()) {
+    p += '/';
+    p += name;
+  }
+  return p;
+}
+
+/// Read a whole file with open/read (both redirected by the umockdev preload under test).
+std::optional<std::string> read_all(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::string out;
+  char buf[4096];
+  bool ok = true;
+  while (true) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      ok = false;
+      break;
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+RawDevice record(udev_device* d) {
+  RawDevice r;
+  r.syspath = str(udev_device_get_syspath(d));
+  r.subsystem = str(udev_device_get_subsystem(d));
+  r.devtype = str(udev_device_get_devtype(d));
+  r.sysname = str(udev_device_get_sysname(d));
+  r.driver = str(udev_device_get_driver(d));
+  r.devnode = str(udev_device_get_devnode(d));
+  if (udev_device* parent = udev_device_get_parent(d))  // borrowed: owned by d
+    r.parent = str(udev_device_get_syspath(parent));
+  return r;
+}
+
+}  // namespace
+
+UdevSource::UdevSource() : udev_(udev_new()) {
+  if (!udev_) throw ScanError("libudev could not be initialised (udev_new failed)");
+  if (::access("/sys/devices", R_OK) != 0)
+    throw ScanError(std::string("/sys/devices is not readable: ") + std::strerror(errno));
+  hwdb_.reset(udev_hwdb_new(udev_.get()));
+}
+
+std::vector<RawDevice> UdevSource::enumerate(std::string_view subsystem) {
+  UdevEnumeratePtr e(udev_enumerate_new(udev_.get()));
+  if (!e) throw ScanError("libudev: udev_enumerate_new failed");
+  const std::string sub(subsystem);
+  udev_enumerate_add_match_subsystem(e.get(), sub.c_str());
+  if (udev_enumerate_scan_devices(e.get()) < 0)
+    throw ScanError("libudev: cannot enumerate subsystem " + sub);
+  std::vector<RawDevice> out;
+  udev_list_entry* entry;
+  udev_list_entry_foreach(entry, udev_enumerate_get_list_entry(e.get())) {
+    UdevDevicePtr d(udev_device_new_from_syspath(udev_.get(), udev_list_entry_get_name(entry)));
+    if (d) out.push_back(record(d.get()));
+  }
+  std::sort(out.begin(), out.end(), [](const RawDevice& a, const RawDevice& b) { return a.syspath < b.syspath; });
+  return out;
+}
+
+std::optional<RawDevice> UdevSource::device(std::string_view syspath) {
+  UdevDevicePtr d(udev_device_new_from_syspath(udev_.get(), std::string(syspath).c_str()));
+  if (!d) return std::nullopt;
+  return record(d.get());
+}
+
+std::optional<std::string> UdevSource::attribute(std::string_view syspath, std::string_view name) {
+  auto text = read_all(join(syspath, name));
+  if (text && !text->empty() && text->back() == '\n') text->pop_back();
+  return text;
+}
+
+std::optional<std::string> UdevSource::binary_attribute(std::string_view syspath, std::string_view name) {
+  return read_all(join(syspath, name));
+}
+
+std::optional<std::string> UdevSource::link_target(std::string_view syspath, std::string_view name) {
+  const std::string path = join(syspath, name);
+  char buf[4096];
+  const ssize_t n = ::readlink(path.c_str(), buf, sizeof buf - 1);
+  if (n <= 0) return std::nullopt;
+  const auto slash = path.rfind('/');
+  return resolve_link(std::string_view(path).substr(0, slash), std::string_view(buf, static_cast<std::size_t>(n)));
+}
+
+std::vector<std::string> UdevSource::list(std::string_view syspath, std::string_view name) {
+  std::vector<std::string> out;
+  DIR* dir = ::opendir(join(syspath, name).c_str());
+  if (!dir) return out;
+  while (const dirent* e = ::readdir(dir)) {
+    if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
+    out.emplace_back(e->d_name);
+  }
+  ::closedir(dir);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<HwdbEntry> UdevSource::hwdb(std::string_view key) {
+  std::vector<HwdbEntry> out;
+  if (!hwdb_) return out;
+  udev_list_entry* entry;
+  udev_list_entry_foreach(entry, udev_hwdb_get_properties_list_entry(hwdb_.get(), std::string(key).c_str(), 0)) {
+    out.push_back({str(udev_list_entry_get_name(entry)), str(udev_list_entry_get_value(entry))});
+  }
+  return out;
+}
+
+std::optional<std::string> UdevSource::read_text_file(std::string_view path) {
+  return read_all(std::string(path));
+}
+
+}  // namespace usbsat::topology
