@@ -14,6 +14,9 @@ import os
 import subprocess
 import sys
 
+# The benchmark scenario: its views are megabytes, so it is checked against expected.json only.
+NO_GOLDEN = {"large"}
+
 # Keys of the generator's drive records that the drives JSON carries under another name or not at all.
 IGNORED_DRIVE_KEYS = {"power_control", "quirk_forced_bot"}
 
@@ -73,6 +76,12 @@ def subset(expected, actual, where):
                 fail(f"{where}: key {k!r} missing")
             else:
                 subset(v, actual[k], f"{where}.{k}")
+    elif isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            fail(f"{where}: expected {expected!r}, got {actual!r}")
+            return
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            subset(e, a, f"{where}[{i}]")
     elif expected != actual:
         fail(f"{where}: expected {expected!r}, got {actual!r}")
 
@@ -135,7 +144,8 @@ def main():
         outputs[(view, "txt")] = run(usbsat, with_fixture, scenario_dir, [view])
         outputs[(view, "json")] = run(usbsat, with_fixture, scenario_dir, [view, "--json"])
         for fmt in ("txt", "json"):
-            check_golden(golden_dir, f"fixture-{scenario}.{view}.{fmt}", outputs[(view, fmt)])
+            if scenario not in NO_GOLDEN:
+                check_golden(golden_dir, f"fixture-{scenario}.{view}.{fmt}", outputs[(view, fmt)])
     with open(expected_path, encoding="utf-8") as f:
         expected = json.load(f)
     try:
@@ -144,8 +154,10 @@ def main():
         json.loads(outputs[("topo", "json")])
     except json.JSONDecodeError as e:
         fail(f"invalid JSON: {e}")
-    for f in failures:
+    for f in failures[:40]:
         print(f"FAIL: {f}")
+    if len(failures) > 40:
+        print(f"... and {len(failures) - 40} more failures")
     if not failures:
         print(f"OK: {scenario}: topo, drives, ports agree with goldens and {os.path.basename(expected_path)}")
     return 1 if failures else 0
