@@ -17,6 +17,7 @@ struct GlobalOptions {
 /// `usbsat topo|drives|ports`: what to scan and show.
 struct ScanOptions {
   bool all_devices = false;  ///< topo --all: one line per empty port instead of a per-hub summary
+  std::optional<std::string> mountinfo;  ///< --mountinfo PATH: mounts from PATH ("": none), not /proc/self/mountinfo
 };
 
 /// Everything one run may need; only the struct of the chosen command is meaningful.

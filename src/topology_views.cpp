@@ -33,7 +33,9 @@ int show_view(const topology::ScanResult& scan, const Invocation& inv, const Vie
 int run_view(const Invocation& inv, const ViewRenderers& view) {
   // Scan the live system (under umockdev: the testbed). One bad device is a diagnostic; no /sys throws
   // ScanError, which main.cpp maps to kExitEnvironment.
-  const auto scan = topology::scan_system();
+  topology::ScanConfig config;
+  if (inv.scan.mountinfo) config.mountinfo_path = *inv.scan.mountinfo;
+  const auto scan = topology::scan_system(config);
   return show_view(scan, inv, view, stdout, stderr);
 }
 

@@ -51,6 +51,19 @@ TEST_CASE("parse: the view commands and their flags") {
   }
 }
 
+TEST_CASE("parse: --mountinfo for the scanning commands") {
+  auto p = parse({"drives", "--json", "--mountinfo", ""});
+  REQUIRE(p.invocation);
+  CHECK(p.invocation->scan.mountinfo == std::string());
+  p = parse({"topo", "--mountinfo", "/tmp/mi"});
+  REQUIRE(p.invocation);
+  CHECK(p.invocation->scan.mountinfo == "/tmp/mi");
+  p = parse({"ports"});
+  REQUIRE(p.invocation);
+  CHECK_FALSE(p.invocation->scan.mountinfo);
+  CHECK_FALSE(parse({"version", "--mountinfo", "x"}).invocation);
+}
+
 TEST_CASE("parse: usage errors and help") {
   auto bad = parse({"drives", "--all"});  // --all belongs to topo only
   CHECK_FALSE(bad.invocation);
