@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 namespace usbsat::topology {
 namespace {
@@ -20,6 +21,38 @@ std::string hub_name_of_port(const Topology& t, Vertex port) {
   if (auto h = parent(t, port))
     if (const auto* d = usb_info(t, *h)) return d->name;
   return {};
+}
+
+/// Whole disks in the subtree of `v` (v included), in tree order.
+void collect_blocks(const Topology& t, Vertex v, std::vector<Vertex>& out) {
+  if (t[v].kind == NodeKind::Block) out.push_back(v);
+  for (Vertex k : children(t, v)) collect_blocks(t, k, out);
+}
+
+/// Whole disks below any of `tops`, in block_devices() order. Walks only the subtrees (the views call this
+/// once per connector, so a whole-graph scan here made `topo` quadratic on large machines).
+std::vector<Vertex> blocks_below(const Topology& t, const std::vector<Vertex>& tops) {
+  std::vector<Vertex> out;
+  for (Vertex v : tops) collect_blocks(t, v, out);
+  if (out.size() < 2) return out;
+  const auto order = block_devices(t);
+  std::map<Vertex, std::size_t> rank;
+  for (std::size_t i = 0; i < order.size(); ++i) rank.emplace(order[i], i);
+  std::sort(out.begin(), out.end(), [&](Vertex a, Vertex b) { return rank[a] < rank[b]; });
+  return out;
+}
+
+/// Hub vertices in the subtree of `v`, depth-first.
+std::vector<Vertex> hubs_below(const Topology& t, Vertex v) {
+  std::vector<Vertex> out, stack{v};
+  while (!stack.empty()) {
+    const Vertex cur = stack.back();
+    stack.pop_back();
+    if (t[cur].kind == NodeKind::Hub) out.push_back(cur);
+    auto kids = children(t, cur);
+    stack.insert(stack.end(), kids.rbegin(), kids.rend());
+  }
+  return out;
 }
 
 }  // namespace
@@ -78,18 +111,7 @@ std::vector<PcieHopSummary> summarize_pcie_uplink(const Topology& t, Vertex cont
   return out;
 }
 
-std::vector<Vertex> drives_below(const Topology& t, Vertex v) {
-  std::vector<Vertex> out;
-  for (Vertex b : block_devices(t)) {
-    if (b == v) {
-      out.push_back(b);
-      continue;
-    }
-    const auto up = ancestors(t, b);
-    if (std::find(up.begin(), up.end(), v) != up.end()) out.push_back(b);
-  }
-  return out;
-}
+std::vector<Vertex> drives_below(const Topology& t, Vertex v) { return blocks_below(t, {v}); }
 
 ConnectorSummary summarize_connector(const Topology& t, std::size_t index) {
   const Connector& c = t.connectors().at(index);
@@ -127,12 +149,7 @@ ConnectorSummary summarize_connector(const Topology& t, std::size_t index) {
         devices.push_back(k);
         if (const auto* d = usb_info(t, k)) s.devices.push_back(d->name);
       }
-  for (Vertex b : block_devices(t)) {
-    const auto up = ancestors(t, b);
-    if (std::any_of(devices.begin(), devices.end(),
-                    [&](Vertex d) { return std::find(up.begin(), up.end(), d) != up.end(); }))
-      s.drives.push_back(t[b].as<BlockInfo>().name);
-  }
+  for (Vertex b : blocks_below(t, devices)) s.drives.push_back(t[b].as<BlockInfo>().name);
   return s;
 }
 
@@ -148,9 +165,7 @@ std::vector<ControllerPorts> summarize_ports(const Topology& t) {
 
     // Physical hubs: one entry per hub, its peer half folded in.
     std::vector<std::string> seen;
-    const auto below = of_kind(t, NodeKind::Hub);
-    for (Vertex h : below) {
-      if (controller_of(t, h) != ctrl) continue;
+    for (Vertex h : hubs_below(t, ctrl)) {
       const auto& d = t[h].as<UsbDeviceInfo>();
       if (std::find(seen.begin(), seen.end(), d.syspath) != seen.end()) continue;
       HubShare hs;
@@ -167,11 +182,7 @@ std::vector<ControllerPorts> summarize_ports(const Topology& t) {
       const std::string name = (d.manufacturer ? *d.manufacturer : std::string()) +
                                (d.manufacturer && d.product ? " " : "") + (d.product ? *d.product : std::string());
       if (!name.empty()) hs.description += (hs.description.empty() ? "" : " ") + name;
-      for (Vertex b : block_devices(t))
-        for (Vertex half : halves) {
-          const auto up = ancestors(t, b);
-          if (std::find(up.begin(), up.end(), half) != up.end()) hs.drives.push_back(t[b].as<BlockInfo>().name);
-        }
+      for (Vertex b : blocks_below(t, halves)) hs.drives.push_back(t[b].as<BlockInfo>().name);
       cp.hubs.push_back(std::move(hs));
     }
     out.push_back(std::move(cp));
