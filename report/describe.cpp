@@ -25,7 +25,9 @@ std::string describe_controller(const topology::ControllerSummary& c) {
   return out;
 }
 
-std::string short_pci(const std::string& bdf) { return bdf.rfind("0000:", 0) == 0 ? bdf.substr(5) : bdf; }
+std::string short_pci(const std::string& bdf) {
+  return bdf.rfind("0000:", 0) == 0 ? bdf.substr(5) : bdf;
+}
 
 std::string disk_model(const std::optional<std::string>& vendor, const std::optional<std::string>& model) {
   std::string out;
@@ -34,9 +36,11 @@ std::string disk_model(const std::optional<std::string>& vendor, const std::opti
   return out;
 }
 
-std::string describe_speed(std::optional<topology::UsbSpeed> speed, std::optional<topology::UsbSpeed> capable) {
+std::string describe_speed(std::optional<topology::UsbSpeed> speed,
+                           std::optional<topology::UsbSpeed> capable) {
   std::string out = speed ? std::string(topology::short_label(*speed)) : "speed ?";
-  if (speed && capable && *capable > *speed && *capable >= topology::UsbSpeed::High) out += fmt::format(" (capable {})", topology::short_label(*capable));
+  if (speed && capable && *capable > *speed && *capable >= topology::UsbSpeed::High)
+    out += fmt::format(" (capable {})", topology::short_label(*capable));
   return out;
 }
 

@@ -19,6 +19,7 @@ std::string short_pci(const std::string& bdf);
 std::string disk_model(const std::optional<std::string>& vendor, const std::optional<std::string>& model);
 /// "480M", or "480M (capable 5G)" when the device could go faster (only for USB2/USB3 capabilities: a
 /// low-speed device's bcdUSB 1.10 is no promise of 12M).
-std::string describe_speed(std::optional<topology::UsbSpeed> speed, std::optional<topology::UsbSpeed> capable);
+std::string describe_speed(std::optional<topology::UsbSpeed> speed,
+                           std::optional<topology::UsbSpeed> capable);
 
 }  // namespace usbsat::report

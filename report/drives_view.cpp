@@ -26,9 +26,11 @@ Json json_drive(const topology::DriveSummary& d) {
       {"pcie_uplink", usb_only(std::move(pcie))},
       {"speed_mbps", json_mbps(d.speed)},
       {"capable_mbps", json_mbps(d.capable_speed)},
-      {"capable_source", usb && d.capable_speed ? Json(d.capable_from_bos ? "bos" : "bcdUSB") : Json(nullptr)},
-      {"protocol", d.protocol && *d.protocol != topology::StorageProtocol::None ? Json(topology::to_string(*d.protocol))
-                                                                                : Json(nullptr)},
+      {"capable_source",
+       usb && d.capable_speed ? Json(d.capable_from_bos ? "bos" : "bcdUSB") : Json(nullptr)},
+      {"protocol", d.protocol && *d.protocol != topology::StorageProtocol::None
+                       ? Json(topology::to_string(*d.protocol))
+                       : Json(nullptr)},
       {"uas_capable", opt(d.uas_capable)},
       {"uas_blocked_reason", opt(d.uas_blocked_reason)},
       {"driver", opt(d.driver)},
@@ -57,18 +59,22 @@ std::string render_drives_json(const ViewInput& in) {
 
 namespace {
 
-std::string dash(const std::optional<std::string>& s) { return s && !s->empty() ? display_string(*s) : "-"; }
+std::string dash(const std::optional<std::string>& s) {
+  return s && !s->empty() ? display_string(*s) : "-";
+}
 
 std::vector<std::string> notes_for(const topology::DriveSummary& d) {
   std::vector<std::string> notes;
   using topology::StorageProtocol;
   if (d.uas_capable.value_or(false) && d.protocol == StorageProtocol::Bot)
-    notes.push_back(fmt::format("{}: UAS-capable but running Bulk-Only (usb-storage){}", d.dev,
-                                d.uas_blocked_reason ? ": " + display_string(*d.uas_blocked_reason) : std::string()));
+    notes.push_back(
+        fmt::format("{}: UAS-capable but running Bulk-Only (usb-storage){}", d.dev,
+                    d.uas_blocked_reason ? ": " + display_string(*d.uas_blocked_reason) : std::string()));
   if (d.speed && d.capable_speed && *d.capable_speed > *d.speed) {
     std::string why;
     if (d.connector && d.connector->max_speed && *d.connector->max_speed <= *d.speed)
-      why = fmt::format(": connector {} is {}", d.connector->id, topology::to_string(d.connector->speed_class));
+      why =
+          fmt::format(": connector {} is {}", d.connector->id, topology::to_string(d.connector->speed_class));
     else if (d.connector && d.connector->max_speed)
       why = fmt::format(" although connector {} is {}: check the cable, or replug it", d.connector->id,
                         topology::to_string(d.connector->speed_class));
@@ -87,20 +93,21 @@ std::string render_drives_text(const ViewInput& in) {
   std::vector<std::string> notes;
   for (const auto& d : drives) {
     const std::string speed = d.usb ? describe_speed(d.speed, d.capable_speed) : "-";
-    const std::string proto =
-        d.protocol && *d.protocol != topology::StorageProtocol::None ? std::string(protocol_label(*d.protocol)) : "-";
+    const std::string proto = d.protocol && *d.protocol != topology::StorageProtocol::None
+                                  ? std::string(protocol_label(*d.protocol))
+                                  : "-";
     const std::string ctrl =
         d.controller ? short_pci(d.controller->pci) + " " + std::string(hcd_label(d.controller->kind)) : "-";
     std::string name = disk_model(d.vendor, d.model);
     if (name.empty()) name = d.usb_name.value_or("");
-    rows.push_back({d.dev, d.size_bytes ? format_size(*d.size_bytes) : "-", d.transport, dash(d.port_path), speed,
-                    proto, d.queue_depth ? std::to_string(*d.queue_depth) : "-", ctrl,
+    rows.push_back({d.dev, d.size_bytes ? format_size(*d.size_bytes) : "-", d.transport, dash(d.port_path),
+                    speed, proto, d.queue_depth ? std::to_string(*d.queue_depth) : "-", ctrl,
                     d.connector ? d.connector->id : "-", name.empty() ? "-" : display_string(name)});
     auto n = notes_for(d);
     notes.insert(notes.end(), n.begin(), n.end());
   }
-  std::string out =
-      render_table({"DEV", "SIZE", "BUS", "PORT", "SPEED", "PROTO", "QD", "CONTROLLER", "CONNECTOR", "MODEL"}, rows);
+  std::string out = render_table(
+      {"DEV", "SIZE", "BUS", "PORT", "SPEED", "PROTO", "QD", "CONTROLLER", "CONNECTOR", "MODEL"}, rows);
   if (!notes.empty()) {
     out += "\n";
     for (const auto& n : notes) out += n + "\n";

@@ -14,7 +14,8 @@ namespace usbsat::report {
 Json json_drive(const topology::DriveSummary& d);
 /// The whole `drives --json` document.
 std::string render_drives_json(const ViewInput& in);
-/// The `drives` table followed by one note per drive that runs slower or with a weaker protocol than it could.
+/// The `drives` table followed by one note per drive that runs slower or with a weaker protocol than it
+/// could.
 std::string render_drives_text(const ViewInput& in);
 
 }  // namespace usbsat::report

@@ -13,10 +13,17 @@ std::size_t utf8_len(std::string_view s, std::size_t i) {
   std::size_t n = 0;
   std::uint32_t cp = 0;
   if (c < 0x80) return 1;
-  if ((c & 0xe0) == 0xc0) { n = 2; cp = c & 0x1f; }
-  else if ((c & 0xf0) == 0xe0) { n = 3; cp = c & 0x0f; }
-  else if ((c & 0xf8) == 0xf0) { n = 4; cp = c & 0x07; }
-  else return 0;
+  if ((c & 0xe0) == 0xc0) {
+    n = 2;
+    cp = c & 0x1f;
+  } else if ((c & 0xf0) == 0xe0) {
+    n = 3;
+    cp = c & 0x0f;
+  } else if ((c & 0xf8) == 0xf0) {
+    n = 4;
+    cp = c & 0x07;
+  } else
+    return 0;
   if (i + n > s.size()) return 0;
   for (std::size_t k = 1; k < n; ++k) {
     if ((b(i + k) & 0xc0) != 0x80) return 0;

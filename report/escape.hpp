@@ -1,6 +1,7 @@
 #pragma once
-/// Escaping for the text renderers (JSON strings are escaped by report/json_common's dump_json). sysfs strings (product, serial, model) come from device
-/// firmware and may hold control characters or invalid UTF-8; a renderer never passes them through raw.
+/// Escaping for the text renderers (JSON strings are escaped by report/json_common's dump_json). sysfs
+/// strings (product, serial, model) come from device firmware and may hold control characters or invalid
+/// UTF-8; a renderer never passes them through raw.
 #include <string>
 #include <string_view>
 

@@ -25,14 +25,19 @@ Json json_mbps(const std::optional<topology::UsbSpeed>& s) {
 
 Json json_pcie_link(const topology::PcieLink& l) {
   if (l.empty()) return nullptr;
-  return Json{{"speed_gts", opt(l.speed_gts)}, {"width", opt(l.width)}, {"max_speed_gts", opt(l.max_speed_gts)},
+  return Json{{"speed_gts", opt(l.speed_gts)},
+              {"width", opt(l.width)},
+              {"max_speed_gts", opt(l.max_speed_gts)},
               {"max_width", opt(l.max_width)}};
 }
 
 Json json_physical_location(const std::optional<topology::PhysicalLocation>& p) {
   if (!p) return nullptr;
-  return Json{{"panel", opt(p->panel)}, {"vertical_position", opt(p->vertical_position)},
-              {"horizontal_position", opt(p->horizontal_position)}, {"dock", opt(p->dock)}, {"lid", opt(p->lid)}};
+  return Json{{"panel", opt(p->panel)},
+              {"vertical_position", opt(p->vertical_position)},
+              {"horizontal_position", opt(p->horizontal_position)},
+              {"dock", opt(p->dock)},
+              {"lid", opt(p->lid)}};
 }
 
 Json json_controller(const topology::ControllerSummary& c) {

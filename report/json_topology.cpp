@@ -9,7 +9,9 @@ namespace {
 
 using topology::NodeKind;
 
-Json str_or_null(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
+Json str_or_null(const std::string& s) {
+  return s.empty() ? Json(nullptr) : Json(s);
+}
 
 Json basename_or_null(const std::optional<std::string>& p) {
   if (!p) return nullptr;
@@ -22,7 +24,9 @@ std::string trimmed(const std::string& s) {
   return b == std::string::npos ? std::string() : s.substr(b);
 }
 
-Json hex8(const std::optional<std::uint8_t>& v) { return v ? Json(fmt::format("{:02x}", *v)) : Json(nullptr); }
+Json hex8(const std::optional<std::uint8_t>& v) {
+  return v ? Json(fmt::format("{:02x}", *v)) : Json(nullptr);
+}
 
 void fill(Json& j, const topology::Topology& t, topology::Vertex v) {
   const auto& n = t[v];
@@ -57,7 +61,8 @@ void fill(Json& j, const topology::Topology& t, topology::Vertex v) {
           j["version"] = str_or_null(trimmed(info.version));
           j["speed_mbps"] = json_mbps(info.speed);
           j["capable_mbps"] = json_mbps(info.capable_speed);
-          j["capable_source"] = info.capable_speed ? Json(info.capable_from_bos ? "bos" : "bcdUSB") : Json(nullptr);
+          j["capable_source"] =
+              info.capable_speed ? Json(info.capable_from_bos ? "bos" : "bcdUSB") : Json(nullptr);
           j["rx_lanes"] = opt(info.rx_lanes);
           j["tx_lanes"] = opt(info.tx_lanes);
           j["max_power_ma"] = opt(info.max_power_ma);
@@ -94,7 +99,8 @@ void fill(Json& j, const topology::Topology& t, topology::Vertex v) {
           j["num_endpoints"] = opt(info.num_endpoints);
           Json alts = Json::array();
           for (const auto& a : info.alt_settings)
-            alts.push_back(Json{{"alt", a.number}, {"class", fmt::format("{:02x}", a.interface_class)},
+            alts.push_back(Json{{"alt", a.number},
+                                {"class", fmt::format("{:02x}", a.interface_class)},
                                 {"subclass", fmt::format("{:02x}", a.interface_subclass)},
                                 {"protocol", fmt::format("{:02x}", a.interface_protocol)},
                                 {"num_endpoints", a.num_endpoints}});
@@ -137,7 +143,9 @@ void fill(Json& j, const topology::Topology& t, topology::Vertex v) {
           j["holders"] = info.holders;
           Json parts = Json::array();
           for (const auto& p : info.partitions)
-            parts.push_back(Json{{"name", p.name}, {"size_bytes", opt(p.size_bytes)}, {"mountpoints", p.mountpoints},
+            parts.push_back(Json{{"name", p.name},
+                                 {"size_bytes", opt(p.size_bytes)},
+                                 {"mountpoints", p.mountpoints},
                                  {"holders", p.holders}});
           j["partitions"] = std::move(parts);
         }
@@ -169,8 +177,9 @@ std::string render_topology_json(const ViewInput& in) {
   Json conns = Json::array();
   for (std::size_t i = 0; i < in.topology.connectors().size(); ++i)
     conns.push_back(json_connector(topology::summarize_connector(in.topology, i)));
-  return dump_json(
-      Json{{"roots", std::move(roots)}, {"connectors", std::move(conns)}, {"diagnostics", json_diagnostics(in.diagnostics)}});
+  return dump_json(Json{{"roots", std::move(roots)},
+                        {"connectors", std::move(conns)},
+                        {"diagnostics", json_diagnostics(in.diagnostics)}});
 }
 
 }  // namespace usbsat::report

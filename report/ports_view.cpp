@@ -22,8 +22,8 @@ std::string occupant_text(const topology::Topology& t, const topology::Connector
   if (!c.occupant) return "empty";
   const auto& n = t[*c.occupant];
   const auto& d = n.as<topology::UsbDeviceInfo>();
-  return fmt::format("{}{} {} {}", n.kind == topology::NodeKind::Hub ? "hub " : "", d.name, describe_usb_device(d),
-                     describe_speed(d.speed, d.capable_speed));
+  return fmt::format("{}{} {} {}", n.kind == topology::NodeKind::Hub ? "hub " : "", d.name,
+                     describe_usb_device(d), describe_speed(d.speed, d.capable_speed));
 }
 
 }  // namespace
@@ -35,7 +35,8 @@ std::string render_ports_json(const ViewInput& in) {
     for (const auto& h : cp.pcie_uplink) pcie.push_back(json_pcie_hop(h));
     for (const auto& c : cp.connectors) conns.push_back(json_connector(c));
     for (const auto& h : cp.hubs)
-      hubs.push_back(Json{{"hub", h.hub}, {"peer", opt(h.peer)}, {"description", h.description}, {"drives", h.drives}});
+      hubs.push_back(
+          Json{{"hub", h.hub}, {"peer", opt(h.peer)}, {"description", h.description}, {"drives", h.drives}});
     ctrls.push_back(Json{{"controller", json_controller(cp.controller)},
                          {"pcie_uplink", std::move(pcie)},
                          {"connector_count", cp.connectors.size()},
@@ -83,7 +84,8 @@ std::string render_ports_text(const ViewInput& in) {
                         c.connect_type.value_or("-"), where.empty() ? "-" : where, occupant_text(t, c),
                         c.drives.empty() ? "-" : join(c.drives)});
       }
-      auto table = render_table({"CONNECTOR", "HUB PORT", "SPEED", "TYPE", "LOCATION", "OCCUPANT", "DRIVES"}, rows);
+      auto table =
+          render_table({"CONNECTOR", "HUB PORT", "SPEED", "TYPE", "LOCATION", "OCCUPANT", "DRIVES"}, rows);
       for (std::size_t pos = 0; pos < table.size();) {
         const auto nl = table.find('\n', pos);
         out += "  " + table.substr(pos, nl - pos + 1);
@@ -97,9 +99,11 @@ std::string render_ports_text(const ViewInput& in) {
     for (const auto& h : cp.hubs) {
       const std::string name = h.hub + (h.peer ? "+" + *h.peer : "");
       if (h.drives.size() >= 2)
-        out += fmt::format("  drives sharing hub {} ({}): {}\n", name, display_string(h.description), join(h.drives));
+        out += fmt::format("  drives sharing hub {} ({}): {}\n", name, display_string(h.description),
+                           join(h.drives));
       else if (h.drives.size() == 1)
-        out += fmt::format("  drives behind hub {} ({}): {}\n", name, display_string(h.description), h.drives[0]);
+        out += fmt::format("  drives behind hub {} ({}): {}\n", name, display_string(h.description),
+                           h.drives[0]);
     }
   }
   for (const auto& s : topology::shared_pcie_uplinks(t))

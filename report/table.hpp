@@ -12,6 +12,7 @@ std::size_t display_width(std::string_view s);
 
 /// Left-aligned columns separated by two spaces, a header row first, no trailing blanks, one '\n' per row.
 /// Rows shorter than the header are padded with empty cells.
-std::string render_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows);
+std::string render_table(const std::vector<std::string>& header,
+                         const std::vector<std::vector<std::string>>& rows);
 
 }  // namespace usbsat::report

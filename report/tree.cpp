@@ -43,7 +43,8 @@ class TreeWriter {
     if (!disks.empty()) {
       if (!trees.empty()) out_ += "\n";
       out_ += "Disks not on USB:\n";
-      for (std::size_t i = 0; i < disks.size(); ++i) node(disks[i], i + 1 == disks.size() ? "└── " : "├── ", "    ");
+      for (std::size_t i = 0; i < disks.size(); ++i)
+        node(disks[i], i + 1 == disks.size() ? "└── " : "├── ", "    ");
     }
     return std::move(out_);
   }
@@ -93,11 +94,13 @@ class TreeWriter {
       const auto c = topology::summarize_connector(t_, it->second);
       tags.emplace_back(topology::to_string(c.speed_class));
       if (c.physical_location)
-        if (auto where = format_physical_location(*c.physical_location); !where.empty()) tags.push_back(where);
+        if (auto where = format_physical_location(*c.physical_location); !where.empty())
+          tags.push_back(where);
     }
     if (p.peer) tags.push_back("peer " + basename(*p.peer));
     if (p.connect_type && *p.connect_type != "hotplug") tags.push_back(*p.connect_type);
-    if (p.over_current_count.value_or(0) > 0) tags.push_back(fmt::format("{} over-current events", *p.over_current_count));
+    if (p.over_current_count.value_or(0) > 0)
+      tags.push_back(fmt::format("{} over-current events", *p.over_current_count));
     return fmt::format("port {}{}", p.number, tags.empty() ? "" : " [" + join(tags, ", ") + "]");
   }
 
@@ -136,8 +139,8 @@ class TreeWriter {
       }
       case NodeKind::RootHub: {
         const auto& d = n.as<topology::UsbDeviceInfo>();
-        return fmt::format("{} root hub {}, {}", d.name, d.speed ? topology::short_label(*d.speed) : "speed ?",
-                           hub_ports_summary(v));
+        return fmt::format("{} root hub {}, {}", d.name,
+                           d.speed ? topology::short_label(*d.speed) : "speed ?", hub_ports_summary(v));
       }
       case NodeKind::Hub: {
         const auto& d = n.as<topology::UsbDeviceInfo>();
@@ -148,12 +151,17 @@ class TreeWriter {
       }
       case NodeKind::Device: {
         const auto& d = n.as<topology::UsbDeviceInfo>();
-        return fmt::format("{} {} {}", d.name, describe_usb_device(d), describe_speed(d.speed, d.capable_speed));
+        return fmt::format("{} {} {}", d.name, describe_usb_device(d),
+                           describe_speed(d.speed, d.capable_speed));
       }
-      case NodeKind::Interface: return interface_line(n.as<topology::InterfaceInfo>());
-      case NodeKind::ScsiDevice: return scsi_line(v);
-      case NodeKind::Block: return block_line(n.as<topology::BlockInfo>(), std::nullopt);
-      case NodeKind::Port: return port_text(v);
+      case NodeKind::Interface:
+        return interface_line(n.as<topology::InterfaceInfo>());
+      case NodeKind::ScsiDevice:
+        return scsi_line(v);
+      case NodeKind::Block:
+        return block_line(n.as<topology::BlockInfo>(), std::nullopt);
+      case NodeKind::Port:
+        return port_text(v);
     }
     return {};
   }
@@ -162,7 +170,8 @@ class TreeWriter {
     std::string s = fmt::format("if {}", i.number);
     if (i.interface_class) {
       s += " " + usb_class_name(*i.interface_class);
-      s += " " + format_class_triple(*i.interface_class, i.interface_subclass.value_or(0), i.interface_protocol.value_or(0));
+      s += " " + format_class_triple(*i.interface_class, i.interface_subclass.value_or(0),
+                                     i.interface_protocol.value_or(0));
     }
     s += i.driver.empty() ? ", no driver" : ", driver " + i.driver;
     if (i.storage == topology::StorageProtocol::Uas || i.storage == topology::StorageProtocol::Bot)
@@ -204,7 +213,8 @@ class TreeWriter {
     if (b.max_sectors_kb) parts.push_back(fmt::format("max_sectors {} KiB", *b.max_sectors_kb));
     if (b.rotational) parts.emplace_back(*b.rotational ? "rotational" : "non-rotational");
     std::vector<std::string> mounts = b.mountpoints;
-    for (const auto& p : b.partitions) mounts.insert(mounts.end(), p.mountpoints.begin(), p.mountpoints.end());
+    for (const auto& p : b.partitions)
+      mounts.insert(mounts.end(), p.mountpoints.begin(), p.mountpoints.end());
     if (!mounts.empty()) parts.push_back("mounted " + display_string(join(mounts, " ")));
     return join(parts, " ");
   }

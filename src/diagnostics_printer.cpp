@@ -15,13 +15,15 @@ std::string format_diagnostics(std::span<const topology::Diagnostic> diags, cons
   for (const auto& d : diags) {
     if (d.severity == topology::Severity::Info && !opts.verbose) continue;
     if (d.severity == topology::Severity::Warning && opts.quiet) continue;
-    out += fmt::format("usbsat: {}: {}{}\n", report::severity_label(d.severity),
-                       d.where.empty() ? "" : report::text_safe(d.where) + ": ", report::text_safe(d.message));
+    out +=
+        fmt::format("usbsat: {}: {}{}\n", report::severity_label(d.severity),
+                    d.where.empty() ? "" : report::text_safe(d.where) + ": ", report::text_safe(d.message));
   }
   return out;
 }
 
-void print_diagnostics(std::FILE* out, std::span<const topology::Diagnostic> diags, const GlobalOptions& opts) {
+void print_diagnostics(std::FILE* out, std::span<const topology::Diagnostic> diags,
+                       const GlobalOptions& opts) {
   const auto text = format_diagnostics(diags, opts);
   std::fputs(text.c_str(), out);
 }

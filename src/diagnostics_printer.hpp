@@ -13,7 +13,8 @@ namespace usbsat::cli {
 /// The lines print_diagnostics() would write, honouring verbosity. Pure.
 std::string format_diagnostics(std::span<const topology::Diagnostic> diags, const GlobalOptions& opts);
 /// Write format_diagnostics() to `out` (stderr in the commands).
-void print_diagnostics(std::FILE* out, std::span<const topology::Diagnostic> diags, const GlobalOptions& opts);
+void print_diagnostics(std::FILE* out, std::span<const topology::Diagnostic> diags,
+                       const GlobalOptions& opts);
 /// kExitPartial when any diagnostic is an error (results were still printed), else kExitOk.
 int exit_code_for(std::span<const topology::Diagnostic> diags);
 

@@ -16,8 +16,8 @@ std::optional<std::string> no_usb_notice(const topology::Topology& t, std::strin
       command, command);
 }
 
-int show_view(const topology::ScanResult& scan, const Invocation& inv, const ViewRenderers& view, std::FILE* out,
-              std::FILE* err) {
+int show_view(const topology::ScanResult& scan, const Invocation& inv, const ViewRenderers& view,
+              std::FILE* out, std::FILE* err) {
   // 1. No controller at all: say so before anything else, so nobody mistakes an empty tree for an answer.
   if (auto notice = no_usb_notice(scan.topology, inv.command)) std::fputs(notice->c_str(), err);
   // 2. The view itself: JSON carries the diagnostics inside, text leaves them to stderr.

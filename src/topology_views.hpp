@@ -23,8 +23,8 @@ std::optional<std::string> no_usb_notice(const topology::Topology& t, std::strin
 
 /// Render an already scanned system: the view on `out`, the notice and diagnostics on `err`. Returns the
 /// exit code. Separate from the scan so tests can drive it with in-memory topologies.
-int show_view(const topology::ScanResult& scan, const Invocation& inv, const ViewRenderers& view, std::FILE* out,
-              std::FILE* err);
+int show_view(const topology::ScanResult& scan, const Invocation& inv, const ViewRenderers& view,
+              std::FILE* out, std::FILE* err);
 
 /// scan_system() and show_view() on stdout/stderr.
 int run_view(const Invocation& inv, const ViewRenderers& view);

@@ -13,7 +13,9 @@ std::string hex4(std::uint16_t v) {
   return buf;
 }
 
-const UsbDeviceInfo* usb_info(const Topology& t, Vertex v) { return t[v].get_if<UsbDeviceInfo>(); }
+const UsbDeviceInfo* usb_info(const Topology& t, Vertex v) {
+  return t[v].get_if<UsbDeviceInfo>();
+}
 
 std::string hub_name_of_port(const Topology& t, Vertex port) {
   const auto& p = t[port].as<PortInfo>();
@@ -59,13 +61,20 @@ std::vector<Vertex> hubs_below(const Topology& t, Vertex v) {
 
 std::string_view to_string(ConnectorClass c) {
   switch (c) {
-    case ConnectorClass::Usb1Only: return "USB1.1 only";
-    case ConnectorClass::Usb2Only: return "USB2 only";
-    case ConnectorClass::Usb3_5G: return "USB3 5G";
-    case ConnectorClass::Usb3_10G: return "USB3 10G";
-    case ConnectorClass::Usb3_20G: return "USB3 20G (Gen2x2)";
-    case ConnectorClass::Usb4: return "USB4";
-    case ConnectorClass::Unknown: break;
+    case ConnectorClass::Usb1Only:
+      return "USB1.1 only";
+    case ConnectorClass::Usb2Only:
+      return "USB2 only";
+    case ConnectorClass::Usb3_5G:
+      return "USB3 5G";
+    case ConnectorClass::Usb3_10G:
+      return "USB3 10G";
+    case ConnectorClass::Usb3_20G:
+      return "USB3 20G (Gen2x2)";
+    case ConnectorClass::Usb4:
+      return "USB4";
+    case ConnectorClass::Unknown:
+      break;
   }
   return "unknown";
 }
@@ -74,29 +83,43 @@ ConnectorClass connector_class(std::optional<UsbSpeed> s) {
   if (!s) return ConnectorClass::Unknown;
   switch (*s) {
     case UsbSpeed::Low:
-    case UsbSpeed::Full: return ConnectorClass::Usb1Only;
+    case UsbSpeed::Full:
+      return ConnectorClass::Usb1Only;
     case UsbSpeed::High:
-    case UsbSpeed::Wireless: return ConnectorClass::Usb2Only;
-    case UsbSpeed::Super: return ConnectorClass::Usb3_5G;
-    case UsbSpeed::SuperPlus: return ConnectorClass::Usb3_10G;
-    case UsbSpeed::SuperPlus2x2: return ConnectorClass::Usb3_20G;
+    case UsbSpeed::Wireless:
+      return ConnectorClass::Usb2Only;
+    case UsbSpeed::Super:
+      return ConnectorClass::Usb3_5G;
+    case UsbSpeed::SuperPlus:
+      return ConnectorClass::Usb3_10G;
+    case UsbSpeed::SuperPlus2x2:
+      return ConnectorClass::Usb3_20G;
     case UsbSpeed::Usb4_40:
-    case UsbSpeed::Usb4_80: return ConnectorClass::Usb4;
-    case UsbSpeed::Unknown: break;
+    case UsbSpeed::Usb4_80:
+      return ConnectorClass::Usb4;
+    case UsbSpeed::Unknown:
+      break;
   }
   return ConnectorClass::Unknown;
 }
 
 std::size_t ControllerPorts::occupied() const {
-  return static_cast<std::size_t>(
-      std::count_if(connectors.begin(), connectors.end(), [](const auto& c) { return c.occupant.has_value(); }));
+  return static_cast<std::size_t>(std::count_if(connectors.begin(), connectors.end(),
+                                                [](const auto& c) { return c.occupant.has_value(); }));
 }
 
 ControllerSummary summarize_controller(const Topology& t, Vertex controller) {
   const auto& c = t[controller].as<ControllerInfo>();
-  ControllerSummary s{.vertex = controller, .pci = c.bdf, .kind = c.kind, .vendor_id = c.vendor_id,
-                      .device_id = c.device_id, .vendor = c.vendor_name, .name = c.model_name,
-                      .driver = c.driver, .link = c.link, .companions = c.companions};
+  ControllerSummary s{.vertex = controller,
+                      .pci = c.bdf,
+                      .kind = c.kind,
+                      .vendor_id = c.vendor_id,
+                      .device_id = c.device_id,
+                      .vendor = c.vendor_name,
+                      .name = c.model_name,
+                      .driver = c.driver,
+                      .link = c.link,
+                      .companions = c.companions};
   for (Vertex k : children(t, controller))
     if (t[k].kind == NodeKind::RootHub) s.root_hubs.push_back(t[k].as<UsbDeviceInfo>().name);
   return s;
@@ -111,7 +134,9 @@ std::vector<PcieHopSummary> summarize_pcie_uplink(const Topology& t, Vertex cont
   return out;
 }
 
-std::vector<Vertex> drives_below(const Topology& t, Vertex v) { return blocks_below(t, {v}); }
+std::vector<Vertex> drives_below(const Topology& t, Vertex v) {
+  return blocks_below(t, {v});
+}
 
 ConnectorSummary summarize_connector(const Topology& t, std::size_t index) {
   const Connector& c = t.connectors().at(index);
@@ -180,7 +205,8 @@ std::vector<ControllerPorts> summarize_ports(const Topology& t) {
         }
       if (d.vendor_id && d.product_id) hs.description = hex4(*d.vendor_id) + ":" + hex4(*d.product_id);
       const std::string name = (d.manufacturer ? *d.manufacturer : std::string()) +
-                               (d.manufacturer && d.product ? " " : "") + (d.product ? *d.product : std::string());
+                               (d.manufacturer && d.product ? " " : "") +
+                               (d.product ? *d.product : std::string());
       if (!name.empty()) hs.description += (hs.description.empty() ? "" : " ") + name;
       for (Vertex b : blocks_below(t, halves)) hs.drives.push_back(t[b].as<BlockInfo>().name);
       cp.hubs.push_back(std::move(hs));

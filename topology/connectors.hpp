@@ -14,7 +14,7 @@ namespace usbsat::topology {
 /// A USB host controller as the user-facing views show it.
 struct ControllerSummary {
   Vertex vertex{};
-  std::string pci;   ///< PCI address "0000:00:14.0" (or the platform device name)
+  std::string pci;  ///< PCI address "0000:00:14.0" (or the platform device name)
   HcdKind kind = HcdKind::Unknown;
   std::optional<std::uint16_t> vendor_id, device_id;
   std::string vendor;  ///< hwdb vendor name, may be empty
@@ -28,8 +28,8 @@ struct ControllerSummary {
 /// One PCI hop above a controller that has link attributes.
 struct PcieHopSummary {
   Vertex vertex{};
-  std::string pci;  ///< "0000:00:1c.4"
-  std::string name; ///< hwdb model name, may be empty
+  std::string pci;   ///< "0000:00:1c.4"
+  std::string name;  ///< hwdb model name, may be empty
   PcieLink link;
 };
 
@@ -47,24 +47,25 @@ struct ConnectorSummary {
   std::string label;      ///< "usb1/usb2 port 3", "hub 1-1/2-1 port 2": which hub(s) and port number
   std::string hub;        ///< kernel name of the owning hub on the id side ("usb1", "1-1")
   bool on_root_hub = false;
-  unsigned number = 0;    ///< port number on its hub
+  unsigned number = 0;                              ///< port number on its hub
   std::optional<std::string> usb2_port, usb3_port;  ///< port names of the two sides
-  std::optional<UsbSpeed> max_speed;  ///< speed of the fastest bus the connector is wired to
+  std::optional<UsbSpeed> max_speed;                ///< speed of the fastest bus the connector is wired to
   ConnectorClass speed_class = ConnectorClass::Unknown;
   std::optional<std::string> connect_type, location;
   std::optional<PhysicalLocation> physical_location;  ///< from either side (the USB2 side first)
-  std::optional<Vertex> occupant;       ///< the Hub or Device plugged in (the USB3 side's when both are)
+  std::optional<Vertex> occupant;            ///< the Hub or Device plugged in (the USB3 side's when both are)
   std::optional<std::string> occupant_name;  ///< its kernel name ("2-1")
-  std::vector<std::string> devices;     ///< kernel names of the devices on either side, USB2 side first ("1-1", "2-1")
-  std::vector<std::string> drives;      ///< whole disks behind either side, in block_devices() order
+  std::vector<std::string>
+      devices;  ///< kernel names of the devices on either side, USB2 side first ("1-1", "2-1")
+  std::vector<std::string> drives;  ///< whole disks behind either side, in block_devices() order
 };
 
 /// A physical hub (both halves of a USB3 hub count as one) and the drives behind it.
 struct HubShare {
-  std::string hub;                    ///< kernel name of the first half in tree order ("1-1")
-  std::optional<std::string> peer;    ///< the other half ("2-1"), when paired
-  std::string description;            ///< "05e3:0610 GenesysLogic USB2.1 Hub"
-  std::vector<std::string> drives;    ///< whole disks behind either half
+  std::string hub;                  ///< kernel name of the first half in tree order ("1-1")
+  std::optional<std::string> peer;  ///< the other half ("2-1"), when paired
+  std::string description;          ///< "05e3:0610 GenesysLogic USB2.1 Hub"
+  std::vector<std::string> drives;  ///< whole disks behind either half
 };
 
 /// One controller with all its connectors (root-hub and external-hub ones), in topology order.

@@ -30,7 +30,8 @@ DriveSummary summarize_drive(const Topology& t, Vertex block) {
   d.mountpoints = b.mountpoints;
   d.hctl = b.hctl;  // the scanner records the LUN of USB and non-USB (SATA) disks alike
   d.queue_depth = b.queue_depth;
-  for (const auto& p : b.partitions) d.mountpoints.insert(d.mountpoints.end(), p.mountpoints.begin(), p.mountpoints.end());
+  for (const auto& p : b.partitions)
+    d.mountpoints.insert(d.mountpoints.end(), p.mountpoints.begin(), p.mountpoints.end());
 
   if (auto scsi = nearest(t, block, NodeKind::ScsiDevice)) {
     const auto& s = t[*scsi].as<ScsiDeviceInfo>();

@@ -24,11 +24,12 @@ struct DriveSummary {
   std::string transport;  ///< "usb", "sata", "nvme", ...
 
   // --- where it is attached (USB only; empty / nullopt otherwise) ---
-  std::optional<std::string> port_path;      ///< the USB device's kernel name without "usb": "2-1.1"
-  std::optional<ConnectorSummary> connector; ///< the connector the USB device is plugged into
-  std::vector<std::string> hub_chain;        ///< hubs strictly between the root hub and the device, root side first
+  std::optional<std::string> port_path;       ///< the USB device's kernel name without "usb": "2-1.1"
+  std::optional<ConnectorSummary> connector;  ///< the connector the USB device is plugged into
+  std::vector<std::string> hub_chain;  ///< hubs strictly between the root hub and the device, root side first
   std::optional<ControllerSummary> controller;
-  std::vector<PcieHopSummary> pcie_uplink;   ///< PCI ancestors of the controller with link attributes, nearest first
+  std::vector<PcieHopSummary>
+      pcie_uplink;  ///< PCI ancestors of the controller with link attributes, nearest first
 
   // --- how it runs ---
   std::optional<UsbSpeed> speed;          ///< negotiated
@@ -37,15 +38,15 @@ struct DriveSummary {
   std::optional<StorageProtocol> protocol;  ///< Uas / Bot (/ Other); nullopt for non-USB disks
   std::optional<bool> uas_capable;          ///< nullopt for non-USB disks
   std::optional<std::string> uas_blocked_reason;
-  std::optional<std::string> driver;        ///< the interface's driver ("uas", "usb-storage")
-  std::optional<unsigned> queue_depth;      ///< SCSI queue_depth
+  std::optional<std::string> driver;    ///< the interface's driver ("uas", "usb-storage")
+  std::optional<unsigned> queue_depth;  ///< SCSI queue_depth
   std::optional<unsigned> max_sectors_kb, max_hw_sectors_kb, nr_requests;
 
   // --- what it is ---
   std::optional<std::string> vid_pid;   ///< "0781:558c"
   std::optional<std::string> usb_name;  ///< manufacturer + product strings of the USB device
   std::optional<std::string> vendor, model, serial;
-  std::optional<std::string> hctl;      ///< "6:0:0:0"
+  std::optional<std::string> hctl;  ///< "6:0:0:0"
   std::optional<std::uint64_t> size_bytes;
   std::optional<bool> rotational, removable;
   std::vector<std::string> mountpoints;  ///< of the disk and its partitions, partition order

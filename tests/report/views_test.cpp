@@ -54,14 +54,30 @@ TEST_CASE("topo text: show_empty_ports lists every empty port") {
 
 TEST_CASE("drives JSON follows the documented schema") {
   const auto t = usbsat::testing::workstation();
-  const std::vector<tp::Diagnostic> diags{{tp::Severity::Error, "/sys/devices/x", "cannot read \"descriptors\""}};
+  const std::vector<tp::Diagnostic> diags{
+      {tp::Severity::Error, "/sys/devices/x", "cannot read \"descriptors\""}};
   const auto j = nlohmann::json::parse(render_drives_json({t, diags}));
   REQUIRE(j["drives"].is_array());
   REQUIRE(j["drives"].size() == 6);
-  const std::vector<std::string> keys{"dev", "devnode", "usb", "transport", "port_path", "connector", "hub_chain",
-                                      "controller", "pcie_uplink", "speed_mbps", "capable_mbps", "protocol",
-                                      "uas_capable", "queue_depth", "max_sectors_kb", "max_hw_sectors_kb", "vid_pid",
-                                      "model", "size_bytes"};
+  const std::vector<std::string> keys{"dev",
+                                      "devnode",
+                                      "usb",
+                                      "transport",
+                                      "port_path",
+                                      "connector",
+                                      "hub_chain",
+                                      "controller",
+                                      "pcie_uplink",
+                                      "speed_mbps",
+                                      "capable_mbps",
+                                      "protocol",
+                                      "uas_capable",
+                                      "queue_depth",
+                                      "max_sectors_kb",
+                                      "max_hw_sectors_kb",
+                                      "vid_pid",
+                                      "model",
+                                      "size_bytes"};
   for (const auto& d : j["drives"])
     for (const auto& k : keys) CHECK_MESSAGE(d.contains(k), k);
   const auto& sdc = j["drives"][3];
@@ -89,7 +105,8 @@ TEST_CASE("drives JSON follows the documented schema") {
   const auto card = usbsat::testing::asm1042_card();
   const auto c = nlohmann::json::parse(render_drives_json({card, {}}));
   CHECK(c["drives"][0]["pcie_uplink"] ==
-        nlohmann::json::parse(R"([{"pci":"0000:00:1c.4","speed_gts":5.0,"width":1,"max_speed_gts":8.0,"max_width":1,
+        nlohmann::json::parse(
+            R"([{"pci":"0000:00:1c.4","speed_gts":5.0,"width":1,"max_speed_gts":8.0,"max_width":1,
                                    "name":"Cannon Lake PCH PCI Express Root Port #5"}])"));
 }
 

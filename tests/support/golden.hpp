@@ -33,7 +33,8 @@ inline void check_golden(const std::string& name, const std::string& actual) {
   if (expected != actual) {
     // Point at the first differing line to keep failures readable.
     std::size_t line = 1, i = 0;
-    while (i < expected.size() && i < actual.size() && expected[i] == actual[i]) line += expected[i++] == '\n';
+    while (i < expected.size() && i < actual.size() && expected[i] == actual[i])
+      line += expected[i++] == '\n';
     auto line_at = [&](const std::string& s) {
       auto b = s.rfind('\n', i == 0 ? 0 : i - 1);
       b = (b == std::string::npos || i == 0) ? 0 : b + 1;

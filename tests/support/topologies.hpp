@@ -20,9 +20,16 @@ class MachineBuilder {
  public:
   std::string pci_hop(std::optional<std::string> parent, const std::string& bdf, std::uint16_t vid,
                       std::uint16_t did, tp::PcieLink link, std::string model = {}) {
-    const std::string sp = (parent ? *parent : std::string("/sys/devices/pci0000:") + bdf.substr(5, 2)) + "/" + bdf;
-    tp::PciHopInfo h{.syspath = sp, .bdf = bdf, .vendor_id = vid, .device_id = did, .class_code = 0x060400,
-                     .driver = "pcieport", .model_name = std::move(model), .link = link};
+    const std::string sp =
+        (parent ? *parent : std::string("/sys/devices/pci0000:") + bdf.substr(5, 2)) + "/" + bdf;
+    tp::PciHopInfo h{.syspath = sp,
+                     .bdf = bdf,
+                     .vendor_id = vid,
+                     .device_id = did,
+                     .class_code = 0x060400,
+                     .driver = "pcieport",
+                     .model_name = std::move(model),
+                     .link = link};
     add({tp::NodeKind::PciHop, std::move(h)}, parent, {.kind = tp::LinkKind::Pci, .pcie = link});
     return sp;
   }
@@ -30,15 +37,23 @@ class MachineBuilder {
   std::string controller(std::optional<std::string> parent, const std::string& bdf, tp::HcdKind kind,
                          std::uint16_t vid, std::uint16_t did, std::string vendor, std::string model,
                          tp::PcieLink link = {}, std::vector<std::string> companions = {}) {
-    const std::string sp = (parent ? *parent : std::string("/sys/devices/pci0000:") + bdf.substr(5, 2)) + "/" + bdf;
+    const std::string sp =
+        (parent ? *parent : std::string("/sys/devices/pci0000:") + bdf.substr(5, 2)) + "/" + bdf;
     static constexpr std::uint32_t kProgIf[] = {0, 0x00, 0x10, 0x20, 0x30, 0x40};
-    const char* driver = kind == tp::HcdKind::Xhci ? "xhci_hcd"
+    const char* driver = kind == tp::HcdKind::Xhci   ? "xhci_hcd"
                          : kind == tp::HcdKind::Ehci ? "ehci-pci"
                          : kind == tp::HcdKind::Ohci ? "ohci-pci"
-                                                      : "uhci_hcd";
-    tp::ControllerInfo c{.syspath = sp, .bdf = bdf, .kind = kind, .vendor_id = vid, .device_id = did,
-                         .class_code = 0x0c0300 | kProgIf[static_cast<int>(kind)], .driver = driver,
-                         .vendor_name = std::move(vendor), .model_name = std::move(model), .link = link,
+                                                     : "uhci_hcd";
+    tp::ControllerInfo c{.syspath = sp,
+                         .bdf = bdf,
+                         .kind = kind,
+                         .vendor_id = vid,
+                         .device_id = did,
+                         .class_code = 0x0c0300 | kProgIf[static_cast<int>(kind)],
+                         .driver = driver,
+                         .vendor_name = std::move(vendor),
+                         .model_name = std::move(model),
+                         .link = link,
                          .companions = std::move(companions)};
     add({tp::NodeKind::Controller, std::move(c)}, parent, {.kind = tp::LinkKind::Pci, .pcie = link});
     return sp;
@@ -48,10 +63,18 @@ class MachineBuilder {
   std::string root_hub(const std::string& ctrl, unsigned bus, tp::UsbSpeed speed, unsigned nports) {
     const std::string sp = ctrl + "/usb" + std::to_string(bus);
     const bool ss = tp::is_superspeed(speed);
-    tp::UsbDeviceInfo d{.syspath = sp, .name = "usb" + std::to_string(bus), .busnum = bus, .devnum = 1,
-                        .vendor_id = 0x1d6b, .product_id = static_cast<std::uint16_t>(ss ? 3 : 2),
-                        .version = ss ? " 3.10" : " 2.00", .bcd_usb = static_cast<std::uint16_t>(ss ? 0x310 : 0x200),
-                        .speed = speed, .device_class = 9, .maxchild = nports, .driver = "usb"};
+    tp::UsbDeviceInfo d{.syspath = sp,
+                        .name = "usb" + std::to_string(bus),
+                        .busnum = bus,
+                        .devnum = 1,
+                        .vendor_id = 0x1d6b,
+                        .product_id = static_cast<std::uint16_t>(ss ? 3 : 2),
+                        .version = ss ? " 3.10" : " 2.00",
+                        .bcd_usb = static_cast<std::uint16_t>(ss ? 0x310 : 0x200),
+                        .speed = speed,
+                        .device_class = 9,
+                        .maxchild = nports,
+                        .driver = "usb"};
     add({tp::NodeKind::RootHub, std::move(d)}, ctrl, {});
     for (unsigned p = 1; p <= nports; ++p)
       add_port(sp, "usb" + std::to_string(bus) + "-port" + std::to_string(p),
@@ -94,7 +117,8 @@ class MachineBuilder {
     d.maxchild = nports;
     add({tp::NodeKind::Hub, std::move(d)}, port_sp, usb_link(u.speed));
     const std::string name = sp.substr(sp.rfind('/') + 1);
-    add_interface(sp, 0, {{0, 9, 0, u.speed >= tp::UsbSpeed::Super ? std::uint8_t(0) : std::uint8_t(1), 1}}, "hub");
+    add_interface(sp, 0, {{0, 9, 0, u.speed >= tp::UsbSpeed::Super ? std::uint8_t(0) : std::uint8_t(1), 1}},
+                  "hub");
     for (unsigned p = 1; p <= nports; ++p)
       add_port(sp, name + "-port" + std::to_string(p), sp + "/" + name + ":1.0", p, name);
     return sp;
@@ -121,9 +145,12 @@ class MachineBuilder {
       i.num_endpoints = alts[0].num_endpoints;
     }
     for (const auto& a : alts)
-      if (a.interface_class == 8 && a.interface_subclass == 6 && a.interface_protocol == 0x62) i.uas_capable = true;
-    if (i.driver == "uas") i.storage = tp::StorageProtocol::Uas;
-    else if (i.driver == "usb-storage") i.storage = tp::StorageProtocol::Bot;
+      if (a.interface_class == 8 && a.interface_subclass == 6 && a.interface_protocol == 0x62)
+        i.uas_capable = true;
+    if (i.driver == "uas")
+      i.storage = tp::StorageProtocol::Uas;
+    else if (i.driver == "usb-storage")
+      i.storage = tp::StorageProtocol::Bot;
     i.alt_settings = std::move(alts);
     i.uas_blocked_reason = std::move(uas_blocked);
     add({tp::NodeKind::Interface, std::move(i)}, dev, {});
@@ -148,9 +175,16 @@ class MachineBuilder {
     if (driver == "uas") std::swap(alts[0], alts[1]);  // the active alt setting first
     const std::string intf = add_interface(dev, 0, std::move(alts), driver, std::move(uas_blocked));
     const std::string h = std::to_string(host) + ":0:0:0";
-    const std::string scsi = intf + "/host" + std::to_string(host) + "/target" + std::to_string(host) + ":0:0/" + h;
-    tp::ScsiDeviceInfo s{.syspath = scsi, .hctl = h, .host = "host" + std::to_string(host), .vendor = disk.vendor,
-                         .model = disk.model, .rev = "1.00", .type = 0, .queue_depth = disk.queue_depth};
+    const std::string scsi =
+        intf + "/host" + std::to_string(host) + "/target" + std::to_string(host) + ":0:0/" + h;
+    tp::ScsiDeviceInfo s{.syspath = scsi,
+                         .hctl = h,
+                         .host = "host" + std::to_string(host),
+                         .vendor = disk.vendor,
+                         .model = disk.model,
+                         .rev = "1.00",
+                         .type = 0,
+                         .queue_depth = disk.queue_depth};
     if (driver == "usb-storage") s.host_proc_name = "usb-storage";
     add({tp::NodeKind::ScsiDevice, std::move(s)}, intf, {});
     return block(scsi, disk, "usb", true);
@@ -159,21 +193,32 @@ class MachineBuilder {
   /// A whole disk. `parent` nullopt: a non-USB disk (a root of its own, as the scanner records it).
   std::string block(std::optional<std::string> parent, const Disk& disk, std::string transport, bool usb) {
     // Non-USB disks sit where the kernel puts SATA (ata) and NVMe disks; the scanner records them as roots.
-    const std::string host = transport == "nvme" ? "/sys/devices/pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme0"
-                                                 : "/sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0";
+    const std::string host = transport == "nvme"
+                                 ? "/sys/devices/pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme0"
+                                 : "/sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0";
     const std::string sp = (parent ? *parent + "/block" : host) + "/" + disk.name;
-    tp::BlockInfo b{.syspath = sp, .name = disk.name, .devnode = "/dev/" + disk.name,
+    tp::BlockInfo b{.syspath = sp,
+                    .name = disk.name,
+                    .devnode = "/dev/" + disk.name,
                     .devnum = usb ? "8:" + std::to_string(16 * (disk.name.back() - 'a')) : "259:0",
-                    .size_bytes = disk.size_bytes, .logical_block_size = 512, .physical_block_size = 4096,
-                    .max_sectors_kb = disk.max_sectors_kb, .max_hw_sectors_kb = disk.max_hw_sectors_kb,
-                    .nr_requests = usb ? 2 * disk.queue_depth : 1023, .rotational = disk.rotational,
-                    .removable = false, .read_only = false, .usb = usb, .transport = std::move(transport)};
+                    .size_bytes = disk.size_bytes,
+                    .logical_block_size = 512,
+                    .physical_block_size = 4096,
+                    .max_sectors_kb = disk.max_sectors_kb,
+                    .max_hw_sectors_kb = disk.max_hw_sectors_kb,
+                    .nr_requests = usb ? 2 * disk.queue_depth : 1023,
+                    .rotational = disk.rotational,
+                    .removable = false,
+                    .read_only = false,
+                    .usb = usb,
+                    .transport = std::move(transport)};
     if (!disk.vendor.empty()) b.vendor = disk.vendor;
     if (!disk.model.empty()) b.model = disk.model;
     if (!disk.serial.empty()) b.serial = disk.serial;
     const bool nvme = disk.name.rfind("nvme", 0) == 0;
     if (!disk.mountpoints.empty() || disk.size_bytes > 0)
-      b.partitions.push_back({disk.name + (nvme ? "p1" : "1"), disk.size_bytes - 1048576, disk.mountpoints, {}});
+      b.partitions.push_back(
+          {disk.name + (nvme ? "p1" : "1"), disk.size_bytes - 1048576, disk.mountpoints, {}});
     add({tp::NodeKind::Block, std::move(b)}, parent, {});
     return sp;
   }
@@ -196,9 +241,14 @@ class MachineBuilder {
 
   void add_port(const std::string& hub_sp, std::string name, const std::string& intf_sp, unsigned n,
                 std::string hub_name) {
-    tp::PortInfo p{.syspath = intf_sp + "/" + name, .name = std::move(name), .number = n,
-                   .hub_name = std::move(hub_name), .connect_type = "hotplug",
-                   .location = fmt_location(n), .state = "not attached", .over_current_count = 0,
+    tp::PortInfo p{.syspath = intf_sp + "/" + name,
+                   .name = std::move(name),
+                   .number = n,
+                   .hub_name = std::move(hub_name),
+                   .connect_type = "hotplug",
+                   .location = fmt_location(n),
+                   .state = "not attached",
+                   .over_current_count = 0,
                    .quirks = "0x0"};
     add({tp::NodeKind::Port, std::move(p)}, hub_sp, {});
   }
@@ -222,8 +272,13 @@ class MachineBuilder {
 
   static tp::UsbDeviceInfo usb_device(const std::string& sp, const UsbDev& u) {
     const std::string name = sp.substr(sp.rfind('/') + 1);
-    tp::UsbDeviceInfo d{.syspath = sp, .name = name, .busnum = static_cast<unsigned>(std::stoul(name)),
-                        .devnum = 2, .vendor_id = u.vid, .product_id = u.pid, .bcd_device = 0x100};
+    tp::UsbDeviceInfo d{.syspath = sp,
+                        .name = name,
+                        .busnum = static_cast<unsigned>(std::stoul(name)),
+                        .devnum = 2,
+                        .vendor_id = u.vid,
+                        .product_id = u.pid,
+                        .bcd_device = 0x100};
     for (std::size_t i = name.find('-') + 1; i < name.size();) {
       const auto dot = name.find('.', i);
       d.ports.push_back(static_cast<unsigned>(std::stoul(name.substr(i, dot - i))));
@@ -237,7 +292,7 @@ class MachineBuilder {
     d.version = v;
     d.bcd_usb = u.bcd_usb;
     d.speed = u.speed;
-    d.capable_speed = u.capable ? *u.capable
+    d.capable_speed = u.capable            ? *u.capable
                       : u.bcd_usb >= 0x300 ? tp::UsbSpeed::Super
                       : u.bcd_usb >= 0x200 ? tp::UsbSpeed::High
                                            : tp::UsbSpeed::Full;
@@ -267,73 +322,148 @@ inline constexpr std::uint64_t kGB = 1000ull * 1000 * 1000;
 inline tp::Topology workstation(std::vector<tp::Diagnostic>* diags = nullptr) {
   using tp::UsbSpeed;
   MachineBuilder m;
-  m.block(std::nullopt, {.name = "sda", .size_bytes = 2000398934016, .vendor = "ATA", .model = "ST2000DM008-2FR102",
-                         .serial = "ZFL1ABCD", .queue_depth = 32, .max_sectors_kb = 1280, .max_hw_sectors_kb = 32767,
-                         .rotational = true, .mountpoints = {"/srv"}},
+  m.block(std::nullopt,
+          {.name = "sda",
+           .size_bytes = 2000398934016,
+           .vendor = "ATA",
+           .model = "ST2000DM008-2FR102",
+           .serial = "ZFL1ABCD",
+           .queue_depth = 32,
+           .max_sectors_kb = 1280,
+           .max_hw_sectors_kb = 32767,
+           .rotational = true,
+           .mountpoints = {"/srv"}},
           "sata", false);
-  m.block(std::nullopt, {.name = "nvme0n1", .size_bytes = 1000204886016, .model = "Samsung SSD 980 PRO 1TB",
-                         .serial = "S5GXNF0R123456", .queue_depth = 1023, .max_sectors_kb = 128,
-                         .max_hw_sectors_kb = 128, .mountpoints = {"/"}},
+  m.block(std::nullopt,
+          {.name = "nvme0n1",
+           .size_bytes = 1000204886016,
+           .model = "Samsung SSD 980 PRO 1TB",
+           .serial = "S5GXNF0R123456",
+           .queue_depth = 1023,
+           .max_sectors_kb = 128,
+           .max_hw_sectors_kb = 128,
+           .mountpoints = {"/"}},
           "nvme", false);
-  const auto x = m.controller(std::nullopt, "0000:00:14.0", tp::HcdKind::Xhci, 0x8086, 0x7a60, "Intel Corporation",
-                              "Raptor Lake USB 3.2 Gen 2x2 (20 Gb/s) XHCI Host Controller");
+  const auto x =
+      m.controller(std::nullopt, "0000:00:14.0", tp::HcdKind::Xhci, 0x8086, 0x7a60, "Intel Corporation",
+                   "Raptor Lake USB 3.2 Gen 2x2 (20 Gb/s) XHCI Host Controller");
   const auto u1 = m.root_hub(x, 1, UsbSpeed::High, 4);
   const auto u2 = m.root_hub(x, 2, UsbSpeed::SuperPlus, 3);
   for (unsigned p = 1; p <= 3; ++p) m.peer(MachineBuilder::port_of(u1, p), MachineBuilder::port_of(u2, p));
   m.port(MachineBuilder::port_of(u1, 1)).physical_location =
-      tp::PhysicalLocation{.panel = "back", .vertical_position = "upper", .horizontal_position = "left", .dock = false, .lid = false};
+      tp::PhysicalLocation{.panel = "back",
+                           .vertical_position = "upper",
+                           .horizontal_position = "left",
+                           .dock = false,
+                           .lid = false};
   m.port(MachineBuilder::port_of(u1, 4)).physical_location =
-      tp::PhysicalLocation{.panel = "front", .vertical_position = "center", .horizontal_position = "right", .dock = false, .lid = false};
+      tp::PhysicalLocation{.panel = "front",
+                           .vertical_position = "center",
+                           .horizontal_position = "right",
+                           .dock = false,
+                           .lid = false};
   for (unsigned p : {1u, 3u}) m.port(MachineBuilder::port_of(u2, p)).state = "configured";
   for (unsigned p : {1u, 3u, 4u}) m.port(MachineBuilder::port_of(u1, p)).state = "configured";
   m.port(MachineBuilder::port_of(u2, 2)).state = "configured";
 
   // USB3 hub pair on connector 1.
   const auto h2 = m.hub(MachineBuilder::port_of(u1, 1),
-                        {.vid = 0x05e3, .pid = 0x0610, .manufacturer = "GenesysLogic", .product = "USB2.1 Hub",
-                         .bcd_usb = 0x210, .speed = UsbSpeed::High},
+                        {.vid = 0x05e3,
+                         .pid = 0x0610,
+                         .manufacturer = "GenesysLogic",
+                         .product = "USB2.1 Hub",
+                         .bcd_usb = 0x210,
+                         .speed = UsbSpeed::High},
                         4);
   const auto h3 = m.hub(MachineBuilder::port_of(u2, 1),
-                        {.vid = 0x05e3, .pid = 0x0626, .manufacturer = "GenesysLogic", .product = "USB3.1 Hub",
-                         .bcd_usb = 0x320, .speed = UsbSpeed::Super, .max_power_ma = 0},
+                        {.vid = 0x05e3,
+                         .pid = 0x0626,
+                         .manufacturer = "GenesysLogic",
+                         .product = "USB3.1 Hub",
+                         .bcd_usb = 0x320,
+                         .speed = UsbSpeed::Super,
+                         .max_power_ma = 0},
                         4);
   for (unsigned p = 1; p <= 4; ++p) m.peer(MachineBuilder::port_of(h2, p), MachineBuilder::port_of(h3, p));
 
   // Quirked UAS-capable enclosure behind the hub, on BOT.
-  const auto encl = m.device(MachineBuilder::port_of(h3, 1),
-                             {.vid = 0x152d, .pid = 0x0578, .manufacturer = "JMicron", .product = "USB to ATA/ATAPI Bridge",
-                              .serial = "0123456789AB", .bcd_usb = 0x320, .speed = UsbSpeed::Super, .max_power_ma = 896});
+  const auto encl = m.device(MachineBuilder::port_of(h3, 1), {.vid = 0x152d,
+                                                              .pid = 0x0578,
+                                                              .manufacturer = "JMicron",
+                                                              .product = "USB to ATA/ATAPI Bridge",
+                                                              .serial = "0123456789AB",
+                                                              .bcd_usb = 0x320,
+                                                              .speed = UsbSpeed::Super,
+                                                              .max_power_ma = 896});
   m.usb_disk(encl, true, "usb-storage", 7,
-             {.name = "sdc", .size_bytes = 4000787030016, .vendor = "WDC", .model = "WD40EFRX-68N32N0",
-              .serial = "0123456789AB", .queue_depth = 1, .rotational = true, .mountpoints = {"/mnt/backup"}},
+             {.name = "sdc",
+              .size_bytes = 4000787030016,
+              .vendor = "WDC",
+              .model = "WD40EFRX-68N32N0",
+              .serial = "0123456789AB",
+              .queue_depth = 1,
+              .rotational = true,
+              .mountpoints = {"/mnt/backup"}},
              "usb-storage quirks=152d:0578:u");
   // USB2 stick behind the hub's USB2 half.
-  const auto stick2 = m.device(MachineBuilder::port_of(h2, 2),
-                               {.vid = 0x0781, .pid = 0x5567, .manufacturer = "SanDisk", .product = "Cruzer Blade",
-                                .serial = "4C530001230101117340", .bcd_usb = 0x200, .speed = UsbSpeed::High, .max_power_ma = 200});
+  const auto stick2 = m.device(MachineBuilder::port_of(h2, 2), {.vid = 0x0781,
+                                                                .pid = 0x5567,
+                                                                .manufacturer = "SanDisk",
+                                                                .product = "Cruzer Blade",
+                                                                .serial = "4C530001230101117340",
+                                                                .bcd_usb = 0x200,
+                                                                .speed = UsbSpeed::High,
+                                                                .max_power_ma = 200});
   m.usb_disk(stick2, false, "usb-storage", 8,
-             {.name = "sdd", .size_bytes = 16008609792, .vendor = "SanDisk", .model = "Cruzer Blade",
+             {.name = "sdd",
+              .size_bytes = 16008609792,
+              .vendor = "SanDisk",
+              .model = "Cruzer Blade",
               .serial = "4C530001230101117340"});
   // UAS SSD at 10G directly on connector 2.
-  const auto ssd = m.device(MachineBuilder::port_of(u2, 2),
-                            {.vid = 0x04e8, .pid = 0x4001, .manufacturer = "Samsung", .product = "PSSD T7",
-                             .serial = "S5SXNS0R700123", .bcd_usb = 0x320, .speed = UsbSpeed::SuperPlus,
-                             .capable = UsbSpeed::SuperPlus, .capable_from_bos = true, .max_power_ma = 896});
+  const auto ssd = m.device(MachineBuilder::port_of(u2, 2), {.vid = 0x04e8,
+                                                             .pid = 0x4001,
+                                                             .manufacturer = "Samsung",
+                                                             .product = "PSSD T7",
+                                                             .serial = "S5SXNS0R700123",
+                                                             .bcd_usb = 0x320,
+                                                             .speed = UsbSpeed::SuperPlus,
+                                                             .capable = UsbSpeed::SuperPlus,
+                                                             .capable_from_bos = true,
+                                                             .max_power_ma = 896});
   m.usb_disk(ssd, true, "uas", 6,
-             {.name = "sdb", .size_bytes = 1000204886016, .vendor = "Samsung", .model = "PSSD T7",
-              .serial = "S5SXNS0R700123", .queue_depth = 30, .max_sectors_kb = 1024, .max_hw_sectors_kb = 65535});
+             {.name = "sdb",
+              .size_bytes = 1000204886016,
+              .vendor = "Samsung",
+              .model = "PSSD T7",
+              .serial = "S5SXNS0R700123",
+              .queue_depth = 30,
+              .max_sectors_kb = 1024,
+              .max_hw_sectors_kb = 65535});
   // Low-speed keyboard on connector 3 (USB2 side).
-  const auto kbd = m.device(MachineBuilder::port_of(u1, 3),
-                            {.vid = 0x046d, .pid = 0xc31c, .manufacturer = "Logitech", .product = "USB Keyboard",
-                             .bcd_usb = 0x110, .speed = UsbSpeed::Low, .max_power_ma = 90});
+  const auto kbd = m.device(MachineBuilder::port_of(u1, 3), {.vid = 0x046d,
+                                                             .pid = 0xc31c,
+                                                             .manufacturer = "Logitech",
+                                                             .product = "USB Keyboard",
+                                                             .bcd_usb = 0x110,
+                                                             .speed = UsbSpeed::Low,
+                                                             .max_power_ma = 90});
   m.add_interface(kbd, 0, {{0, 3, 1, 1, 1}}, "usbhid");
   m.add_interface(kbd, 1, {{0, 3, 0, 0, 1}}, "usbhid");
   // USB3 stick at 480 in the USB2-only port 4.
-  const auto stick3 = m.device(MachineBuilder::port_of(u1, 4),
-                               {.vid = 0x0781, .pid = 0x5581, .manufacturer = "SanDisk", .product = "Ultra",
-                                .serial = "4C531001550407117561", .bcd_usb = 0x320, .speed = UsbSpeed::High, .max_power_ma = 224});
+  const auto stick3 = m.device(MachineBuilder::port_of(u1, 4), {.vid = 0x0781,
+                                                                .pid = 0x5581,
+                                                                .manufacturer = "SanDisk",
+                                                                .product = "Ultra",
+                                                                .serial = "4C531001550407117561",
+                                                                .bcd_usb = 0x320,
+                                                                .speed = UsbSpeed::High,
+                                                                .max_power_ma = 224});
   m.usb_disk(stick3, false, "usb-storage", 9,
-             {.name = "sde", .size_bytes = 61530439680, .vendor = "SanDisk", .model = "Ultra",
+             {.name = "sde",
+              .size_bytes = 61530439680,
+              .vendor = "SanDisk",
+              .model = "Ultra",
               .serial = "4C531001550407117561"});
   auto t = m.finish();
   if (diags) *diags = m.diagnostics;
@@ -347,24 +477,48 @@ inline tp::Topology asm1042_card(std::vector<tp::Diagnostic>* diags = nullptr) {
   const auto rp = m.pci_hop(std::nullopt, "0000:00:1c.4", 0x8086, 0xa33c,
                             {.speed_gts = 5.0, .width = 1, .max_speed_gts = 8.0, .max_width = 1},
                             "Cannon Lake PCH PCI Express Root Port #5");
-  const auto x = m.controller(rp, "0000:03:00.0", tp::HcdKind::Xhci, 0x1b21, 0x1042, "ASMedia Technology Inc.",
-                              "ASM1042 SuperSpeed USB Host Controller",
+  const auto x = m.controller(rp, "0000:03:00.0", tp::HcdKind::Xhci, 0x1b21, 0x1042,
+                              "ASMedia Technology Inc.", "ASM1042 SuperSpeed USB Host Controller",
                               {.speed_gts = 5.0, .width = 1, .max_speed_gts = 5.0, .max_width = 1});
   const auto u3 = m.root_hub(x, 3, UsbSpeed::High, 2);
   const auto u4 = m.root_hub(x, 4, UsbSpeed::Super, 2);
   for (unsigned p = 1; p <= 2; ++p) m.peer(MachineBuilder::port_of(u3, p), MachineBuilder::port_of(u4, p));
-  const auto a = m.device(MachineBuilder::port_of(u4, 1),
-                          {.vid = 0x0bc2, .pid = 0x2322, .manufacturer = "Seagate", .product = "Expansion HDD",
-                           .serial = "NAAB1234", .bcd_usb = 0x320, .speed = UsbSpeed::Super, .max_power_ma = 896});
+  const auto a = m.device(MachineBuilder::port_of(u4, 1), {.vid = 0x0bc2,
+                                                           .pid = 0x2322,
+                                                           .manufacturer = "Seagate",
+                                                           .product = "Expansion HDD",
+                                                           .serial = "NAAB1234",
+                                                           .bcd_usb = 0x320,
+                                                           .speed = UsbSpeed::Super,
+                                                           .max_power_ma = 896});
   m.usb_disk(a, true, "uas", 4,
-             {.name = "sda", .size_bytes = 5000981078016, .vendor = "Seagate", .model = "Expansion HDD",
-              .serial = "NAAB1234", .queue_depth = 30, .max_sectors_kb = 512, .max_hw_sectors_kb = 512, .rotational = true});
-  const auto b = m.device(MachineBuilder::port_of(u4, 2),
-                          {.vid = 0x1058, .pid = 0x25a2, .manufacturer = "Western Digital", .product = "Elements 25A2",
-                           .serial = "575835314142", .bcd_usb = 0x300, .speed = UsbSpeed::Super, .max_power_ma = 896});
+             {.name = "sda",
+              .size_bytes = 5000981078016,
+              .vendor = "Seagate",
+              .model = "Expansion HDD",
+              .serial = "NAAB1234",
+              .queue_depth = 30,
+              .max_sectors_kb = 512,
+              .max_hw_sectors_kb = 512,
+              .rotational = true});
+  const auto b = m.device(MachineBuilder::port_of(u4, 2), {.vid = 0x1058,
+                                                           .pid = 0x25a2,
+                                                           .manufacturer = "Western Digital",
+                                                           .product = "Elements 25A2",
+                                                           .serial = "575835314142",
+                                                           .bcd_usb = 0x300,
+                                                           .speed = UsbSpeed::Super,
+                                                           .max_power_ma = 896});
   m.usb_disk(b, true, "uas", 5,
-             {.name = "sdb", .size_bytes = 2000365289472, .vendor = "WD", .model = "Elements 25A2",
-              .serial = "575835314142", .queue_depth = 30, .max_sectors_kb = 512, .max_hw_sectors_kb = 512, .rotational = true});
+             {.name = "sdb",
+              .size_bytes = 2000365289472,
+              .vendor = "WD",
+              .model = "Elements 25A2",
+              .serial = "575835314142",
+              .queue_depth = 30,
+              .max_sectors_kb = 512,
+              .max_hw_sectors_kb = 512,
+              .rotational = true});
   auto t = m.finish();
   if (diags) *diags = m.diagnostics;
   return t;
@@ -375,34 +529,59 @@ inline tp::Topology asm1042_card(std::vector<tp::Diagnostic>* diags = nullptr) {
 inline tp::Topology legacy_ehci(std::vector<tp::Diagnostic>* diags = nullptr) {
   using tp::UsbSpeed;
   MachineBuilder m;
-  m.block(std::nullopt, {.name = "sda", .size_bytes = 160041885696, .vendor = "ATA", .model = "HTS541616J9SA00",
-                         .queue_depth = 31, .max_sectors_kb = 512, .max_hw_sectors_kb = 32767, .rotational = true,
-                         .mountpoints = {"/"}},
+  m.block(std::nullopt,
+          {.name = "sda",
+           .size_bytes = 160041885696,
+           .vendor = "ATA",
+           .model = "HTS541616J9SA00",
+           .queue_depth = 31,
+           .max_sectors_kb = 512,
+           .max_hw_sectors_kb = 32767,
+           .rotational = true,
+           .mountpoints = {"/"}},
           "sata", false);
-  const auto uh1 = m.controller(std::nullopt, "0000:00:1d.0", tp::HcdKind::Uhci, 0x8086, 0x2830, "Intel Corporation",
-                                "82801H (ICH8 Family) USB UHCI Controller #1", {}, {"0000:00:1d.7"});
-  const auto uh2 = m.controller(std::nullopt, "0000:00:1d.1", tp::HcdKind::Uhci, 0x8086, 0x2831, "Intel Corporation",
-                                "82801H (ICH8 Family) USB UHCI Controller #2", {}, {"0000:00:1d.7"});
-  const auto eh = m.controller(std::nullopt, "0000:00:1d.7", tp::HcdKind::Ehci, 0x8086, 0x283a, "Intel Corporation",
-                               "82801H (ICH8 Family) USB2 EHCI Controller #1", {}, {"0000:00:1d.0", "0000:00:1d.1"});
+  const auto uh1 =
+      m.controller(std::nullopt, "0000:00:1d.0", tp::HcdKind::Uhci, 0x8086, 0x2830, "Intel Corporation",
+                   "82801H (ICH8 Family) USB UHCI Controller #1", {}, {"0000:00:1d.7"});
+  const auto uh2 =
+      m.controller(std::nullopt, "0000:00:1d.1", tp::HcdKind::Uhci, 0x8086, 0x2831, "Intel Corporation",
+                   "82801H (ICH8 Family) USB UHCI Controller #2", {}, {"0000:00:1d.7"});
+  const auto eh =
+      m.controller(std::nullopt, "0000:00:1d.7", tp::HcdKind::Ehci, 0x8086, 0x283a, "Intel Corporation",
+                   "82801H (ICH8 Family) USB2 EHCI Controller #1", {}, {"0000:00:1d.0", "0000:00:1d.1"});
   const auto r1 = m.root_hub(uh1, 1, UsbSpeed::Full, 2);
   m.root_hub(uh2, 2, UsbSpeed::Full, 2);
   const auto r5 = m.root_hub(eh, 5, UsbSpeed::High, 4);
-  const auto mouse = m.device(MachineBuilder::port_of(r1, 2),
-                              {.vid = 0x046d, .pid = 0xc016, .manufacturer = "Logitech", .product = "Optical Mouse",
-                               .bcd_usb = 0x110, .speed = UsbSpeed::Low, .max_power_ma = 100});
+  const auto mouse = m.device(MachineBuilder::port_of(r1, 2), {.vid = 0x046d,
+                                                               .pid = 0xc016,
+                                                               .manufacturer = "Logitech",
+                                                               .product = "Optical Mouse",
+                                                               .bcd_usb = 0x110,
+                                                               .speed = UsbSpeed::Low,
+                                                               .max_power_ma = 100});
   m.add_interface(mouse, 0, {{0, 3, 1, 2, 1}}, "usbhid");
   const auto hub = m.hub(MachineBuilder::port_of(r5, 1),
-                         {.vid = 0x05e3, .pid = 0x0608, .manufacturer = "GenesysLogic", .product = "USB2.0 Hub",
-                          .bcd_usb = 0x200, .speed = UsbSpeed::High},
+                         {.vid = 0x05e3,
+                          .pid = 0x0608,
+                          .manufacturer = "GenesysLogic",
+                          .product = "USB2.0 Hub",
+                          .bcd_usb = 0x200,
+                          .speed = UsbSpeed::High},
                          4);
   for (unsigned p = 1; p <= 4; ++p) {
     const std::string name(1, static_cast<char>('a' + p));
-    const auto s = m.device(MachineBuilder::port_of(hub, p),
-                            {.vid = 0x1043, .pid = 0x8012, .manufacturer = "Generic", .product = "USB Flash Drive",
-                             .serial = "0000000000000" + std::to_string(p), .bcd_usb = 0x200, .speed = UsbSpeed::High});
+    const auto s = m.device(MachineBuilder::port_of(hub, p), {.vid = 0x1043,
+                                                              .pid = 0x8012,
+                                                              .manufacturer = "Generic",
+                                                              .product = "USB Flash Drive",
+                                                              .serial = "0000000000000" + std::to_string(p),
+                                                              .bcd_usb = 0x200,
+                                                              .speed = UsbSpeed::High});
     m.usb_disk(s, false, "usb-storage", 6 + p,
-               {.name = "sd" + name, .size_bytes = 8 * kGB, .vendor = "Generic", .model = "Flash Disk",
+               {.name = "sd" + name,
+                .size_bytes = 8 * kGB,
+                .vendor = "Generic",
+                .model = "Flash Disk",
                 .serial = "0000000000000" + std::to_string(p)});
   }
   auto t = m.finish();

@@ -90,8 +90,10 @@ TEST_CASE("drives_below and shared_pcie_uplinks") {
   const auto up = m.pci_hop(rp, "0000:01:00.0", 0x111d, 0x8018, {.speed_gts = 8.0, .width = 4});
   const auto d1 = m.pci_hop(up, "0000:02:01.0", 0x111d, 0x8018, {.speed_gts = 5.0, .width = 1});
   const auto d2 = m.pci_hop(up, "0000:02:02.0", 0x111d, 0x8018, {.speed_gts = 5.0, .width = 1});
-  m.controller(d1, "0000:03:00.0", HcdKind::Xhci, 0x1912, 0x0015, "Renesas", "uPD720202", {.speed_gts = 5.0, .width = 1});
-  m.controller(d2, "0000:04:00.0", HcdKind::Xhci, 0x1912, 0x0015, "Renesas", "uPD720202", {.speed_gts = 5.0, .width = 1});
+  m.controller(d1, "0000:03:00.0", HcdKind::Xhci, 0x1912, 0x0015, "Renesas", "uPD720202",
+               {.speed_gts = 5.0, .width = 1});
+  m.controller(d2, "0000:04:00.0", HcdKind::Xhci, 0x1912, 0x0015, "Renesas", "uPD720202",
+               {.speed_gts = 5.0, .width = 1});
   const auto sw = m.finish();
   const auto shared = shared_pcie_uplinks(sw);
   REQUIRE(shared.size() == 1);
