@@ -10,10 +10,24 @@ namespace {
 
 constexpr std::string_view kVersion = "usbsat 0.1.0";
 
+/// Options shared by the commands that scan (topo, drives, ports).
+void add_scan_options(CLI::App& sub, Invocation& inv) {
+  sub.add_option("--mountinfo", inv.scan.mountinfo,
+                 "Read mounted filesystems from this file instead of /proc/self/mountinfo (\"\": don't; for fixtures)");
+}
+
 constexpr CommandSpec kCommands[] = {
     // {name, summary, configure, run} — one line per command; see src/commands.hpp.
-    {"version", "Print the version", [](CLI::App&, Invocation&) {}, &run_version},
-    {"load", "Generate I/O load on drives or files (1, 2, 4 at once) and measure it", &configure_load, &run_load},
+    {"topo", "Show the USB topology tree: PCIe links, controllers, hubs, ports, devices, drives",
+     [](CLI::App& sub, Invocation& inv) {
+       sub.add_flag("-a,--all", inv.scan.all_devices, "List every empty port instead of a per-hub summary");
+       add_scan_options(sub, inv);
+     },
+     &run_topo},
+    {"drives", "List whole disks: connector, hub chain, controller, PCIe uplink, speed, UAS/BOT",
+     &add_scan_options, &run_drives},
+    {"ports", "List connectors per controller: occupied or empty, speed, location, shared drives",
+     &add_scan_options, &run_ports},
     {"doctor", "Find what slows USB storage down (UAS, link speed, hubs, PCIe, tuning) and how to fix it",
      [](CLI::App& sub, Invocation& inv) {
        sub.add_option("--max-sectors-target", inv.doctor.max_sectors_target_kb,
@@ -21,6 +35,8 @@ constexpr CommandSpec kCommands[] = {
            ->check(CLI::Range(4u, 65536u));
      },
      &run_doctor},
+    {"load", "Generate I/O load on drives or files (1, 2, 4 at once) and measure it", &configure_load, &run_load},
+    {"version", "Print the version", [](CLI::App&, Invocation&) {}, &run_version},
 };
 
 }  // namespace
