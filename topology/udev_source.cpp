@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <set>
 
 #include "topology/errors.hpp"
 #include "topology/sysfs_parse.hpp"
@@ -99,7 +100,8 @@ std::optional<std::string> read_link(const std::string& path) {
 
 /// The record of the device directory `syspath` from its `uevent` file (one read gives DEVTYPE, DRIVER and
 /// DEVNAME) — the same fields libudev's sd_device derives, without its per-component path resolution.
-std::optional<RawDevice> record_from_sysfs(const std::string& syspath, std::string subsystem, bool listed = false,
+std::optional<RawDevice> record_from_sysfs(const std::string& syspath, std::string subsystem,
+                                          std::set<std::string, std::less<>>& known_devices, bool listed = false,
                                           bool bus_device = false) {
   auto uevent = read_all(syspath + "/uevent");
   if (!uevent) return std::nullopt;
@@ -107,6 +109,7 @@ std::optional<RawDevice> record_from_sysfs(const std::string& syspath, std::stri
   RawDevice r;
   r.syspath = syspath;
   r.sysname = std::string(base(syspath));
+  std::replace(r.sysname.begin(), r.sysname.end(), '!', '/');  // "cciss!c0d0" is cciss/c0d0 (as libudev)
   if (subsystem.empty())
     if (auto l = read_link(syspath + "/subsystem")) subsystem = std::string(base(*l));
   r.subsystem = std::move(subsystem);
@@ -119,18 +122,15 @@ std::optional<RawDevice> record_from_sysfs(const std::string& syspath, std::stri
     r.devnode = it->second.front() == '/' ? it->second : "/dev/" + it->second;
   r.properties = std::move(props);
   // The parent device: the nearest ancestor directory that is a device (has a uevent file). Devices found
-  // through a bus or class listing skip the probing: bus devices sit directly in their parent's directory,
-  // class devices below a "<class>" directory of their parent (".../6:0:0:0/block/sda").
-  if (listed) {
-    std::string_view p = std::string_view(syspath).substr(0, syspath.rfind('/'));
-    if (!bus_device && base(p) == r.subsystem) p = p.substr(0, p.rfind('/'));
-    if (p.size() > std::string_view("/sys/devices").size() && p != "/sys/devices/virtual") r.parent = std::string(p);
-    return r;
-  }
-  for (auto p = std::string_view(syspath).substr(0, syspath.rfind('/'));
-       p.size() > std::string_view("/sys/devices").size(); p = p.substr(0, p.rfind('/'))) {
-    if (exists(std::string(p) + "/uevent")) {
+  // through a bus or class listing start at the likely candidate: bus devices sit directly in their
+  // parent's directory, class devices below a "<class>" directory of their parent (".../6:0:0:0/block/sda").
+  // Directories already known to be devices are remembered, so siblings cost nothing.
+  std::string_view p = std::string_view(syspath).substr(0, syspath.rfind('/'));
+  if (listed && !bus_device && base(p) == r.subsystem) p = p.substr(0, p.rfind('/'));
+  for (; p.size() > std::string_view("/sys/devices").size(); p = p.substr(0, p.rfind('/'))) {
+    if (known_devices.contains(p) || exists(std::string(p) + "/uevent")) {
       r.parent = std::string(p);
+      known_devices.insert(*r.parent);
       break;
     }
   }
@@ -150,14 +150,14 @@ std::vector<RawDevice> UdevSource::enumerate(std::string_view subsystem) {
   for (const auto& entry : list(dir, "")) {
     auto target = read_link(dir + "/" + entry);
     if (!target) continue;
-    if (auto r = record_from_sysfs(*target, sub, true, bus)) out.push_back(std::move(*r));
+    if (auto r = record_from_sysfs(*target, sub, known_devices_, true, bus)) out.push_back(std::move(*r));
   }
   std::sort(out.begin(), out.end(), [](const RawDevice& a, const RawDevice& b) { return a.syspath < b.syspath; });
   return out;
 }
 
 std::optional<RawDevice> UdevSource::device(std::string_view syspath) {
-  return record_from_sysfs(std::string(syspath), "");
+  return record_from_sysfs(std::string(syspath), "", known_devices_);
 }
 
 std::vector<RawDevice> enumerate_with_libudev(std::string_view subsystem) {

@@ -8,6 +8,9 @@
 /// On the 18-controller benchmark fixture that made the scan 10x slower than `lsusb -t` (which reads sysfs
 /// directly). enumerate_with_libudev() below keeps the libudev reading as the reference the umockdev tests
 /// compare these records with.
+#include <set>
+#include <string>
+
 #include "topology/device_source.hpp"
 #include "topology/udev_handle.hpp"
 
@@ -32,6 +35,7 @@ class UdevSource final : public DeviceSource {
  private:
   UdevPtr udev_;
   UdevHwdbPtr hwdb_;  ///< null when the hwdb is not installed: names stay empty
+  std::set<std::string, std::less<>> known_devices_;  ///< directories seen to be devices (have `uevent`)
 };
 
 /// The reference: the same records read through udev_enumerate/udev_device (slow, used by tests to prove
