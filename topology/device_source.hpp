@@ -3,6 +3,7 @@
 /// The scan asks for raw records and attribute text; it never opens a file or calls libudev itself.
 /// UdevSource (libudev + sysfs reads, redirected by umockdev in tests) is the Linux implementation;
 /// FakeSource (tests/support) builds records in memory; a SetupAPI source could plug in on Windows.
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,9 @@ struct RawDevice {
   std::string driver;     ///< bound driver name ("uas", "xhci_hcd"), "" when unbound
   std::string devnode;    ///< "/dev/sda", "" when none
   std::optional<std::string> parent;  ///< syspath of the nearest ancestor device, if any
+  /// The device's uevent properties (PRODUCT, TYPE, BUSNUM, DEVNUM, INTERFACE, ...), when the platform read
+  /// them anyway; the scan uses them to skip attribute reads and falls back to attributes when absent.
+  std::map<std::string, std::string, std::less<>> properties;
 };
 
 /// One key/value property from the hardware database (udev hwdb on Linux).

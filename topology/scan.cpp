@@ -38,21 +38,26 @@ std::string hex4(std::uint16_t v) {
 /// The attributes present in one sysfs directory, listed once, so absent attributes cost no open().
 class AttrDir {
  public:
-  AttrDir(DeviceSource& src, std::string syspath) : src_(src), syspath_(std::move(syspath)) {
-    names_ = src_.list(syspath_, "");
+  /// `listed`: list the directory once (worth it where many attributes may be absent); otherwise every
+  /// attribute is simply tried.
+  AttrDir(DeviceSource& src, std::string syspath, bool listed = true)
+      : src_(&src), syspath_(std::move(syspath)), listed_(listed) {
+    if (listed_) names_ = src_->list(syspath_, "");
   }
-  bool exists() const { return !names_.empty(); }
-  bool has(std::string_view name) const { return std::binary_search(names_.begin(), names_.end(), name); }
+  bool exists() const { return !listed_ || !names_.empty(); }
+  bool has(std::string_view name) const {
+    return !listed_ || std::binary_search(names_.begin(), names_.end(), name);
+  }
   std::optional<std::string> get(std::string_view name) const {
     const auto slash = name.find('/');
     if (!has(slash == std::string_view::npos ? name : name.substr(0, slash))) return std::nullopt;
-    return src_.attribute(syspath_, name);
+    return src_->attribute(syspath_, name);
   }
   std::optional<std::string> binary(std::string_view name) const {
-    return has(name) ? src_.binary_attribute(syspath_, name) : std::nullopt;
+    return has(name) ? src_->binary_attribute(syspath_, name) : std::nullopt;
   }
   std::optional<std::string> link(std::string_view name) const {
-    return has(name) ? src_.link_target(syspath_, name) : std::nullopt;
+    return has(name) ? src_->link_target(syspath_, name) : std::nullopt;
   }
   template <class T, class F>
   std::optional<T> parse(std::string_view name, F f) const {
@@ -65,8 +70,9 @@ class AttrDir {
   const std::vector<std::string>& entries() const { return names_; }
 
  private:
-  DeviceSource& src_;
+  DeviceSource* src_;
   std::string syspath_;
+  bool listed_ = true;
   std::vector<std::string> names_;
 };
 
@@ -104,15 +110,6 @@ struct PortSeed {
   bool authoritative = false;  ///< seen in sysfs (directory entry or a device's `port` link), not derived
 };
 
-/// Port number of a port directory name: "1-2-port3" and "usb1-port3" (kernel >= 3.12), "port3" (3.5-3.11).
-std::optional<unsigned> port_number_of(std::string_view entry) {
-  if (auto p = parse_port_name(entry)) return p->number;
-  if (entry.starts_with("port")) {
-    auto v = parse_uint(entry.substr(4));
-    if (v && *v > 0 && *v < 256) return static_cast<unsigned>(*v);
-  }
-  return std::nullopt;
-}
 
 class Scanner {
  public:
@@ -142,8 +139,7 @@ class Scanner {
               [](const RawDevice* x, const RawDevice* y) { return x->syspath < y->syspath; });
     for (const auto* r : interfaces) guarded(r->syspath, [&] { add_interface(*r); });
     assign_companions();
-    for (const auto& r : src_.enumerate("scsi"))
-      if (r.devtype == "scsi_device") guarded(r.syspath, [&] { add_scsi_device(r); });
+    // SCSI devices are reached from their disks (".../6:0:0:0/block/sdb"): no scan of the scsi bus needed.
     auto block = src_.enumerate("block");
     for (const auto& r : block)
       if (r.devtype == "disk") guarded(r.syspath, [&] { add_disk(r); });
@@ -288,30 +284,52 @@ class Scanner {
     UsbDeviceInfo d;
     d.syspath = r.syspath;
     d.name = r.sysname;
-    d.busnum = a.parse<unsigned>("busnum", to_unsigned).value_or(name->bus);
-    d.devnum = a.parse<unsigned>("devnum", to_unsigned).value_or(0);
+    // uevent (already read by the source) carries BUSNUM, DEVNUM, PRODUCT=vid/pid/bcdDevice and
+    // TYPE=class/subclass/protocol; the attributes are the fallback.
+    const auto prop = [&](std::string_view key) -> std::optional<std::string_view> {
+      auto it = r.properties.find(key);
+      return it == r.properties.end() ? std::nullopt : std::optional<std::string_view>(it->second);
+    };
+    if (auto v = prop("BUSNUM")) d.busnum = to_unsigned(*v).value_or(0);
+    if (auto v = prop("DEVNUM")) d.devnum = to_unsigned(*v).value_or(0);
+    if (auto v = prop("PRODUCT"); v && parse_triplet(*v, 16)) {
+      const auto t = *parse_triplet(*v, 16);
+      if (t[0] <= 0xffff && t[1] <= 0xffff && t[2] <= 0xffff) {
+        d.vendor_id = static_cast<std::uint16_t>(t[0]);
+        d.product_id = static_cast<std::uint16_t>(t[1]);
+        d.bcd_device = static_cast<std::uint16_t>(t[2]);
+      }
+    }
+    if (auto v = prop("TYPE"); v && parse_triplet(*v, 10) && (*parse_triplet(*v, 10))[0] <= 0xff)
+      d.device_class = static_cast<std::uint8_t>((*parse_triplet(*v, 10))[0]);
+    if (d.busnum == 0) d.busnum = a.parse<unsigned>("busnum", to_unsigned).value_or(name->bus);
+    if (d.devnum == 0) d.devnum = a.parse<unsigned>("devnum", to_unsigned).value_or(0);
     d.ports = name->ports;
-    d.vendor_id = a.parse<std::uint16_t>("idVendor", parse_hex16);
-    d.product_id = a.parse<std::uint16_t>("idProduct", parse_hex16);
-    d.bcd_device = a.parse<std::uint16_t>("bcdDevice", parse_hex16);
+    if (!d.vendor_id) d.vendor_id = a.parse<std::uint16_t>("idVendor", parse_hex16);
+    if (!d.product_id) d.product_id = a.parse<std::uint16_t>("idProduct", parse_hex16);
+    if (!d.bcd_device) d.bcd_device = a.parse<std::uint16_t>("bcdDevice", parse_hex16);
     d.manufacturer = a.get("manufacturer");
     d.product = a.get("product");
     d.serial = a.get("serial");
-    if (auto v = a.get("version")) {
-      d.version = *v;
-      d.bcd_usb = parse_bcd_version(*v);
-    }
-    if (auto s = a.get("speed")) d.speed = parse_speed(*s);
-    d.rx_lanes = a.parse<unsigned>("rx_lanes", to_unsigned);
-    d.tx_lanes = a.parse<unsigned>("tx_lanes", to_unsigned);
-    d.max_power_ma = a.parse<unsigned>("bMaxPower", parse_max_power);
-    d.device_class = a.parse<std::uint8_t>("bDeviceClass", parse_hex8);
-    d.num_configurations = a.parse<unsigned>("bNumConfigurations", to_unsigned);
-    d.maxchild = a.parse<unsigned>("maxchild", to_unsigned);
+    if (auto sp = a.get("speed")) d.speed = parse_speed(*sp);
+    if (!d.device_class) d.device_class = a.parse<std::uint8_t>("bDeviceClass", parse_hex8);
     d.removable = a.get("removable");
     d.power_control = a.get("power/control");
     d.driver = r.driver;
-    const auto config = a.parse<unsigned>("bConfigurationValue", to_unsigned);
+    const bool is_hub = d.ports.empty() || d.device_class == 0x09;
+    // Lanes exist only on SuperSpeed links (a USB 2.0 link has one); hubs carry maxchild and the active
+    // configuration that names their interface.
+    if (!d.speed || is_superspeed(*d.speed)) {
+      d.rx_lanes = a.parse<unsigned>("rx_lanes", to_unsigned);
+      d.tx_lanes = a.parse<unsigned>("tx_lanes", to_unsigned);
+    }
+    std::optional<unsigned> config;
+    if (is_hub) {
+      d.maxchild = a.parse<unsigned>("maxchild", to_unsigned);
+      config = a.parse<unsigned>("bConfigurationValue", to_unsigned);
+    } else {
+      d.maxchild = 0;
+    }
     for (const auto& entry : a.entries())
       if (entry.size() > d.name.size() + 1 && entry.starts_with(d.name) && entry[d.name.size()] == ':')
         listed_interfaces_.push_back(r.syspath + "/" + entry);
@@ -319,18 +337,34 @@ class Scanner {
       for (const auto& entry : a.entries())
         if (entry.starts_with(std::to_string(d.busnum) + "-0:")) listed_interfaces_.push_back(r.syspath + "/" + entry);
 
-    // Descriptors: kept for the interfaces' alternate settings; the device descriptor fills gaps.
+    // Descriptors: the interfaces' alternate settings, and the device/config descriptor fields the kernel's
+    // attributes are printed from (`version` is "%2x.%02x" of bcdUSB; bMaxPower is in 2 mA units, 8 mA at
+    // SuperSpeed), so those attributes need no read of their own.
     UsbDescriptors desc;
     if (auto bytes = a.binary("descriptors")) {
       desc = parse_usb_descriptors(*bytes);
       if (desc.truncated) warn(r.syspath, "descriptors file is truncated; alternate settings may be incomplete");
       if (desc.device) {
-        if (!d.bcd_usb) d.bcd_usb = desc.device->bcd_usb;
+        d.bcd_usb = desc.device->bcd_usb;
+        char v[16];
+        std::snprintf(v, sizeof v, "%2x.%02x", desc.device->bcd_usb >> 8, desc.device->bcd_usb & 0xff);
+        d.version = v;
+        d.num_configurations = desc.device->num_configurations;
         if (!d.device_class) d.device_class = desc.device->device_class;
         if (!d.vendor_id) d.vendor_id = desc.device->vendor_id;
         if (!d.product_id) d.product_id = desc.device->product_id;
       }
+      if (desc.configs.size() == 1 && d.speed)
+        d.max_power_ma = desc.configs.front().max_power_raw * (is_superspeed(*d.speed) ? 8u : 2u);
     }
+    if (!desc.device) {
+      if (auto v = a.get("version")) {
+        d.version = *v;
+        d.bcd_usb = parse_bcd_version(*v);
+      }
+      d.num_configurations = a.parse<unsigned>("bNumConfigurations", to_unsigned);
+    }
+    if (!d.max_power_ma) d.max_power_ma = a.parse<unsigned>("bMaxPower", parse_max_power);
     if (auto bos = a.binary("bos_descriptors")) {
       if (auto cap = parse_bos_descriptors(*bos).capable_speed()) {
         d.capable_speed = cap;
@@ -352,8 +386,6 @@ class Scanner {
     // Ports of this hub, from maxchild.
     if (d.maxchild && *d.maxchild > 0) {
       const std::string intf = r.syspath + "/" + hub_interface_name(d, config);
-      for (const auto& entry : src_.list(intf, ""))
-        if (auto n = port_number_of(entry)) seed_port(PortSeed{r.syspath, d.name, *n, intf + "/" + entry, true});
       for (unsigned p = 1; p <= *d.maxchild && p <= 255; ++p)
         seed_port(PortSeed{r.syspath, d.name, p, intf + "/" + port_name_for(d.name, p), false});
     }
@@ -408,8 +440,16 @@ class Scanner {
     return v ? to_unsigned(*v) : std::nullopt;
   }
 
-  void add_port(const std::string& syspath, const PortSeed& seed) {
+  void add_port(std::string syspath, const PortSeed& seed) {
     AttrDir a(src_, syspath);
+    if (!a.exists() && !seed.authoritative) {
+      // Kernels 3.5-3.11 named port directories "portN".
+      const std::string old = std::string(dirname(syspath)) + "/port" + std::to_string(seed.number);
+      if (AttrDir o(src_, old); o.exists()) {
+        syspath = old;
+        a = std::move(o);
+      }
+    }
     PortInfo p;
     p.syspath = syspath;
     p.name = port_name_for(seed.hub_name, seed.number);  // canonical even where the kernel said "port3"
@@ -447,21 +487,26 @@ class Scanner {
 
   void add_interface(const RawDevice& r) {
     const std::string dev(dirname(r.syspath));
-    AttrDir a(src_, r.syspath);
+    AttrDir a(src_, r.syspath, false);
     InterfaceInfo i;
     i.syspath = r.syspath;
     i.name = r.sysname;
     const auto name = parse_usb_name(r.sysname);
-    i.number = a.parse<std::uint8_t>("bInterfaceNumber", parse_hex8)
-                   .value_or(name && name->interface ? static_cast<std::uint8_t>(*name->interface) : 0);
-    i.interface_class = a.parse<std::uint8_t>("bInterfaceClass", parse_hex8);
-    i.interface_subclass = a.parse<std::uint8_t>("bInterfaceSubClass", parse_hex8);
-    i.interface_protocol = a.parse<std::uint8_t>("bInterfaceProtocol", parse_hex8);
-    i.alt_setting = a.parse<std::uint8_t>("bAlternateSetting", [](std::string_view s) {
-      auto v = parse_uint(s);
-      return v && *v < 256 ? v : std::nullopt;
-    });
-    i.num_endpoints = a.parse<std::uint8_t>("bNumEndpoints", parse_hex8);
+    // The kernel names an interface "<device>:<bConfigurationValue>.<bInterfaceNumber>".
+    if (name && name->interface && *name->interface < 256)
+      i.number = static_cast<std::uint8_t>(*name->interface);
+    else
+      i.number = a.parse<std::uint8_t>("bInterfaceNumber", parse_hex8).value_or(0);
+    // uevent INTERFACE=class/subclass/protocol is the active alt setting's; attributes are the fallback.
+    if (auto it = r.properties.find("INTERFACE"); it != r.properties.end())
+      if (auto t = parse_triplet(it->second, 10); t && (*t)[0] <= 0xff && (*t)[1] <= 0xff && (*t)[2] <= 0xff) {
+        i.interface_class = static_cast<std::uint8_t>((*t)[0]);
+        i.interface_subclass = static_cast<std::uint8_t>((*t)[1]);
+        i.interface_protocol = static_cast<std::uint8_t>((*t)[2]);
+      }
+    if (!i.interface_class) i.interface_class = a.parse<std::uint8_t>("bInterfaceClass", parse_hex8);
+    if (!i.interface_subclass) i.interface_subclass = a.parse<std::uint8_t>("bInterfaceSubClass", parse_hex8);
+    if (!i.interface_protocol) i.interface_protocol = a.parse<std::uint8_t>("bInterfaceProtocol", parse_hex8);
     i.interface_string = a.get("interface");
     i.driver = r.driver;
     if (i.driver.empty())
@@ -471,6 +516,17 @@ class Scanner {
       if (name && name->config) config = static_cast<std::uint8_t>(*name->config);
       i.alt_settings = it->second.alt_settings(i.number, config);
     }
+    // The active alt setting: the only one there is, else bAlternateSetting; bNumEndpoints from its descriptor.
+    if (i.alt_settings.size() == 1)
+      i.alt_setting = i.alt_settings.front().number;
+    else
+      i.alt_setting = a.parse<std::uint8_t>("bAlternateSetting", [](std::string_view v) {
+        auto n = parse_uint(v);
+        return n && *n < 256 ? n : std::nullopt;
+      });
+    for (const auto& alt : i.alt_settings)
+      if (i.alt_setting && alt.number == *i.alt_setting) i.num_endpoints = alt.num_endpoints;
+    if (!i.num_endpoints) i.num_endpoints = a.parse<std::uint8_t>("bNumEndpoints", parse_hex8);
     for (const auto& alt : i.alt_settings)
       if (alt.interface_class == 0x08 && alt.interface_subclass == 0x06 && alt.interface_protocol == 0x62)
         i.uas_capable = true;
@@ -520,13 +576,15 @@ class Scanner {
     return std::nullopt;
   }
 
-  void add_scsi_device(const RawDevice& r) {
-    auto up = nearest_scanned(r.syspath);
+  void add_scsi_device(const std::string& syspath) {
+    if (builder_.contains(syspath)) return;
+    auto up = nearest_scanned(syspath);
     if (!up || up->second != NodeKind::Interface) return;  // not below USB: the disk is listed on its own
-    AttrDir a(src_, r.syspath);
+    AttrDir a(src_, syspath, false);
     ScsiDeviceInfo s;
-    s.syspath = r.syspath;
-    s.hctl = r.sysname;
+    s.syspath = syspath;
+    s.hctl = std::string(basename(syspath));
+    const RawDevice r{.syspath = syspath};
     for (auto p = std::string_view(r.syspath); !p.empty(); p = dirname(p))
       if (basename(p).starts_with("host") && parse_uint(basename(p).substr(4))) {
         s.host = std::string(basename(p));
@@ -554,7 +612,7 @@ class Scanner {
   void add_disk(const RawDevice& r) {
     const bool is_virtual = r.syspath.find("/devices/virtual/") != std::string::npos;
     if (is_virtual && !cfg_.include_virtual_block) return;
-    AttrDir a(src_, r.syspath);
+    AttrDir a(src_, r.syspath, false);
     BlockInfo b;
     b.syspath = r.syspath;
     b.name = r.sysname;
@@ -579,7 +637,11 @@ class Scanner {
     if (auto scsi = dirname(dirname(r.syspath)); basename(dirname(r.syspath)) == "block" && !scsi.empty() &&
                                                   parse_hctl_like(basename(scsi))) {
       b.hctl = std::string(basename(scsi));
-      if (auto qd = src_.attribute(scsi, "queue_depth")) b.queue_depth = to_unsigned(*qd);
+      guarded(std::string(scsi), [&] { add_scsi_device(std::string(scsi)); });
+      if (auto* n = builder_.get(scsi))
+        b.queue_depth = n->as<ScsiDeviceInfo>().queue_depth;
+      else if (auto qd = src_.attribute(scsi, "queue_depth"))
+        b.queue_depth = to_unsigned(*qd);
     }
     std::optional<std::string> up;
     if (auto near = nearest_scanned(r.syspath);
@@ -634,7 +696,7 @@ class Scanner {
     const std::string disk = r.parent ? *r.parent : std::string(dirname(r.syspath));
     Node* n = builder_.get(disk);
     if (!n || n->kind != NodeKind::Block) return;  // partition of a skipped (virtual) disk
-    AttrDir a(src_, r.syspath);
+    AttrDir a(src_, r.syspath, false);
     Partition p;
     p.name = r.sysname;
     if (auto s = a.get("size"))

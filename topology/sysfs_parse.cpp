@@ -200,6 +200,19 @@ std::map<std::string, std::string, std::less<>> parse_uevent(std::string_view te
   return out;
 }
 
+std::optional<std::array<std::uint32_t, 3>> parse_triplet(std::string_view s, int base) {
+  auto parts = split(trim(s), '/');
+  if (parts.size() != 3) return std::nullopt;
+  std::array<std::uint32_t, 3> out{};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto p = parts[i];
+    if (p.empty() || p.size() > 8) return std::nullopt;
+    auto [end, ec] = std::from_chars(p.data(), p.data() + p.size(), out[i], base);
+    if (ec != std::errc{} || end != p.data() + p.size()) return std::nullopt;
+  }
+  return out;
+}
+
 std::optional<std::pair<unsigned, unsigned>> parse_devnum(std::string_view s) {
   s = trim(s);
   const auto colon = s.find(':');

@@ -1,6 +1,7 @@
 #pragma once
 /// Pure parsers for sysfs and udev attribute strings. Every function takes the raw text (a trailing newline
 /// is tolerated), returns a value type or std::nullopt, and never touches the file system.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -68,6 +69,9 @@ std::vector<StorageQuirk> parse_storage_quirks(std::string_view s);
 
 /// `uevent` (and udev property) text: KEY=VALUE lines. Lines without '=' are ignored.
 std::map<std::string, std::string, std::less<>> parse_uevent(std::string_view text);
+
+/// uevent triplets: PRODUCT "781/558c/1012" (hex, base 16), TYPE / INTERFACE "8/6/80" (decimal, base 10).
+std::optional<std::array<std::uint32_t, 3>> parse_triplet(std::string_view s, int base);
 
 /// "8:16" -> {8, 16}.
 std::optional<std::pair<unsigned, unsigned>> parse_devnum(std::string_view s);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <set>
 
 #include "topology/errors.hpp"
 #include "topology/sysfs_parse.hpp"
@@ -33,12 +34,14 @@ std::string join(std::string_view dir, std::string_view name) {
   return p;
 }
 
-/// Read a whole file with open/read (both redirected by the umockdev preload under test).
-std::optional<std::string> read_all(const std::string& path) {
+/// Read a whole file with open/read (both redirected by the umockdev preload under test). sysfs returns an
+/// attribute in one read, so a short read ends it (`sysfs`); other files (procfs seq_files such as
+/// mountinfo return short reads mid-file) are read until EOF.
+std::optional<std::string> read_all(const std::string& path, bool sysfs = true) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
   std::string out;
-  char buf[4096];
+  char buf[16384];
   bool ok = true;
   while (true) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
@@ -49,6 +52,7 @@ std::optional<std::string> read_all(const std::string& path) {
     }
     if (n == 0) break;
     out.append(buf, static_cast<std::size_t>(n));
+    if (sysfs && static_cast<std::size_t>(n) < sizeof buf) break;
   }
   ::close(fd);
   if (!ok) return std::nullopt;
@@ -77,27 +81,101 @@ UdevSource::UdevSource() : udev_(udev_new()) {
   hwdb_.reset(udev_hwdb_new(udev_.get()));
 }
 
+namespace {
+
+bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
+
+std::string_view base(std::string_view p) {
+  const auto slash = p.rfind('/');
+  return slash == std::string_view::npos ? p : p.substr(slash + 1);
+}
+
+std::optional<std::string> read_link(const std::string& path) {
+  char buf[4096];
+  const ssize_t n = ::readlink(path.c_str(), buf, sizeof buf - 1);
+  if (n <= 0) return std::nullopt;
+  const auto slash = path.rfind('/');
+  return resolve_link(std::string_view(path).substr(0, slash), std::string_view(buf, static_cast<std::size_t>(n)));
+}
+
+/// The record of the device directory `syspath` from its `uevent` file (one read gives DEVTYPE, DRIVER and
+/// DEVNAME) — the same fields libudev's sd_device derives, without its per-component path resolution.
+std::optional<RawDevice> record_from_sysfs(const std::string& syspath, std::string subsystem,
+                                          std::set<std::string, std::less<>>& known_devices, bool listed = false,
+                                          bool bus_device = false) {
+  auto uevent = read_all(syspath + "/uevent");
+  if (!uevent) return std::nullopt;
+  auto props = parse_uevent(*uevent);
+  RawDevice r;
+  r.syspath = syspath;
+  r.sysname = std::string(base(syspath));
+  std::replace(r.sysname.begin(), r.sysname.end(), '!', '/');  // "cciss!c0d0" is cciss/c0d0 (as libudev)
+  if (subsystem.empty())
+    if (auto l = read_link(syspath + "/subsystem")) subsystem = std::string(base(*l));
+  r.subsystem = std::move(subsystem);
+  if (auto it = props.find("DEVTYPE"); it != props.end()) r.devtype = it->second;
+  if (auto it = props.find("DRIVER"); it != props.end())
+    r.driver = it->second;
+  else if (auto l = read_link(syspath + "/driver"))
+    r.driver = std::string(base(*l));
+  if (auto it = props.find("DEVNAME"); it != props.end() && !it->second.empty())
+    r.devnode = it->second.front() == '/' ? it->second : "/dev/" + it->second;
+  r.properties = std::move(props);
+  // The parent device: the nearest ancestor directory that is a device (has a uevent file). Devices found
+  // through a bus or class listing start at the likely candidate: bus devices sit directly in their
+  // parent's directory, class devices below a "<class>" directory of their parent (".../6:0:0:0/block/sda").
+  // Directories already known to be devices are remembered, so siblings cost nothing.
+  std::string_view p = std::string_view(syspath).substr(0, syspath.rfind('/'));
+  if (listed && !bus_device && base(p) == r.subsystem) p = p.substr(0, p.rfind('/'));
+  for (; p.size() > std::string_view("/sys/devices").size(); p = p.substr(0, p.rfind('/'))) {
+    if (known_devices.contains(p) || exists(std::string(p) + "/uevent")) {
+      r.parent = std::string(p);
+      known_devices.insert(*r.parent);
+      break;
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
 std::vector<RawDevice> UdevSource::enumerate(std::string_view subsystem) {
-  UdevEnumeratePtr e(udev_enumerate_new(udev_.get()));
-  if (!e) throw ScanError("libudev: udev_enumerate_new failed");
+  // The kernel lists every device of a bus under /sys/bus/<s>/devices and of a class under /sys/class/<s>,
+  // as links to the device directories; this is where libudev's enumerator looks too.
   const std::string sub(subsystem);
-  udev_enumerate_add_match_subsystem(e.get(), sub.c_str());
-  if (udev_enumerate_scan_devices(e.get()) < 0)
-    throw ScanError("libudev: cannot enumerate subsystem " + sub);
+  std::string dir = "/sys/bus/" + sub + "/devices";
+  const bool bus = exists(dir);
+  if (!bus) dir = "/sys/class/" + sub;
   std::vector<RawDevice> out;
-  udev_list_entry* entry;
-  udev_list_entry_foreach(entry, udev_enumerate_get_list_entry(e.get())) {
-    UdevDevicePtr d(udev_device_new_from_syspath(udev_.get(), udev_list_entry_get_name(entry)));
-    if (d) out.push_back(record(d.get()));
+  for (const auto& entry : list(dir, "")) {
+    auto target = read_link(dir + "/" + entry);
+    if (!target) continue;
+    if (auto r = record_from_sysfs(*target, sub, known_devices_, true, bus)) out.push_back(std::move(*r));
   }
   std::sort(out.begin(), out.end(), [](const RawDevice& a, const RawDevice& b) { return a.syspath < b.syspath; });
   return out;
 }
 
 std::optional<RawDevice> UdevSource::device(std::string_view syspath) {
-  UdevDevicePtr d(udev_device_new_from_syspath(udev_.get(), std::string(syspath).c_str()));
-  if (!d) return std::nullopt;
-  return record(d.get());
+  return record_from_sysfs(std::string(syspath), "", known_devices_);
+}
+
+std::vector<RawDevice> enumerate_with_libudev(std::string_view subsystem) {
+  UdevPtr u(udev_new());
+  if (!u) throw ScanError("libudev could not be initialised (udev_new failed)");
+  UdevEnumeratePtr e(udev_enumerate_new(u.get()));
+  if (!e) throw ScanError("libudev: udev_enumerate_new failed");
+  const std::string sub(subsystem);
+  udev_enumerate_add_match_subsystem(e.get(), sub.c_str());
+  if (udev_enumerate_scan_devices(e.get()) < 0) throw ScanError("libudev: cannot enumerate subsystem " + sub);
+  std::vector<RawDevice> out;
+  udev_list_entry* entry;
+  udev_list_entry_foreach(entry, udev_enumerate_get_list_entry(e.get())) {
+    UdevDevicePtr d(udev_device_new_from_syspath(u.get(), udev_list_entry_get_name(entry)));
+    if (d) out.push_back(record(d.get()));
+  }
+  std::sort(out.begin(), out.end(), [](const RawDevice& a, const RawDevice& b) { return a.syspath < b.syspath; });
+  return out;
 }
 
 std::optional<std::string> UdevSource::attribute(std::string_view syspath, std::string_view name) {
@@ -111,12 +189,7 @@ std::optional<std::string> UdevSource::binary_attribute(std::string_view syspath
 }
 
 std::optional<std::string> UdevSource::link_target(std::string_view syspath, std::string_view name) {
-  const std::string path = join(syspath, name);
-  char buf[4096];
-  const ssize_t n = ::readlink(path.c_str(), buf, sizeof buf - 1);
-  if (n <= 0) return std::nullopt;
-  const auto slash = path.rfind('/');
-  return resolve_link(std::string_view(path).substr(0, slash), std::string_view(buf, static_cast<std::size_t>(n)));
+  return read_link(join(syspath, name));
 }
 
 std::vector<std::string> UdevSource::list(std::string_view syspath, std::string_view name) {
@@ -143,7 +216,7 @@ std::vector<HwdbEntry> UdevSource::hwdb(std::string_view key) {
 }
 
 std::optional<std::string> UdevSource::read_text_file(std::string_view path) {
-  return read_all(std::string(path));
+  return read_all(std::string(path), false);
 }
 
 }  // namespace usbsat::topology

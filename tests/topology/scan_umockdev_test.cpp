@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "topology/scan.hpp"
+#include "topology/udev_source.hpp"
 
 using namespace usbsat::topology;
 using nlohmann::json;
@@ -75,6 +76,26 @@ TEST_CASE("the scan survives the fixture") {
     auto p = parent(topo(), v);
     REQUIRE(p);
     CHECK(topo()[*p].kind == NodeKind::Port);
+  }
+}
+
+TEST_CASE("UdevSource's direct sysfs records equal libudev's (udev_enumerate + udev_device)") {
+  UdevSource fast;
+  for (const char* sub : {"usb", "block"}) {
+    CAPTURE(sub);
+    const auto mine = fast.enumerate(sub);
+    const auto ref = enumerate_with_libudev(sub);
+    REQUIRE(mine.size() == ref.size());
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+      CAPTURE(ref[i].syspath);
+      CHECK(mine[i].syspath == ref[i].syspath);
+      CHECK(mine[i].sysname == ref[i].sysname);
+      CHECK(mine[i].subsystem == ref[i].subsystem);
+      CHECK(mine[i].devtype == ref[i].devtype);
+      CHECK(mine[i].driver == ref[i].driver);
+      if (!ref[i].devnode.empty()) CHECK(mine[i].devnode == ref[i].devnode);
+      CHECK(mine[i].parent == ref[i].parent);
+    }
   }
 }
 

@@ -192,3 +192,14 @@ TEST_CASE("symlink resolution is lexical") {
   CHECK(resolve_link("/sys/a", "/sys/b/./c") == "/sys/b/c");
   CHECK(resolve_link("/", "../..") == "/");
 }
+
+TEST_CASE("uevent triplets") {
+  using T = std::array<std::uint32_t, 3>;
+  CHECK(parse_triplet("781/558c/1012", 16) == T{0x781, 0x558c, 0x1012});
+  CHECK(parse_triplet("8/6/80", 10) == T{8, 6, 80});
+  CHECK(parse_triplet("9/0/2\n", 10) == T{9, 0, 2});
+  CHECK_FALSE(parse_triplet("8/6", 10));
+  CHECK_FALSE(parse_triplet("8/x/80", 10));
+  CHECK_FALSE(parse_triplet("8//80", 10));
+  CHECK_FALSE(parse_triplet("-1/2/3", 10));
+}

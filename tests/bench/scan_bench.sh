@@ -1,0 +1,55 @@
+#!/bin/sh
+# Benchmark (not a CTest test): wall time of one full topology scan (tests/bench/scan_only --quiet) vs
+# `lsusb -t` on the same synthetic fixture, both as whole processes under the umockdev preload, alternated
+# N times in one run. Prints the median wall time and the median CPU time (user+sys, less disturbed by other
+# load on a shared machine) of each, and the ratios usbsat/lsusb (goal: <= 1.0).
+#
+#   tests/bench/scan_bench.sh [BUILD_DIR] [SCENARIO] [N]      defaults: build large 15
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-build}
+scenario=${2:-large}
+n=${3:-15}
+fixture="$build/fixtures/sysfs/$scenario"
+scan="$build/tests/scan_only"
+wrap="$here/../fixtures/with-fixture.sh"
+[ -d "$fixture/sys" ] || { echo "no fixture $fixture (cmake --build --preset ci --target fixtures)" >&2; exit 2; }
+[ -x "$scan" ] || { echo "no $scan (cmake --build --preset ci --target scan_only)" >&2; exit 2; }
+command -v lsusb >/dev/null || { echo "lsusb not installed" >&2; exit 77; }
+
+now_ns() { date +%s%N; }
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+"$wrap" "$fixture" -- "$scan" --quiet   # warm the page cache, show what one scan sees
+"$wrap" "$fixture" -- lsusb -t >/dev/null 2>&1
+buses=$("$wrap" "$fixture" -- lsusb -t 2>/dev/null | grep -c '^/:')
+
+: >/tmp/scan_bench.$$.u; : >/tmp/scan_bench.$$.l; : >/tmp/scan_bench.$$.uc; : >/tmp/scan_bench.$$.lc
+cpu() {  # run "$@", append its user+sys CPU microseconds to file $1
+  out=$1; shift
+  /usr/bin/time -f "%U %S" -o /tmp/scan_bench.$$.t "$@" >/dev/null 2>/dev/null
+  awk '{ printf "%d\n", ($1 + $2) * 1000000 }' /tmp/scan_bench.$$.t >>"$out"
+}
+i=0
+while [ "$i" -lt "$n" ]; do
+  t0=$(now_ns); "$wrap" "$fixture" -- "$scan" --quiet >/dev/null; t1=$(now_ns)
+  "$wrap" "$fixture" -- lsusb -t >/dev/null 2>&1; t2=$(now_ns)
+  echo $(( (t1 - t0) / 1000 )) >>/tmp/scan_bench.$$.u
+  echo $(( (t2 - t1) / 1000 )) >>/tmp/scan_bench.$$.l
+  if [ -x /usr/bin/time ]; then
+    cpu /tmp/scan_bench.$$.uc "$wrap" "$fixture" -- "$scan" --quiet
+    cpu /tmp/scan_bench.$$.lc "$wrap" "$fixture" -- lsusb -t
+  fi
+  i=$((i + 1))
+done
+u=$(median </tmp/scan_bench.$$.u); l=$(median </tmp/scan_bench.$$.l)
+echo "fixture $scenario: $buses buses in lsusb -t; $n alternating runs, whole processes under the umockdev preload"
+echo "usbsat scan (scan_only): median wall ${u} us"
+echo "lsusb -t               : median wall ${l} us"
+awk -v u="$u" -v l="$l" 'BEGIN { printf "ratio usbsat/lsusb -t  : %.2fx wall (goal <= 1.0x)\n", u / l }'
+if [ -s /tmp/scan_bench.$$.uc ]; then
+  uc=$(median </tmp/scan_bench.$$.uc); lc=$(median </tmp/scan_bench.$$.lc)
+  echo "CPU (user+sys) median  : usbsat ${uc} us, lsusb -t ${lc} us"
+  awk -v u="$uc" -v l="$lc" 'BEGIN { if (l > 0) printf "ratio usbsat/lsusb -t  : %.2fx CPU\n", u / l }'
+fi
+rm -f /tmp/scan_bench.$$.*
