@@ -11,5 +11,7 @@ namespace usbsat::cli {
 int run_version(const Invocation& inv);
 int run_load(const Invocation& inv);
 void configure_load(CLI::App& sub, Invocation& inv);
+int run_saturate(const Invocation& inv);
+void configure_saturate(CLI::App& sub, Invocation& inv);
 
 }  // namespace usbsat::cli
