@@ -22,7 +22,9 @@ ordered_json opt_num(const std::optional<double>& v, int digits) {
   return v ? ordered_json(round_to(*v, digits)) : ordered_json(nullptr);
 }
 
-std::string level_label(unsigned n) { return n == 1 ? "alone" : fmt::format("{} at once", n); }
+std::string level_label(unsigned n) {
+  return n == 1 ? "alone" : fmt::format("{} at once", n);
+}
 
 std::string pass_title(const SaturatePass& p) {
   return fmt::format("{} {} qd{}", p.pattern, load::format_size(p.bs), p.qd);
@@ -48,8 +50,10 @@ std::string drive_list(const SaturateGroup& g) {
 std::string group_heading(const SaturateGroup& g) {
   std::string s = "Group " + g.name;
   if (g.node_label != "group " + g.name) s += ": " + g.node_label;
-  if (g.declared_capacity_mbs) s += fmt::format(" (declared capacity {:.1f} MB/s)", *g.declared_capacity_mbs);
-  else if (g.node_kind == "declared") s += " (no declared capacity)";
+  if (g.declared_capacity_mbs)
+    s += fmt::format(" (declared capacity {:.1f} MB/s)", *g.declared_capacity_mbs);
+  else if (g.node_kind == "declared")
+    s += " (no declared capacity)";
   if (!g.same_drives_as.empty()) {
     s += " — also answers for ";
     for (std::size_t i = 0; i < g.same_drives_as.size(); ++i) s += (i ? ", " : "") + g.same_drives_as[i];
@@ -80,11 +84,12 @@ void render_pass_text(std::string& out, const SaturatePass& p) {
         if (d.dev == dev) return cell(d.mbs);
       return std::string("-");
     });
-  row("aggregate", [](const SaturatePhaseRow& ph) {
-    return ph.n >= 2 ? cell(ph.aggregate_mbs) : std::string("-");
-  });
-  row("solo sum", [](const SaturatePhaseRow& ph) { return ph.n >= 2 ? cell(ph.solo_sum_mbs) : std::string("-"); });
-  row("efficiency", [](const SaturatePhaseRow& ph) { return ph.n >= 2 ? pct(ph.efficiency) : std::string("-"); });
+  row("aggregate",
+      [](const SaturatePhaseRow& ph) { return ph.n >= 2 ? cell(ph.aggregate_mbs) : std::string("-"); });
+  row("solo sum",
+      [](const SaturatePhaseRow& ph) { return ph.n >= 2 ? cell(ph.solo_sum_mbs) : std::string("-"); });
+  row("efficiency",
+      [](const SaturatePhaseRow& ph) { return ph.n >= 2 ? pct(ph.efficiency) : std::string("-"); });
   row("predicted", [](const SaturatePhaseRow& ph) {
     return ph.n >= 2 ? cell(ph.predicted_aggregate_mbs) : std::string("-");
   });
@@ -109,7 +114,8 @@ void render_pass_text(std::string& out, const SaturatePass& p) {
   } else {
     out += "    verdict: no contention\n";
   }
-  if (p.verdict) out += fmt::format("    tolerance ±{:.0f}%, confidence {}\n", p.tolerance * 100, p.confidence);
+  if (p.verdict)
+    out += fmt::format("    tolerance ±{:.0f}%, confidence {}\n", p.tolerance * 100, p.confidence);
   if (!p.conclusion.empty()) out += "    " + p.conclusion + "\n";
   for (const auto& n : p.notes) out += "    note: " + n + "\n";
 }
@@ -134,7 +140,8 @@ ordered_json pass_json(const SaturatePass& p) {
     pj["aggregate_mbs"] = round_to(ph.n >= 2 ? ph.aggregate_mbs : 0, 2);
     if (ph.n < 2) pj["aggregate_mbs"] = nullptr;  // each drive ran alone: no aggregate
     pj["efficiency"] = opt_num(ph.efficiency, 4);
-    pj["predicted_aggregate_mbs"] = ph.n >= 2 ? opt_num(ph.predicted_aggregate_mbs, 2) : ordered_json(nullptr);
+    pj["predicted_aggregate_mbs"] =
+        ph.n >= 2 ? opt_num(ph.predicted_aggregate_mbs, 2) : ordered_json(nullptr);
     pj["predicted_per_drive_mbs"] = pred;
     pj["solo_sum_mbs"] = opt_num(ph.solo_sum_mbs, 2);
     pj["spread"] = round_to(ph.spread, 4);
@@ -195,8 +202,9 @@ ordered_json job_json(const SaturateReport& r) {
 }  // namespace
 
 std::string render_saturate_text(const SaturateReport& r) {
-  std::string out = fmt::format("usbsat saturate: {:g} s per phase after {:g} s ramp{}, engine {}\n", r.runtime_s,
-                                r.ramp_s, r.repeat > 1 ? fmt::format(", {} repeats", r.repeat) : "", r.engine);
+  std::string out =
+      fmt::format("usbsat saturate: {:g} s per phase after {:g} s ramp{}, engine {}\n", r.runtime_s, r.ramp_s,
+                  r.repeat > 1 ? fmt::format(", {} repeats", r.repeat) : "", r.engine);
   if (r.interrupted) out += "interrupted: only the phases that finished are shown\n";
   for (const auto& g : r.groups) {
     out += "\n" + group_heading(g) + "\n";
@@ -265,8 +273,9 @@ std::string render_saturate_plan(const SaturateReport& r, bool json) {
     j["diagnostics"] = diagnostics_json(r);
     return j.dump(2) + "\n";
   }
-  std::string out = fmt::format("usbsat saturate --dry-run: {:g} s per phase after {:g} s ramp, {} repeat(s)\n",
-                                r.runtime_s, r.ramp_s, r.repeat);
+  std::string out =
+      fmt::format("usbsat saturate --dry-run: {:g} s per phase after {:g} s ramp, {} repeat(s)\n",
+                  r.runtime_s, r.ramp_s, r.repeat);
   for (const auto& g : r.groups) {
     out += "\n" + group_heading(g) + "\n";
     out += "  drives: " + drive_list(g) + "\n";
@@ -293,13 +302,15 @@ std::string format_saturate_progress(std::string_view group, std::string_view st
   const double total = static_cast<double>(s.end_ns - s.start_ns) / 1e9;
   const double elapsed = std::clamp(static_cast<double>(now_ns - s.start_ns) / 1e9, 0.0, total);
   // Remaining: this phase's rest plus the later steps, each as long as this one.
-  const double left = total - elapsed + static_cast<double>(count > index + 1 ? count - index - 1 : 0) * total;
-  std::string out = fmt::format("[{} {}/{}] {} {:.1f}/{:.1f} s{}, ~{:.0f} s left", group, index + 1, count, step,
-                                elapsed, total, now_ns < s.measure_ns ? " ramp" : "", left);
+  const double left =
+      total - elapsed + static_cast<double>(count > index + 1 ? count - index - 1 : 0) * total;
+  std::string out = fmt::format("[{} {}/{}] {} {:.1f}/{:.1f} s{}, ~{:.0f} s left", group, index + 1, count,
+                                step, elapsed, total, now_ns < s.measure_ns ? " ramp" : "", left);
   double sum = 0;
   for (const auto& t : s.targets) {
     const auto slash = t.label.rfind('/');
-    out += fmt::format(" | {} {:.1f}", slash == std::string::npos ? t.label : t.label.substr(slash + 1), t.mbs);
+    out +=
+        fmt::format(" | {} {:.1f}", slash == std::string::npos ? t.label : t.label.substr(slash + 1), t.mbs);
     sum += t.mbs;
   }
   if (s.targets.size() > 1) out += fmt::format(" | total {:.1f}", sum);

@@ -23,21 +23,21 @@ struct SaturateDriveRate {
 struct SaturatePhaseRow {
   unsigned n = 1;
   std::vector<SaturateDriveRate> per_drive;
-  double aggregate_mbs = 0;           ///< n >= 2: the sum of the drives' rates (mean over repeats)
+  double aggregate_mbs = 0;  ///< n >= 2: the sum of the drives' rates (mean over repeats)
   std::optional<double> solo_sum_mbs;
-  std::optional<double> efficiency;   ///< aggregate / sum of the same drives' solo rates
+  std::optional<double> efficiency;  ///< aggregate / sum of the same drives' solo rates
   std::optional<double> predicted_aggregate_mbs;
-  double spread = 0;                  ///< (max - min) / mean of the per-run aggregates
+  double spread = 0;  ///< (max - min) / mean of the per-run aggregates
   unsigned repeats = 0;
-  std::optional<std::string> verdict; ///< n >= 2: "no_contention" | "saturated" | "unexplained"
+  std::optional<std::string> verdict;  ///< n >= 2: "no_contention" | "saturated" | "unexplained"
 };
 
 /// What the verdict names as the limit.
 struct SaturateBottleneck {
-  std::string node;                   ///< node id ("0000:03:00.0", a --group's NAME)
-  std::string kind;                   ///< resource kind ("pcie_link", "declared"), "lowest_common_ancestor"
+  std::string node;  ///< node id ("0000:03:00.0", a --group's NAME)
+  std::string kind;  ///< resource kind ("pcie_link", "declared"), "lowest_common_ancestor"
   std::optional<double> capacity_mbs;
-  std::string label;                  ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042)"
+  std::string label;  ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042)"
 };
 
 /// One pass over a group (the sequential pass, and optionally the 4 KiB random pass).
@@ -49,11 +49,11 @@ struct SaturatePass {
   std::optional<std::string> verdict;  ///< nullopt: no concurrent phase finished (interrupted, failures)
   std::optional<double> plateau_mbs;
   std::optional<SaturateBottleneck> bottleneck;
-  std::string conclusion;              ///< one sentence a user can act on
+  std::string conclusion;  ///< one sentence a user can act on
   double tolerance = 0;
-  std::string confidence;              ///< "low" | "medium" | "high"
+  std::string confidence;  ///< "low" | "medium" | "high"
   std::vector<std::string> notes;
-  bool complete = true;                ///< false when interrupted before all planned phases finished
+  bool complete = true;  ///< false when interrupted before all planned phases finished
 };
 
 /// A drive of a group.
@@ -73,15 +73,15 @@ struct SaturateFailure {
 
 struct SaturateGroup {
   std::string name;
-  std::string node_kind;   ///< "hub", "root_hub", "controller", "pci", "declared"
+  std::string node_kind;  ///< "hub", "root_hub", "controller", "pci", "declared"
   std::string node_id;
   std::string node_label;  ///< "controller 0000:03:00.0 (ASM1042)", "group a"
   std::optional<double> declared_capacity_mbs;
   std::vector<std::string> same_drives_as;  ///< other nodes with exactly these drives below them
   std::vector<SaturateDrive> drives;
-  std::string qd_reason;                   ///< why this queue depth ("UAS", "BOT", "--qd", ...)
-  std::vector<unsigned> levels;            ///< the planned phases: 1 (each alone), 2, 4, ...
-  std::vector<SaturatePass> passes;        ///< empty for a dry run
+  std::string qd_reason;             ///< why this queue depth ("UAS", "BOT", "--qd", ...)
+  std::vector<unsigned> levels;      ///< the planned phases: 1 (each alone), 2, 4, ...
+  std::vector<SaturatePass> passes;  ///< empty for a dry run
   std::vector<SaturateFailure> failures;
 };
 

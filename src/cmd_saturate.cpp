@@ -2,11 +2,11 @@
 // limits them. The orchestration lives in src/saturate.{hpp,cpp}; this file is the command's linear steps.
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fmt/format.h>
 #include <set>
 #include <stop_token>
 
@@ -33,7 +33,9 @@ constexpr std::string_view kNothingToMeasure =
     "  usbsat saturate --group NAME=/dev/sdX,/dev/sdY[@CAP]   (CAP e.g. 40M or 400MB/s; repeat --group for "
     "more groups)\n";
 
-std::chrono::milliseconds ms(double s) { return std::chrono::milliseconds(std::llround(s * 1000)); }
+std::chrono::milliseconds ms(double s) {
+  return std::chrono::milliseconds(std::llround(s * 1000));
+}
 
 }  // namespace
 
@@ -43,7 +45,8 @@ void configure_saturate(CLI::App& sub, Invocation& inv) {
                  "NAME=/dev/a,/dev/b,...[@CAP]: drives or files sharing one node, optional capacity (40M, "
                  "400MB/s; MB = 10^6 B); repeatable. Without it: the USB drives of this system")
       ->allow_extra_args(false);
-  sub.add_option("--pattern", o.pattern, "read|randread")->check(CLI::IsMember({"read", "randread"}))
+  sub.add_option("--pattern", o.pattern, "read|randread")
+      ->check(CLI::IsMember({"read", "randread"}))
       ->capture_default_str();
   sub.add_option("--bs", o.bs, "Block size: 4k, 128k, 1m or bytes")->capture_default_str();
   sub.add_option("--qd", o.qd, "Queue depth per drive (default: 1 for BOT, 32 for UAS and unknown)")
@@ -52,9 +55,11 @@ void configure_saturate(CLI::App& sub, Invocation& inv) {
   sub.add_option("--ramp", o.ramp_s, "Seconds before each phase's measurement starts (excluded)")
       ->capture_default_str();
   sub.add_option("--repeat", o.repeat, "Runs of each phase; the spread sets the verdict's tolerance")
-      ->check(CLI::Range(1, 100))->capture_default_str();
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
   sub.add_flag("--random-pass", o.random_pass, "Also measure 4 KiB random reads (a second pass)");
-  sub.add_option("--engine", o.engine, "uring|sync|null")->check(CLI::IsMember({"uring", "sync", "null"}))
+  sub.add_option("--engine", o.engine, "uring|sync|null")
+      ->check(CLI::IsMember({"uring", "sync", "null"}))
       ->capture_default_str();
   sub.add_option("--tolerance", o.tolerance, "Verdict tolerance as a fraction (default: from the noise)")
       ->check(CLI::Range(0.0, 0.5));
@@ -93,7 +98,8 @@ int run_saturate(const Invocation& inv) {
   std::vector<analysis::GroupSpec> specs;
   for (const auto& g : o.groups) {
     auto s = analysis::parse_group_spec(g);
-    if (!s) return usage("bad --group '" + g + "': want NAME=/dev/a,/dev/b,...[@CAP], CAP like 40M or 400MB/s");
+    if (!s)
+      return usage("bad --group '" + g + "': want NAME=/dev/a,/dev/b,...[@CAP], CAP like 40M or 400MB/s");
     specs.push_back(std::move(*s));
   }
   if (!specs.empty() && !o.devices.empty())
@@ -114,8 +120,8 @@ int run_saturate(const Invocation& inv) {
         return d == b.name || d == b.devnode;
       });
       if (!found)
-        return usage("'" + d + "' is not a USB drive; to measure any block device or file use --group NAME=" + d +
-                     ",...");
+        return usage("'" + d + "' is not a USB drive; to measure any block device or file use --group NAME=" +
+                     d + ",...");
     }
     if (usb.empty()) {
       // Nothing failed: there is just nothing to measure here. Exit 0 (README "usbsat saturate").
@@ -163,7 +169,8 @@ int run_saturate(const Invocation& inv) {
           diags.push_back({"warning", d.path, ot.notice});
           note(d.path + ": " + ot.notice);
         }
-        targets.emplace(d.path, load::RunTarget{d.path, ot.fd.get(), ot.info.size_bytes, ot.info.logical_block});
+        targets.emplace(d.path,
+                        load::RunTarget{d.path, ot.fd.get(), ot.info.size_bytes, ot.info.logical_block});
         opened.push_back(std::move(ot));
       } catch (const load::TargetError& e) {
         diags.push_back({"error", d.path, e.what()});
@@ -187,16 +194,16 @@ int run_saturate(const Invocation& inv) {
     if (live)
       on_snapshot = [&](const analysis::StepInfo& st, const load::Snapshot& s) {
         const std::string label = st.what + (settings.passes.size() > 1 ? " " + st.pass : "");
-        std::fputs(printer.status(report::format_saturate_progress(st.group, label, st.index, st.count, s,
-                                                                  clock.now_ns()))
+        std::fputs(printer
+                       .status(report::format_saturate_progress(st.group, label, st.index, st.count, s,
+                                                                clock.now_ns()))
                        .c_str(),
                    stderr);
         std::fflush(stderr);
       };
-    const analysis::PhaseRunner runner = [&clock](const std::vector<load::RunTarget>& t, const load::RunConfig& c,
-                                                  std::stop_token st, const load::SnapshotFn& f) {
-      return load::run_load(t, c, st, clock, f);
-    };
+    const analysis::PhaseRunner runner =
+        [&clock](const std::vector<load::RunTarget>& t, const load::RunConfig& c, std::stop_token st,
+                 const load::SnapshotFn& f) { return load::run_load(t, c, st, clock, f); };
     m = analysis::measure(plan, targets, settings, runner, stop.get_token(), on_snapshot);
     std::fputs(printer.finish().c_str(), stderr);
     interrupted = signals.signalled() || m.interrupted;

@@ -41,7 +41,9 @@ topology::StorageProtocol protocol_of(const topology::Topology& t, topology::Ver
   return topology::StorageProtocol::None;
 }
 
-std::string level_label(unsigned n) { return n == 1 ? "alone" : std::to_string(n) + " at once"; }
+std::string level_label(unsigned n) {
+  return n == 1 ? "alone" : std::to_string(n) + " at once";
+}
 
 }  // namespace
 
@@ -57,10 +59,17 @@ std::optional<topology::Bandwidth> parse_rate(std::string_view s) {
   if (s.empty()) return std::nullopt;
   double mult = 0;
   switch (std::tolower(static_cast<unsigned char>(s.back()))) {
-    case 'k': mult = 1e3; break;
-    case 'm': mult = 1e6; break;
-    case 'g': mult = 1e9; break;
-    default: return std::nullopt;  // a bare number is ambiguous
+    case 'k':
+      mult = 1e3;
+      break;
+    case 'm':
+      mult = 1e6;
+      break;
+    case 'g':
+      mult = 1e9;
+      break;
+    default:
+      return std::nullopt;  // a bare number is ambiguous
   }
   s.remove_suffix(1);
   s = trim(s);
@@ -169,7 +178,7 @@ SaturatePlan plan_topology(const topology::Topology& t, std::span<const std::str
       p.qd_reason = "--qd";
     } else {
       p.qd = any_queued ? kQueuedQueueDepth : kBotQueueDepth;
-      p.qd_reason = all_bot ? "BOT: one command at a time"
+      p.qd_reason = all_bot                                              ? "BOT: one command at a time"
                     : protocols.size() == 1 && protocols.contains("uas") ? "UAS: queued commands"
                     : protocols.contains("bot") ? "mixed BOT and queued drives: the deeper queue for all"
                                                 : "protocol unknown: deep queue";
@@ -204,8 +213,8 @@ SaturateMeasurement measure(const SaturatePlan& plan, const std::map<std::string
   const std::size_t steps = planned_steps(plan, settings);
   std::size_t step = 0;
 
-  std::set<std::string> failed;                                       // paths
-  std::map<std::string, std::string> failure_message;                 // path -> first error
+  std::set<std::string> failed;                        // paths
+  std::map<std::string, std::string> failure_message;  // path -> first error
   std::vector<std::map<std::string, std::vector<double>>> solo_cache(settings.passes.size());  // path -> MB/s
 
   // One run of `paths` at once; returns the per-drive MB/s, or nullopt when interrupted or a drive failed.
@@ -222,7 +231,8 @@ SaturateMeasurement measure(const SaturatePlan& plan, const std::map<std::string
     cfg.engine = settings.engine;
     cfg.phases = {load::PhaseTargets{}};
     for (std::size_t i = 0; i < paths.size(); ++i) cfg.phases[0].push_back(i);
-    const StepInfo info{plan.groups[gi].name, std::string(load::to_string(pass.pattern)), what, step++, steps};
+    const StepInfo info{plan.groups[gi].name, std::string(load::to_string(pass.pattern)), what, step++,
+                        steps};
     load::SnapshotFn snap;
     if (on_snapshot) snap = [&](const load::Snapshot& s) { on_snapshot(info, s); };
     const auto res = run(rts, cfg, stop, snap);
@@ -238,7 +248,8 @@ SaturateMeasurement measure(const SaturatePlan& plan, const std::map<std::string
         ok = false;
         failed.insert(path);
         failure_message.emplace(path, *tr.error);
-        out.failures[gi].push_back({dev_name(path), std::string(load::to_string(pass.pattern)), n, *tr.error});
+        out.failures[gi].push_back(
+            {dev_name(path), std::string(load::to_string(pass.pattern)), n, *tr.error});
       }
       mbs.push_back(tr.stats.mbs());
     }
@@ -259,8 +270,8 @@ SaturateMeasurement measure(const SaturatePlan& plan, const std::map<std::string
           const bool listed = std::any_of(out.failures[gi].begin(), out.failures[gi].end(),
                                           [&](const auto& f) { return f.dev == d.dev; });
           if (!listed)
-            out.failures[gi].push_back({d.dev, std::string(load::to_string(settings.passes[pi].pattern)), 1,
-                                        it->second});
+            out.failures[gi].push_back(
+                {d.dev, std::string(load::to_string(settings.passes[pi].pattern)), 1, it->second});
         }
       }
 

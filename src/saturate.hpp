@@ -54,15 +54,15 @@ std::vector<unsigned> phase_levels(std::size_t n);
 std::string dev_name(std::string_view path);
 
 struct PlannedDrive {
-  std::string dev;   ///< "sdb"
-  std::string path;  ///< "/dev/sdb"
-  std::string where; ///< "port 2", "" without topology
+  std::string dev;    ///< "sdb"
+  std::string path;   ///< "/dev/sdb"
+  std::string where;  ///< "port 2", "" without topology
   topology::StorageProtocol protocol = topology::StorageProtocol::None;
 };
 
 struct PlannedGroup {
   std::string name;
-  std::string node_kind;   ///< to_string(NodeKind), or "declared"
+  std::string node_kind;  ///< to_string(NodeKind), or "declared"
   std::string node_id;
   std::string node_label;
   std::optional<DriveGroup> topology_group;  ///< set for groups found in the topology
@@ -107,10 +107,10 @@ using PhaseRunner = std::function<load::RunResult(const std::vector<load::RunTar
 /// Which step is running, for progress output.
 struct StepInfo {
   std::string group;
-  std::string pass;         ///< pattern name
-  std::string what;         ///< "sdb alone", "2 at once"
-  std::size_t index = 0;    ///< 0-based step over the whole run
-  std::size_t count = 0;    ///< planned steps (an upper bound when drives fail)
+  std::string pass;       ///< pattern name
+  std::string what;       ///< "sdb alone", "2 at once"
+  std::size_t index = 0;  ///< 0-based step over the whole run
+  std::size_t count = 0;  ///< planned steps (an upper bound when drives fail)
 };
 using StepSnapshotFn = std::function<void(const StepInfo&, const load::Snapshot&)>;
 

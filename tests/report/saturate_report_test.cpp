@@ -56,18 +56,21 @@ SaturateReport sample() {
   a.node_id = "a";
   a.node_label = "group a";
   a.declared_capacity_mbs = 40;
-  for (const auto* d : {"loop2", "loop3", "loop4", "loop5"}) a.drives.push_back({d, std::string("/dev/") + d, ""});
+  for (const auto* d : {"loop2", "loop3", "loop4", "loop5"})
+    a.drives.push_back({d, std::string("/dev/") + d, ""});
   a.qd_reason = "protocol unknown: deep queue";
   a.levels = {1, 2, 4};
   SaturatePass p;
   p.pattern = "read";
   p.bs = 131072;
   p.qd = 32;
-  p.phases.push_back(row(1, {{"loop2", 40.01, {}}, {"loop3", 39.98, {}}, {"loop4", 40.02, {}}, {"loop5", 39.99, {}}},
-                         0, {}, {}, {}));
+  p.phases.push_back(
+      row(1, {{"loop2", 40.01, {}}, {"loop3", 39.98, {}}, {"loop4", 40.02, {}}, {"loop5", 39.99, {}}}, 0, {},
+          {}, {}));
   p.phases.push_back(row(2, {{"loop2", 20.1, 20.0}, {"loop3", 19.93, 20.0}}, 40.03, 79.99, 40, "saturated"));
-  p.phases.push_back(row(4, {{"loop2", 10.02, 10}, {"loop3", 9.99, 10}, {"loop4", 10.01, 10}, {"loop5", 9.97, 10}},
-                         39.99, 160, 40, "saturated"));
+  p.phases.push_back(
+      row(4, {{"loop2", 10.02, 10}, {"loop3", 9.99, 10}, {"loop4", 10.01, 10}, {"loop5", 9.97, 10}}, 39.99,
+          160, 40, "saturated"));
   p.verdict = "saturated";
   p.plateau_mbs = 39.99;
   p.bottleneck = SaturateBottleneck{"a", "declared", 40, "declared capacity of group a"};
@@ -91,7 +94,8 @@ SaturateReport sample() {
   q.bs = 131072;
   q.qd = 32;
   q.phases.push_back(row(1, {{"sdb", 180.5, {}}, {"sdc", 170.25, {}}}, 0, {}, {}, {}));
-  q.phases.push_back(row(2, {{"sdb", 179.5, 180.5}, {"sdc", 169, 170.25}}, 348.5, 350.75, 350.75, "no_contention"));
+  q.phases.push_back(
+      row(2, {{"sdb", 179.5, 180.5}, {"sdc", 169, 170.25}}, 348.5, 350.75, 350.75, "no_contention"));
   q.phases[1].repeats = 3;
   q.phases[1].spread = 0.012;
   q.verdict = "no_contention";
@@ -116,7 +120,9 @@ SaturateReport sample() {
 
 }  // namespace
 
-TEST_CASE("saturate text report (golden)") { check_golden("saturate_two_groups.txt", render_saturate_text(sample())); }
+TEST_CASE("saturate text report (golden)") {
+  check_golden("saturate_two_groups.txt", render_saturate_text(sample()));
+}
 
 TEST_CASE("saturate JSON report (golden) has the issue's schema") {
   const auto text = render_saturate_json(sample());

@@ -19,10 +19,10 @@ TEST_CASE("parse_rate: SI multiples of bytes per second, a unit is required") {
     std::optional<std::uint64_t> bps;
   };
   const Row rows[] = {
-      {"40M", 40'000'000},       {"40MB/s", 40'000'000}, {"40 MB/s", 40'000'000},    {"400mb/s", 400'000'000},
-      {"1.5G", 1'500'000'000},   {"1.5GB/s", 1'500'000'000}, {"800k", 800'000},      {"40MB", 40'000'000},
-      {"40M/s", 40'000'000},     {"40", std::nullopt},    {"", std::nullopt},         {"M", std::nullopt},
-      {"0M", std::nullopt},      {"-5M", std::nullopt},   {"40X", std::nullopt},      {"4 0M", std::nullopt},
+      {"40M", 40'000'000},     {"40MB/s", 40'000'000},     {"40 MB/s", 40'000'000}, {"400mb/s", 400'000'000},
+      {"1.5G", 1'500'000'000}, {"1.5GB/s", 1'500'000'000}, {"800k", 800'000},       {"40MB", 40'000'000},
+      {"40M/s", 40'000'000},   {"40", std::nullopt},       {"", std::nullopt},      {"M", std::nullopt},
+      {"0M", std::nullopt},    {"-5M", std::nullopt},      {"40X", std::nullopt},   {"4 0M", std::nullopt},
   };
   for (const auto& r : rows) {
     CAPTURE(r.in);
@@ -45,12 +45,12 @@ TEST_CASE("parse_group_spec: NAME=/dev/a,/dev/b[@CAP]") {
   CHECK(g->paths.size() == 3);
   CHECK(!g->capacity);
 
-  CHECK(!parse_group_spec("a=/dev/loop2"));              // one drive shares nothing
-  CHECK(!parse_group_spec("=/dev/a,/dev/b"));            // no name
-  CHECK(!parse_group_spec("/dev/a,/dev/b"));             // no '='
-  CHECK(!parse_group_spec("a=/dev/a,,/dev/b"));          // empty path
-  CHECK(!parse_group_spec("a=/dev/a,/dev/a"));           // the same drive twice
-  CHECK(!parse_group_spec("a=/dev/a,/dev/b@40"));        // bare number: unit required
+  CHECK(!parse_group_spec("a=/dev/loop2"));        // one drive shares nothing
+  CHECK(!parse_group_spec("=/dev/a,/dev/b"));      // no name
+  CHECK(!parse_group_spec("/dev/a,/dev/b"));       // no '='
+  CHECK(!parse_group_spec("a=/dev/a,,/dev/b"));    // empty path
+  CHECK(!parse_group_spec("a=/dev/a,/dev/a"));     // the same drive twice
+  CHECK(!parse_group_spec("a=/dev/a,/dev/b@40"));  // bare number: unit required
   CHECK(!parse_group_spec("a=/dev/a,/dev/b@fast"));
 }
 
@@ -121,13 +121,13 @@ namespace {
 /// A fake runner emulating buses: each target label has a drive cap and a bus; drives on one bus share its
 /// capacity equally (max-min fair). Records every call; can fail a drive or request a stop after k calls.
 struct FakeBed {
-  std::map<std::string, double> drive_cap;       // label -> MB/s
-  std::map<std::string, std::string> bus_of;     // label -> bus
-  std::map<std::string, double> bus_cap;         // bus -> MB/s
-  std::vector<std::vector<std::string>> calls;   // labels per call
+  std::map<std::string, double> drive_cap;      // label -> MB/s
+  std::map<std::string, std::string> bus_of;    // label -> bus
+  std::map<std::string, double> bus_cap;        // bus -> MB/s
+  std::vector<std::vector<std::string>> calls;  // labels per call
   std::vector<unsigned> qds;
-  std::string fail_label;                        // this target reports an error
-  std::size_t stop_after = 0;                    // request a stop during call number stop_after (1-based)
+  std::string fail_label;      // this target reports an error
+  std::size_t stop_after = 0;  // request a stop during call number stop_after (1-based)
   std::stop_source* stop = nullptr;
 
   load::RunResult run(const std::vector<load::RunTarget>& ts, const load::RunConfig& cfg) {
@@ -192,7 +192,8 @@ SaturateSettings settings(unsigned repeat = 1) {
 
 }  // namespace
 
-TEST_CASE("four drives on a 40 MB/s declared bus: alone, 2, 4 at once -> saturated by the declared capacity") {
+TEST_CASE(
+    "four drives on a 40 MB/s declared bus: alone, 2, 4 at once -> saturated by the declared capacity") {
   const auto spec = *parse_group_spec("a=/dev/l0,/dev/l1,/dev/l2,/dev/l3@40M");
   const auto plan = plan_declared(std::span(&spec, 1), std::nullopt);
   FakeBed bed;
@@ -248,7 +249,8 @@ TEST_CASE("capped drives under a wide bus, and a slow drive among fast ones: no 
 }
 
 TEST_CASE("two groups in one run are judged separately; solo baselines are reused across groups") {
-  const GroupSpec specs[] = {*parse_group_spec("a=/dev/a0,/dev/a1@40M"), *parse_group_spec("b=/dev/b0,/dev/b1@400M"),
+  const GroupSpec specs[] = {*parse_group_spec("a=/dev/a0,/dev/a1@40M"),
+                             *parse_group_spec("b=/dev/b0,/dev/b1@400M"),
                              *parse_group_spec("ab=/dev/a0,/dev/b0")};
   const auto plan = plan_declared(specs, std::nullopt);
   FakeBed bed;
@@ -317,7 +319,8 @@ TEST_CASE("a drive that fails is recorded and left out; the others keep their nu
 }
 
 TEST_CASE("Ctrl-C: finished phases are kept, the interrupted one is dropped, nothing more runs") {
-  const GroupSpec specs[] = {*parse_group_spec("a=/dev/l0,/dev/l1@40M"), *parse_group_spec("b=/dev/m0,/dev/m1")};
+  const GroupSpec specs[] = {*parse_group_spec("a=/dev/l0,/dev/l1@40M"),
+                             *parse_group_spec("b=/dev/m0,/dev/m1")};
   const auto plan = plan_declared(specs, std::nullopt);
   FakeBed bed;
   for (const auto* d : {"/dev/l0", "/dev/l1", "/dev/m0", "/dev/m1"}) {
