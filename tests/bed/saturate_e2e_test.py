@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end tests of `usbsat saturate --group` on the loop-device test bed (root only; exit 77 = SKIP).
 
-    saturate_e2e_test.py USBSAT CASE     CASE: shared_bus | capped | two_buses | slow_mixed | interrupt
+    saturate_e2e_test.py USBSAT CASE     CASE: shared_bus | capped | two_buses | slow_mixed | interrupt | fault
 
 Only shared_bus asserts accuracy (1 s ramp + 5 s, the settings under which the bed is accurate to <0.5%);
 the other cases judge verdicts with short phases to keep the suite fast.
@@ -134,8 +134,27 @@ def case_interrupt(usbsat):
             check(g["verdict"] is None, "no verdict without a finished concurrent phase")
 
 
+def case_fault(usbsat):
+    # A drive that fails during its solo phase: its error is recorded, the others are measured without it
+    # (2 at once = the two healthy drives), exit 4.
+    with Bed("sat-fault", "solo:x", "solo:y", "solo:z") as bed:
+        x, y, z = bed.drives["x"][0], bed.drives["y"][0], bed.drives["z"][0]
+        p = bed.popen(usbsat, "saturate", "--json", *group_arg("g", [x, y, z]), "--ramp", "0.5", "--runtime", "1.5")
+        time.sleep(1.0)  # inside x's solo phase (the first one)
+        bed.fail(x)
+        out, err = p.communicate(timeout=60)
+        check(p.returncode == 4, f"a failed drive gives exit 4 (got {p.returncode}; {err.strip()})")
+        g = json.loads(out)["groups"][0]
+        check([f["dev"] for f in g["failures"]] == [dev(x)], f"the failure is recorded for {dev(x)}: {g['failures']}")
+        check(g["failures"] and g["failures"][0]["error"], "with its error message")
+        check(set(phase(g, 1)["per_drive_mbs"]) == {dev(y), dev(z)}, "solo baselines of the healthy drives")
+        check([p["n"] for p in g["phases"]] == [1, 2], "then the two healthy drives at once")
+        check(set(phase(g, 2)["per_drive_mbs"]) == {dev(y), dev(z)}, "the failed drive is left out")
+        check(g["verdict"] is not None and g["complete"] is True, "the group still gets a verdict")
+
+
 CASES = {"shared_bus": case_shared_bus, "capped": case_capped, "two_buses": case_two_buses,
-         "slow_mixed": case_slow_mixed, "interrupt": case_interrupt}
+         "slow_mixed": case_slow_mixed, "interrupt": case_interrupt, "fault": case_fault}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[2] not in CASES:
