@@ -36,6 +36,8 @@ constexpr CommandSpec kCommands[] = {
      },
      &run_doctor},
     {"load", "Generate I/O load on drives or files (1, 2, 4 at once) and measure it", &configure_load, &run_load},
+    {"saturate", "Find shared-bandwidth bottlenecks: drives alone, then 2, 4 at once, and name the link",
+     &configure_saturate, &run_saturate},
     {"version", "Print the version", [](CLI::App&, Invocation&) {}, &run_version},
 };
 

@@ -18,5 +18,7 @@ int run_topo(const Invocation& inv);
 int run_drives(const Invocation& inv);
 /// `usbsat ports`: connectors grouped by controller (cmd_ports.cpp).
 int run_ports(const Invocation& inv);
+int run_saturate(const Invocation& inv);
+void configure_saturate(CLI::App& sub, Invocation& inv);
 
 }  // namespace usbsat::cli

@@ -1,0 +1,320 @@
+#include "report/saturate_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "load/job.hpp"
+
+namespace usbsat::report {
+namespace {
+
+using nlohmann::ordered_json;
+
+double round_to(double v, int digits) {
+  const double f = std::pow(10.0, digits);
+  return std::round(v * f) / f;
+}
+
+ordered_json opt_num(const std::optional<double>& v, int digits) {
+  return v ? ordered_json(round_to(*v, digits)) : ordered_json(nullptr);
+}
+
+std::string level_label(unsigned n) {
+  return n == 1 ? "alone" : fmt::format("{} at once", n);
+}
+
+std::string pass_title(const SaturatePass& p) {
+  return fmt::format("{} {} qd{}", p.pattern, load::format_size(p.bs), p.qd);
+}
+
+std::string cell(const std::optional<double>& v, int digits = 1) {
+  return v ? fmt::format("{:.{}f}", *v, digits) : std::string("-");
+}
+
+std::string pct(const std::optional<double>& v) {
+  return v ? fmt::format("{:.0f}%", *v * 100) : std::string("-");
+}
+
+std::string drive_list(const SaturateGroup& g) {
+  std::string out;
+  for (std::size_t i = 0; i < g.drives.size(); ++i) {
+    out += (i ? ", " : "") + g.drives[i].dev;
+    if (!g.drives[i].where.empty()) out += " (" + g.drives[i].where + ")";
+  }
+  return out;
+}
+
+std::string group_heading(const SaturateGroup& g) {
+  std::string s = "Group " + g.name;
+  if (g.node_label != "group " + g.name) s += ": " + g.node_label;
+  if (g.declared_capacity_mbs)
+    s += fmt::format(" (declared capacity {:.1f} MB/s)", *g.declared_capacity_mbs);
+  else if (g.node_kind == "declared")
+    s += " (no declared capacity)";
+  if (!g.same_drives_as.empty()) {
+    s += " — also answers for ";
+    for (std::size_t i = 0; i < g.same_drives_as.size(); ++i) s += (i ? ", " : "") + g.same_drives_as[i];
+    s += " (same drives)";
+  }
+  return s;
+}
+
+void render_pass_text(std::string& out, const SaturatePass& p) {
+  out += fmt::format("  {}{}\n", pass_title(p), p.complete ? "" : " (interrupted: partial)");
+  // Table: one row per drive, one column per phase.
+  std::vector<std::string> devs;
+  for (const auto& ph : p.phases)
+    for (const auto& d : ph.per_drive)
+      if (std::find(devs.begin(), devs.end(), d.dev) == devs.end()) devs.push_back(d.dev);
+  std::size_t w0 = 14;
+  for (const auto& d : devs) w0 = std::max(w0, d.size() + 2);
+  constexpr std::size_t kCol = 15;
+  auto row = [&](std::string_view label, auto&& value_of) {
+    std::string line = fmt::format("    {:<{}}", label, w0);
+    for (const auto& ph : p.phases) line += fmt::format("{:>{}}", value_of(ph), kCol);
+    out += line + "\n";
+  };
+  row("MB/s", [](const SaturatePhaseRow& ph) { return level_label(ph.n); });
+  for (const auto& dev : devs)
+    row(dev, [&](const SaturatePhaseRow& ph) {
+      for (const auto& d : ph.per_drive)
+        if (d.dev == dev) return cell(d.mbs);
+      return std::string("-");
+    });
+  row("aggregate",
+      [](const SaturatePhaseRow& ph) { return ph.n >= 2 ? cell(ph.aggregate_mbs) : std::string("-"); });
+  row("solo sum",
+      [](const SaturatePhaseRow& ph) { return ph.n >= 2 ? cell(ph.solo_sum_mbs) : std::string("-"); });
+  row("efficiency",
+      [](const SaturatePhaseRow& ph) { return ph.n >= 2 ? pct(ph.efficiency) : std::string("-"); });
+  row("predicted", [](const SaturatePhaseRow& ph) {
+    return ph.n >= 2 ? cell(ph.predicted_aggregate_mbs) : std::string("-");
+  });
+  bool repeated = false;
+  for (const auto& ph : p.phases) repeated |= ph.repeats > 1;
+  if (repeated)
+    row("spread", [](const SaturatePhaseRow& ph) {
+      return ph.n >= 2 ? fmt::format("{:.1f}%", ph.spread * 100) : std::string("-");
+    });
+  row("verdict", [](const SaturatePhaseRow& ph) { return ph.verdict.value_or("-"); });
+
+  if (!p.verdict) {
+    out += "    verdict: none (no concurrent phase finished)\n";
+  } else if (*p.verdict == "saturated" && p.plateau_mbs) {
+    std::string by = p.bottleneck ? " by " + p.bottleneck->label : "";
+    if (p.bottleneck && p.bottleneck->capacity_mbs)
+      by += fmt::format(" ({:.1f} MB/s modelled)", *p.bottleneck->capacity_mbs);
+    out += fmt::format("    verdict: saturated at {:.1f} MB/s{}\n", *p.plateau_mbs, by);
+  } else if (*p.verdict == "unexplained") {
+    out += fmt::format("    verdict: contention above the model (unexplained shared resource){}\n",
+                       p.plateau_mbs ? fmt::format(", plateau {:.1f} MB/s", *p.plateau_mbs) : "");
+  } else {
+    out += "    verdict: no contention\n";
+  }
+  if (p.verdict)
+    out += fmt::format("    tolerance ±{:.0f}%, confidence {}\n", p.tolerance * 100, p.confidence);
+  if (!p.conclusion.empty()) out += "    " + p.conclusion + "\n";
+  for (const auto& n : p.notes) out += "    note: " + n + "\n";
+}
+
+ordered_json pass_json(const SaturatePass& p) {
+  ordered_json j;
+  j["pattern"] = p.pattern;
+  j["bs"] = p.bs;
+  j["qd"] = p.qd;
+  ordered_json phases = ordered_json::array();
+  double spread = 0;
+  for (const auto& ph : p.phases) {
+    ordered_json pj;
+    pj["n"] = ph.n;
+    ordered_json per = ordered_json::object();
+    ordered_json pred = ordered_json::object();
+    for (const auto& d : ph.per_drive) {
+      per[d.dev] = round_to(d.mbs, 2);
+      pred[d.dev] = opt_num(d.predicted_mbs, 2);
+    }
+    pj["per_drive_mbs"] = per;
+    pj["aggregate_mbs"] = round_to(ph.n >= 2 ? ph.aggregate_mbs : 0, 2);
+    if (ph.n < 2) pj["aggregate_mbs"] = nullptr;  // each drive ran alone: no aggregate
+    pj["efficiency"] = opt_num(ph.efficiency, 4);
+    pj["predicted_aggregate_mbs"] =
+        ph.n >= 2 ? opt_num(ph.predicted_aggregate_mbs, 2) : ordered_json(nullptr);
+    pj["predicted_per_drive_mbs"] = pred;
+    pj["solo_sum_mbs"] = opt_num(ph.solo_sum_mbs, 2);
+    pj["spread"] = round_to(ph.spread, 4);
+    pj["repeats"] = ph.repeats;
+    pj["verdict"] = ph.verdict ? ordered_json(*ph.verdict) : ordered_json(nullptr);
+    spread = std::max(spread, ph.spread);
+    phases.push_back(pj);
+  }
+  j["phases"] = phases;
+  j["verdict"] = p.verdict ? ordered_json(*p.verdict) : ordered_json(nullptr);
+  j["plateau_mbs"] = opt_num(p.plateau_mbs, 2);
+  if (p.bottleneck) {
+    ordered_json b;
+    b["node"] = p.bottleneck->node;
+    b["kind"] = p.bottleneck->kind;
+    b["capacity_mbs"] = opt_num(p.bottleneck->capacity_mbs, 2);
+    b["label"] = p.bottleneck->label;
+    j["bottleneck"] = b;
+  } else {
+    j["bottleneck"] = nullptr;
+  }
+  j["conclusion"] = p.conclusion;
+  j["tolerance"] = round_to(p.tolerance, 4);
+  j["confidence"] = p.confidence;
+  j["spread"] = round_to(spread, 4);
+  j["notes"] = p.notes;
+  j["complete"] = p.complete;
+  return j;
+}
+
+ordered_json group_head_json(const SaturateGroup& g) {
+  ordered_json j;
+  j["name"] = g.name;
+  j["node"] = {{"kind", g.node_kind}, {"id", g.node_id}, {"label", g.node_label}};
+  if (g.declared_capacity_mbs) j["node"]["capacity_mbs"] = round_to(*g.declared_capacity_mbs, 2);
+  ordered_json drives = ordered_json::array();
+  for (const auto& d : g.drives) drives.push_back(d.dev);
+  j["drives"] = drives;
+  ordered_json where = ordered_json::object();
+  for (const auto& d : g.drives) where[d.dev] = {{"path", d.path}, {"where", d.where}};
+  j["drive_paths"] = where;
+  j["same_drives_as"] = g.same_drives_as;
+  j["qd_reason"] = g.qd_reason;
+  return j;
+}
+
+ordered_json diagnostics_json(const SaturateReport& r) {
+  ordered_json d = ordered_json::array();
+  for (const auto& x : r.diagnostics)
+    d.push_back({{"severity", x.severity}, {"target", x.target}, {"message", x.message}});
+  return d;
+}
+
+ordered_json job_json(const SaturateReport& r) {
+  return {{"engine", r.engine}, {"runtime_s", r.runtime_s}, {"ramp_s", r.ramp_s}, {"repeat", r.repeat}};
+}
+
+}  // namespace
+
+std::string render_saturate_text(const SaturateReport& r) {
+  std::string out =
+      fmt::format("usbsat saturate: {:g} s per phase after {:g} s ramp{}, engine {}\n", r.runtime_s, r.ramp_s,
+                  r.repeat > 1 ? fmt::format(", {} repeats", r.repeat) : "", r.engine);
+  if (r.interrupted) out += "interrupted: only the phases that finished are shown\n";
+  for (const auto& g : r.groups) {
+    out += "\n" + group_heading(g) + "\n";
+    out += "  drives: " + drive_list(g) + "\n";
+    for (const auto& p : g.passes) render_pass_text(out, p);
+    if (g.passes.empty()) out += "  not measured\n";
+    for (const auto& f : g.failures)
+      out += fmt::format("  failed: {} ({} {}): {}\n", f.dev, f.pass, level_label(f.n), f.message);
+  }
+  for (const auto& d : r.diagnostics) out += fmt::format("{}: {}: {}\n", d.severity, d.target, d.message);
+  return out;
+}
+
+std::string render_saturate_json(const SaturateReport& r) {
+  ordered_json j;
+  ordered_json groups = ordered_json::array();
+  for (const auto& g : r.groups) {
+    ordered_json gj = group_head_json(g);
+    // The first pass (sequential) is the group's own keys; the random pass nests under "random_pass".
+    if (!g.passes.empty()) {
+      const ordered_json first = pass_json(g.passes.front());
+      for (const auto& [k, v] : first.items()) gj[k] = v;
+    } else {
+      gj["phases"] = ordered_json::array();
+      gj["verdict"] = nullptr;
+      gj["plateau_mbs"] = nullptr;
+      gj["bottleneck"] = nullptr;
+      gj["complete"] = false;
+    }
+    gj["random_pass"] = g.passes.size() > 1 ? pass_json(g.passes[1]) : ordered_json(nullptr);
+    ordered_json failures = ordered_json::array();
+    for (const auto& f : g.failures)
+      failures.push_back({{"dev", f.dev}, {"pass", f.pass}, {"n", f.n}, {"error", f.message}});
+    gj["failures"] = failures;
+    groups.push_back(gj);
+  }
+  j["groups"] = groups;
+  j["job"] = job_json(r);
+  j["interrupted"] = r.interrupted;
+  j["diagnostics"] = diagnostics_json(r);
+  return j.dump(2) + "\n";
+}
+
+std::string render_saturate_plan(const SaturateReport& r, bool json) {
+  if (json) {
+    ordered_json j;
+    j["dry_run"] = true;
+    ordered_json groups = ordered_json::array();
+    for (const auto& g : r.groups) {
+      ordered_json gj = group_head_json(g);
+      ordered_json phases = ordered_json::array();
+      for (unsigned n : g.levels) {
+        if (n == 1) {
+          for (const auto& d : g.drives) phases.push_back({{"n", 1}, {"drives", {d.dev}}});
+          continue;
+        }
+        ordered_json ds = ordered_json::array();
+        for (unsigned i = 0; i < n && i < g.drives.size(); ++i) ds.push_back(g.drives[i].dev);
+        phases.push_back({{"n", n}, {"drives", ds}});
+      }
+      gj["phases"] = phases;
+      groups.push_back(gj);
+    }
+    j["groups"] = groups;
+    j["job"] = job_json(r);
+    j["diagnostics"] = diagnostics_json(r);
+    return j.dump(2) + "\n";
+  }
+  std::string out =
+      fmt::format("usbsat saturate --dry-run: {:g} s per phase after {:g} s ramp, {} repeat(s)\n",
+                  r.runtime_s, r.ramp_s, r.repeat);
+  for (const auto& g : r.groups) {
+    out += "\n" + group_heading(g) + "\n";
+    out += "  drives: " + drive_list(g) + "\n";
+    out += "  queue depth reason: " + g.qd_reason + "\n";
+    out += "  phases:";
+    for (unsigned n : g.levels) {
+      if (n == 1) {
+        out += " each alone;";
+        continue;
+      }
+      std::string ds;
+      for (unsigned i = 0; i < n && i < g.drives.size(); ++i) ds += (i ? "+" : "") + g.drives[i].dev;
+      out += fmt::format(" {} at once ({});", n, ds);
+    }
+    out.back() = '\n';
+  }
+  if (r.groups.empty()) out += "\nno groups: nothing would be measured\n";
+  for (const auto& d : r.diagnostics) out += fmt::format("{}: {}: {}\n", d.severity, d.target, d.message);
+  return out;
+}
+
+std::string format_saturate_progress(std::string_view group, std::string_view step, std::size_t index,
+                                     std::size_t count, const load::Snapshot& s, std::int64_t now_ns) {
+  const double total = static_cast<double>(s.end_ns - s.start_ns) / 1e9;
+  const double elapsed = std::clamp(static_cast<double>(now_ns - s.start_ns) / 1e9, 0.0, total);
+  // Remaining: this phase's rest plus the later steps, each as long as this one.
+  const double left =
+      total - elapsed + static_cast<double>(count > index + 1 ? count - index - 1 : 0) * total;
+  std::string out = fmt::format("[{} {}/{}] {} {:.1f}/{:.1f} s{}, ~{:.0f} s left", group, index + 1, count,
+                                step, elapsed, total, now_ns < s.measure_ns ? " ramp" : "", left);
+  double sum = 0;
+  for (const auto& t : s.targets) {
+    const auto slash = t.label.rfind('/');
+    out +=
+        fmt::format(" | {} {:.1f}", slash == std::string::npos ? t.label : t.label.substr(slash + 1), t.mbs);
+    sum += t.mbs;
+  }
+  if (s.targets.size() > 1) out += fmt::format(" | total {:.1f}", sum);
+  return out + " MB/s";
+}
+
+}  // namespace usbsat::report

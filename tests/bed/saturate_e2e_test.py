@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `usbsat saturate --group` on the loop-device test bed (root only; exit 77 = SKIP).
+
+    saturate_e2e_test.py USBSAT CASE     CASE: shared_bus | capped | two_buses | slow_mixed | interrupt | fault
+
+Only shared_bus asserts accuracy (1 s ramp + 5 s, the settings under which the bed is accurate to <0.5%);
+the other cases judge verdicts with short phases to keep the suite fast.
+"""
+import json
+import os
+import signal
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import e2e_test  # noqa: E402  (the Bed helper and check/near/skip)
+from e2e_test import Bed, check, near, skip  # noqa: E402
+
+SHORT = ["--ramp", "0.5", "--runtime", "2"]
+
+
+def saturate(bed, usbsat, *args, want_rc=0):
+    r = bed.run(usbsat, "saturate", "--json", *args)
+    if r.returncode != want_rc:
+        print(r.stdout, r.stderr, file=sys.stderr)
+    check(r.returncode == want_rc, f"usbsat saturate {' '.join(args)} exits {want_rc} (got {r.returncode})")
+    return json.loads(r.stdout)
+
+
+def group_arg(name, devs, cap=None):
+    return "--group", f"{name}={','.join(devs)}" + (f"@{cap}" if cap else "")
+
+
+def phase(group, n):
+    return next(p for p in group["phases"] if p["n"] == n)
+
+
+def dev(path):
+    return path[len("/dev/"):]
+
+
+def per_drive_ok(group):
+    return all(abs(v - 10) <= 0.05 * 10 for v in phase(group, 4)["per_drive_mbs"].values())
+
+
+def case_shared_bus(usbsat):
+    # Four drives on one 40 MB/s bus: saturated at ≈40 by the declared capacity, each ≈10 with 4 at once.
+    with Bed("sat-shared", "bus:a:40M:4") as bed:
+        d = bed.drives["a"]
+        args = [*group_arg("a", d, "40M"), "--ramp", "1", "--runtime", "5"]
+        res = saturate(bed, usbsat, *args)
+        g = res["groups"][0]
+        if not per_drive_ok(g):
+            # How one bus splits among its drives depends on when each loop worker gets a CPU; on a loaded
+            # 2-core machine a run can miss ±5% for one drive (see e2e_test.py). One re-run.
+            print("note  per-drive split outside ±5%, measuring once more: " + str(phase(g, 4)["per_drive_mbs"]))
+            res = saturate(bed, usbsat, *args)
+            g = res["groups"][0]
+        check(g["name"] == "a" and g["node"] == {"kind": "declared", "id": "a", "label": "group a",
+                                                  "capacity_mbs": 40.0}, "group a, declared node")
+        check(g["drives"] == [dev(x) for x in d], "the group's drives in order")
+        check([p["n"] for p in g["phases"]] == [1, 2, 4], "phases: alone, 2, 4 at once")
+        for name, v in phase(g, 1)["per_drive_mbs"].items():
+            near(v, 40, f"{name} alone")
+        near(phase(g, 2)["aggregate_mbs"], 40, "aggregate of 2 on a 40 MB/s bus")
+        near(phase(g, 4)["aggregate_mbs"], 40, "aggregate of 4 on a 40 MB/s bus")
+        for name, v in phase(g, 4)["per_drive_mbs"].items():
+            near(v, 10, f"{name} with 4 at once")
+        check(g["verdict"] == "saturated", f"verdict saturated (got {g['verdict']})")
+        near(g["plateau_mbs"], 40, "plateau")
+        check(g["bottleneck"] is not None and g["bottleneck"]["kind"] == "declared"
+              and g["bottleneck"]["node"] == "a" and g["bottleneck"]["capacity_mbs"] == 40.0,
+              f"bottleneck is the declared 40 MB/s of a: {g['bottleneck']}")
+        check(0.2 < phase(g, 4)["efficiency"] < 0.3, f"efficiency ≈ 25% ({phase(g, 4)['efficiency']})")
+        check(g["conclusion"] != "", f"a conclusion: {g['conclusion']}")
+        print("measured-vs-cap: " + json.dumps({f"n={p['n']}": p["aggregate_mbs"] if p["n"] > 1
+                                                 else p["per_drive_mbs"] for p in g["phases"]}))
+
+
+def case_capped(usbsat):
+    # Two drives capped at 100 MB/s each on a 400 MB/s bus: the bus is not reached -> no contention.
+    with Bed("sat-capped", "bus:b:400M:2:100M") as bed:
+        d = bed.drives["b"]
+        g = saturate(bed, usbsat, *group_arg("b", d, "400M"), *SHORT)["groups"][0]
+        check(g["verdict"] == "no_contention", f"verdict no_contention (got {g['verdict']})")
+        check(g["bottleneck"] is None and g["plateau_mbs"] is None, "no bottleneck, no plateau")
+        check(phase(g, 2)["efficiency"] > 0.93, f"efficiency ≈ 1 ({phase(g, 2)['efficiency']})")
+
+
+def case_two_buses(usbsat):
+    # Two buses with drives on both, two --group flags in one run: each group is judged on its own.
+    with Bed("sat-two", "bus:a:40M:2", "bus:b:400M:2:100M") as bed:
+        a, b = bed.drives["a"], bed.drives["b"]
+        res = saturate(bed, usbsat, *group_arg("a", a, "40M"), *group_arg("b", b, "400M"), *SHORT)
+        ga, gb = res["groups"]
+        check(ga["name"] == "a" and gb["name"] == "b", "both groups reported, in order")
+        check(ga["verdict"] == "saturated", f"bus a (40 MB/s): saturated (got {ga['verdict']})")
+        check(ga["bottleneck"] is not None and ga["bottleneck"]["node"] == "a", "bus a names a")
+        check(gb["verdict"] == "no_contention", f"bus b (400 MB/s, drives capped 100): no_contention "
+                                                 f"(got {gb['verdict']})")
+        check(set(phase(ga, 2)["per_drive_mbs"]) == {dev(x) for x in a}, "group a measured only a's drives")
+        check(set(phase(gb, 2)["per_drive_mbs"]) == {dev(x) for x in b}, "group b measured only b's drives")
+
+
+def case_slow_mixed(usbsat):
+    # A drive capped at 10 MB/s grouped with two 100 MB/s drives under a declared 400 MB/s: the slow drive
+    # gets less, but nothing is lost -> no false alarm.
+    with Bed("sat-mixed", "bus:f:400M:2:100M", "bus:s:0:1:10M") as bed:
+        drives = bed.drives["f"] + bed.drives["s"]
+        g = saturate(bed, usbsat, *group_arg("mix", drives, "400M"), *SHORT)["groups"][0]
+        check([p["n"] for p in g["phases"]] == [1, 2, 3], "phases: alone, 2, all 3")
+        check(g["verdict"] == "no_contention", f"slow drive among fast ones: no_contention (got {g['verdict']})")
+        slow = dev(bed.drives["s"][0])
+        check(phase(g, 1)["per_drive_mbs"][slow] < 15, "the slow drive is slow alone")
+
+
+def case_interrupt(usbsat):
+    # SIGINT mid-run: the finished phases are printed, exit 130.
+    with Bed("sat-int", "bus:a:40M:2") as bed:
+        d = bed.drives["a"]
+        p = bed.popen(usbsat, "saturate", "--json", *group_arg("a", d, "40M"), "--ramp", "0.2", "--runtime",
+                      "1")
+        time.sleep(3.0)  # the two solo phases (1.2 s each) are about done; the pair is next
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+        check(p.returncode == 130, f"SIGINT exits 130 (got {p.returncode}; {err.strip()})")
+        res = json.loads(out)
+        g = res["groups"][0]
+        check(res["interrupted"] is True and g["complete"] is False, "interrupted: true, group incomplete")
+        solo = phase(g, 1)["per_drive_mbs"]
+        check(len(solo) >= 1 and all(v > 0 for v in solo.values()), f"finished solo phases kept: {solo}")
+        if not any(p["n"] == 2 for p in g["phases"]):
+            check(g["verdict"] is None, "no verdict without a finished concurrent phase")
+
+
+def case_fault(usbsat):
+    # A drive that fails during its solo phase: its error is recorded, the others are measured without it
+    # (2 at once = the two healthy drives), exit 4.
+    with Bed("sat-fault", "solo:x", "solo:y", "solo:z") as bed:
+        x, y, z = bed.drives["x"][0], bed.drives["y"][0], bed.drives["z"][0]
+        p = bed.popen(usbsat, "saturate", "--json", *group_arg("g", [x, y, z]), "--ramp", "0.5", "--runtime", "1.5")
+        time.sleep(1.0)  # inside x's solo phase (the first one)
+        bed.fail(x)
+        out, err = p.communicate(timeout=60)
+        check(p.returncode == 4, f"a failed drive gives exit 4 (got {p.returncode}; {err.strip()})")
+        g = json.loads(out)["groups"][0]
+        check([f["dev"] for f in g["failures"]] == [dev(x)], f"the failure is recorded for {dev(x)}: {g['failures']}")
+        check(g["failures"] and g["failures"][0]["error"], "with its error message")
+        check(set(phase(g, 1)["per_drive_mbs"]) == {dev(y), dev(z)}, "solo baselines of the healthy drives")
+        check([p["n"] for p in g["phases"]] == [1, 2], "then the two healthy drives at once")
+        check(set(phase(g, 2)["per_drive_mbs"]) == {dev(y), dev(z)}, "the failed drive is left out")
+        check(g["verdict"] is not None and g["complete"] is True, "the group still gets a verdict")
+
+
+CASES = {"shared_bus": case_shared_bus, "capped": case_capped, "two_buses": case_two_buses,
+         "slow_mixed": case_slow_mixed, "interrupt": case_interrupt, "fault": case_fault}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[2] not in CASES:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    if os.geteuid() != 0:
+        skip("needs root")
+    CASES[sys.argv[2]](sys.argv[1])
+    if e2e_test.FAILURES:
+        print(f"{len(e2e_test.FAILURES)} check(s) failed", file=sys.stderr)
+        sys.exit(1)

@@ -1,0 +1,180 @@
+// Golden tests of the `usbsat saturate` renderers (text, JSON, dry-run plan) and the progress line.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "report/saturate_report.hpp"
+
+using namespace usbsat;
+using namespace usbsat::report;
+
+namespace {
+
+/// Compare with tests/fixtures/golden/<name>, or rewrite it when UPDATE_GOLDEN=1.
+void check_golden(const std::string& name, const std::string& actual) {
+  const std::string path = std::string(USBSAT_SOURCE_DIR) + "/tests/fixtures/golden/" + name;
+  if (const char* u = std::getenv("UPDATE_GOLDEN"); u && std::string(u) == "1") {
+    std::ofstream(path) << actual;
+    return;
+  }
+  std::ifstream f(path);
+  REQUIRE_MESSAGE(f.good(), "missing golden file " << path << " (UPDATE_GOLDEN=1 creates it)");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  CHECK(ss.str() == actual);
+}
+
+SaturatePhaseRow row(unsigned n, std::vector<SaturateDriveRate> d, double agg, std::optional<double> solo_sum,
+                     std::optional<double> pred, std::optional<std::string> verdict) {
+  SaturatePhaseRow r;
+  r.n = n;
+  r.per_drive = std::move(d);
+  r.aggregate_mbs = agg;
+  r.solo_sum_mbs = solo_sum;
+  if (solo_sum) r.efficiency = agg / *solo_sum;
+  r.predicted_aggregate_mbs = pred;
+  r.repeats = 1;
+  r.verdict = std::move(verdict);
+  return r;
+}
+
+/// Two groups: a saturated 40 MB/s declared bus with four drives (one failed in a later pass), and an
+/// ASM1042 topology group without contention, with a random pass.
+SaturateReport sample() {
+  SaturateReport r;
+  r.engine = "uring";
+  r.runtime_s = 5;
+  r.ramp_s = 1;
+  r.repeat = 1;
+
+  SaturateGroup a;
+  a.name = "a";
+  a.node_kind = "declared";
+  a.node_id = "a";
+  a.node_label = "group a";
+  a.declared_capacity_mbs = 40;
+  for (const auto* d : {"loop2", "loop3", "loop4", "loop5"})
+    a.drives.push_back({d, std::string("/dev/") + d, ""});
+  a.qd_reason = "protocol unknown: deep queue";
+  a.levels = {1, 2, 4};
+  SaturatePass p;
+  p.pattern = "read";
+  p.bs = 131072;
+  p.qd = 32;
+  p.phases.push_back(
+      row(1, {{"loop2", 40.01, {}}, {"loop3", 39.98, {}}, {"loop4", 40.02, {}}, {"loop5", 39.99, {}}}, 0, {},
+          {}, {}));
+  p.phases.push_back(row(2, {{"loop2", 20.1, 20.0}, {"loop3", 19.93, 20.0}}, 40.03, 79.99, 40, "saturated"));
+  p.phases.push_back(
+      row(4, {{"loop2", 10.02, 10}, {"loop3", 9.99, 10}, {"loop4", 10.01, 10}, {"loop5", 9.97, 10}}, 39.99,
+          160, 40, "saturated"));
+  p.verdict = "saturated";
+  p.plateau_mbs = 39.99;
+  p.bottleneck = SaturateBottleneck{"a", "declared", 40, "declared capacity of group a"};
+  p.conclusion = "loop2, loop3, loop4 and loop5 share group a: together 40 MB/s of 4×40 MB/s solo (25%).";
+  p.tolerance = 0.07;
+  p.confidence = "low";
+  a.passes.push_back(p);
+  r.groups.push_back(a);
+
+  SaturateGroup c;
+  c.name = "0000:03:00.0";
+  c.node_kind = "controller";
+  c.node_id = "0000:03:00.0";
+  c.node_label = "controller 0000:03:00.0 (ASM1042)";
+  c.same_drives_as = {"0000:00:1c.0"};
+  c.drives = {{"sdb", "/dev/sdb", "port 1"}, {"sdc", "/dev/sdc", "port 2"}};
+  c.qd_reason = "UAS: queued commands";
+  c.levels = {1, 2};
+  SaturatePass q;
+  q.pattern = "read";
+  q.bs = 131072;
+  q.qd = 32;
+  q.phases.push_back(row(1, {{"sdb", 180.5, {}}, {"sdc", 170.25, {}}}, 0, {}, {}, {}));
+  q.phases.push_back(
+      row(2, {{"sdb", 179.5, 180.5}, {"sdc", 169, 170.25}}, 348.5, 350.75, 350.75, "no_contention"));
+  q.phases[1].repeats = 3;
+  q.phases[1].spread = 0.012;
+  q.verdict = "no_contention";
+  q.tolerance = 0.05;
+  q.confidence = "high";
+  q.conclusion = "sdb (port 1) and sdc (port 2) do not limit each other.";
+  c.passes.push_back(q);
+  SaturatePass rnd = q;
+  rnd.pattern = "randread";
+  rnd.bs = 4096;
+  rnd.complete = false;
+  rnd.phases.resize(1);
+  rnd.verdict.reset();
+  rnd.conclusion.clear();
+  rnd.notes = {"no concurrent phase finished: no verdict"};
+  c.passes.push_back(rnd);
+  c.failures.push_back({"sdc", "randread", 2, "I/O error at offset 4096: Input/output error"});
+  r.groups.push_back(c);
+  r.diagnostics.push_back({"warning", "/dev/sdc", "O_DIRECT refused; buffered I/O"});
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("saturate text report (golden)") {
+  check_golden("saturate_two_groups.txt", render_saturate_text(sample()));
+}
+
+TEST_CASE("saturate JSON report (golden) has the issue's schema") {
+  const auto text = render_saturate_json(sample());
+  check_golden("saturate_two_groups.json", text);
+  const auto j = nlohmann::json::parse(text);
+  const auto& g = j["groups"][0];
+  CHECK(g["name"] == "a");
+  CHECK(g["node"]["kind"] == "declared");
+  CHECK(g["node"]["id"] == "a");
+  CHECK(g["drives"] == nlohmann::json::array({"loop2", "loop3", "loop4", "loop5"}));
+  CHECK(g["phases"][2]["n"] == 4);
+  CHECK(g["phases"][2]["per_drive_mbs"]["loop5"] == 9.97);
+  CHECK(g["phases"][2]["aggregate_mbs"] == 39.99);
+  CHECK(g["phases"][2]["efficiency"] == doctest::Approx(0.2499));
+  CHECK(g["phases"][2]["predicted_aggregate_mbs"] == 40.0);
+  CHECK(g["verdict"] == "saturated");
+  CHECK(g["plateau_mbs"] == 39.99);
+  CHECK(g["bottleneck"]["node"] == "a");
+  CHECK(g["bottleneck"]["kind"] == "declared");
+  CHECK(g["bottleneck"]["capacity_mbs"] == 40.0);
+  CHECK(g["random_pass"].is_null());
+  CHECK(j["groups"][1]["random_pass"]["verdict"].is_null());
+  CHECK(j["groups"][1]["failures"][0]["dev"] == "sdc");
+  // Deterministic: same input, same bytes.
+  CHECK(render_saturate_json(sample()) == text);
+}
+
+TEST_CASE("saturate dry-run plan (golden)") {
+  auto r = sample();
+  r.dry_run = true;
+  for (auto& g : r.groups) {
+    g.passes.clear();
+    g.failures.clear();
+  }
+  check_golden("saturate_plan.txt", render_saturate_plan(r, false));
+  const auto j = nlohmann::json::parse(render_saturate_plan(r, true));
+  CHECK(j["dry_run"] == true);
+  const auto& phases = j["groups"][0]["phases"];
+  REQUIRE(phases.size() == 6);  // 4 alone, 2 at once, 4 at once
+  CHECK(phases[4]["drives"] == nlohmann::json::array({"loop2", "loop3"}));
+  CHECK(phases[5]["n"] == 4);
+}
+
+TEST_CASE("saturate progress line: group, step, elapsed/total, ramp, per-drive and total MB/s") {
+  load::Snapshot s;
+  s.start_ns = 0;
+  s.measure_ns = 1'000'000'000;
+  s.end_ns = 6'000'000'000;
+  s.targets = {{"/dev/loop2", 0, 20.14}, {"/dev/loop3", 0, 19.86}};
+  CHECK(format_saturate_progress("a", "2 at once", 4, 6, s, 500'000'000) ==
+        "[a 5/6] 2 at once 0.5/6.0 s ramp, ~12 s left | loop2 20.1 | loop3 19.9 | total 40.0 MB/s");
+  s.targets.resize(1);
+  CHECK(format_saturate_progress("a", "loop2 alone", 0, 6, s, 3'000'000'000) ==
+        "[a 1/6] loop2 alone 3.0/6.0 s, ~33 s left | loop2 20.1 MB/s");
+}
