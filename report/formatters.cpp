@@ -1,5 +1,7 @@
 #include "report/formatters.hpp"
 
+#include <iterator>
+
 namespace usbsat::report {
 
 std::string format_gts(double gts) { return fmt::format("{:g}", gts); }
@@ -14,6 +16,95 @@ std::string format_pcie_link(const topology::PcieLink& l) {
   std::string out = side(l.speed_gts, l.width);
   if (l.degraded()) out += " (max " + side(l.max_speed_gts, l.max_width) + ")";
   return out;
+}
+
+std::string format_size(std::uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+  if (bytes < 1000) return fmt::format("{} B", bytes);
+  double v = static_cast<double>(bytes);
+  std::size_t u = 0;
+  while (v >= 999.95 && u + 1 < std::size(kUnits)) {
+    v /= 1000;
+    ++u;
+  }
+  return fmt::format("{:.1f} {}", v, kUnits[u]);
+}
+
+std::string format_mbps(double mbps) { return fmt::format("{:g}", mbps); }
+
+std::string format_physical_location(const topology::PhysicalLocation& p) {
+  std::string out;
+  auto add = [&](const std::optional<std::string>& s) {
+    if (s && !s->empty() && *s != "unknown") out += (out.empty() ? "" : " ") + *s;
+  };
+  add(p.panel);
+  add(p.vertical_position);
+  add(p.horizontal_position);
+  if (p.dock.value_or(false)) out += out.empty() ? "dock" : ", dock";
+  if (p.lid.value_or(false)) out += out.empty() ? "lid" : ", lid";
+  return out;
+}
+
+std::string format_class_triple(std::uint8_t cls, std::uint8_t sub, std::uint8_t proto) {
+  return fmt::format("{:02x}/{:02x}/{:02x}", cls, sub, proto);
+}
+
+std::string usb_class_name(std::uint8_t cls) {
+  // usbutils' names for the classes lsusb -t prints (usb.ids "C" lines, shortened the same way).
+  switch (cls) {
+    case 0x01: return "Audio";
+    case 0x02: return "Communications";
+    case 0x03: return "Human Interface Device";
+    case 0x05: return "Physical Interface Device";
+    case 0x06: return "Image";
+    case 0x07: return "Printer";
+    case 0x08: return "Mass Storage";
+    case 0x09: return "Hub";
+    case 0x0a: return "CDC Data";
+    case 0x0b: return "Chip/SmartCard";
+    case 0x0d: return "Content Security";
+    case 0x0e: return "Video";
+    case 0x0f: return "Personal Healthcare";
+    case 0x10: return "Audio/Video";
+    case 0x11: return "Billboard";
+    case 0xdc: return "Diagnostic";
+    case 0xe0: return "Wireless";
+    case 0xef: return "Miscellaneous Device";
+    case 0xfe: return "Application Specific Interface";
+    case 0xff: return "Vendor Specific Class";
+    default: return fmt::format("Class 0x{:02x}", cls);
+  }
+}
+
+std::string_view protocol_label(topology::StorageProtocol p) {
+  switch (p) {
+    case topology::StorageProtocol::Uas: return "UAS";
+    case topology::StorageProtocol::Bot: return "BOT";
+    case topology::StorageProtocol::Other: return "other";
+    case topology::StorageProtocol::None: break;
+  }
+  return "";
+}
+
+std::string_view severity_label(topology::Severity s) {
+  switch (s) {
+    case topology::Severity::Info: return "info";
+    case topology::Severity::Warning: return "warning";
+    case topology::Severity::Error: return "error";
+  }
+  return "error";
+}
+
+std::string_view hcd_label(topology::HcdKind k) {
+  switch (k) {
+    case topology::HcdKind::Uhci: return "UHCI";
+    case topology::HcdKind::Ohci: return "OHCI";
+    case topology::HcdKind::Ehci: return "EHCI";
+    case topology::HcdKind::Xhci: return "xHCI";
+    case topology::HcdKind::Usb4: return "USB4";
+    case topology::HcdKind::Unknown: break;
+  }
+  return "unknown";
 }
 
 }  // namespace usbsat::report

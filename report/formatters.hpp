@@ -1,8 +1,13 @@
 #pragma once
 /// fmt::formatter specializations for the unit and id types of topology/ (fmt 9: const format()).
+#include <cstdint>
+#include <string>
+#include <string_view>
+
 #include <fmt/format.h>
 
 #include "topology/bandwidth.hpp"
+#include "topology/diagnostic.hpp"
 #include "topology/node.hpp"
 #include "topology/pcie_link.hpp"
 #include "topology/speed.hpp"
@@ -12,6 +17,23 @@ namespace usbsat::report {
 std::string format_pcie_link(const topology::PcieLink& l);
 /// "2.5", "5", "8", "16": GT/s without trailing zeros.
 std::string format_gts(double gts);
+/// Disk size in decimal units as drive vendors label them: "500.1 GB", "2.0 TB", "16.0 GB", "512 B".
+std::string format_size(std::uint64_t bytes);
+/// Mb/s without trailing zeros: "1.5", "12", "480", "5000".
+std::string format_mbps(double mbps);
+/// "back upper left", "front center right, dock", "" when nothing is known.
+std::string format_physical_location(const topology::PhysicalLocation& p);
+/// "08/06/62": class/subclass/protocol in hex.
+std::string format_class_triple(std::uint8_t cls, std::uint8_t sub, std::uint8_t proto);
+/// Human name of a USB interface class as lsusb -t prints it ("Mass Storage", "Hub", "Human Interface
+/// Device"); "Class 0xNN" for classes not in the table.
+std::string usb_class_name(std::uint8_t cls);
+/// "UAS" / "BOT" / "other" / "": the protocol as the text views print it.
+std::string_view protocol_label(topology::StorageProtocol p);
+/// "info", "warning", "error".
+std::string_view severity_label(topology::Severity s);
+/// Controller kind as users know it: "xHCI", "EHCI", "OHCI", "UHCI", "USB4", "unknown".
+std::string_view hcd_label(topology::HcdKind k);
 }  // namespace usbsat::report
 
 template <>

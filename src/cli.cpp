@@ -14,6 +14,15 @@ constexpr CommandSpec kCommands[] = {
     // {name, summary, configure, run} — one line per command; see src/commands.hpp.
     {"version", "Print the version", [](CLI::App&, Invocation&) {}, &run_version},
     {"load", "Generate I/O load on drives or files (1, 2, 4 at once) and measure it", &configure_load, &run_load},
+    {"topo", "Show the USB topology tree: PCIe links, controllers, hubs, ports, devices, drives",
+     [](CLI::App& sub, Invocation& inv) {
+       sub.add_flag("-a,--all", inv.scan.all_devices, "List every empty port instead of a per-hub summary");
+     },
+     &run_topo},
+    {"drives", "List whole disks: connector, hub chain, controller, PCIe uplink, speed, UAS/BOT",
+     [](CLI::App&, Invocation&) {}, &run_drives},
+    {"ports", "List connectors per controller: occupied or empty, speed, location, shared drives",
+     [](CLI::App&, Invocation&) {}, &run_ports},
 };
 
 }  // namespace

@@ -11,5 +11,11 @@ namespace usbsat::cli {
 int run_version(const Invocation& inv);
 int run_load(const Invocation& inv);
 void configure_load(CLI::App& sub, Invocation& inv);
+/// `usbsat topo`: the whole topology tree (cmd_topo.cpp).
+int run_topo(const Invocation& inv);
+/// `usbsat drives`: one entry per whole disk (cmd_drives.cpp).
+int run_drives(const Invocation& inv);
+/// `usbsat ports`: connectors grouped by controller (cmd_ports.cpp).
+int run_ports(const Invocation& inv);
 
 }  // namespace usbsat::cli

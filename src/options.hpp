@@ -16,7 +16,7 @@ struct GlobalOptions {
 
 /// `usbsat topo|drives|ports`: what to scan and show.
 struct ScanOptions {
-  bool all_devices = false;  ///< topo: show every USB device, not only hubs and storage
+  bool all_devices = false;  ///< topo --all: one line per empty port instead of a per-hub summary
 };
 
 /// `usbsat load`: the job, the targets and the write-safety switches (parsed further in cmd_load.cpp).

@@ -1,0 +1,111 @@
+#include "report/drives_view.hpp"
+
+#include <fmt/format.h>
+
+#include "report/describe.hpp"
+#include "report/escape.hpp"
+#include "report/formatters.hpp"
+#include "report/table.hpp"
+
+namespace usbsat::report {
+
+Json json_drive(const topology::DriveSummary& d) {
+  const bool usb = d.usb;
+  auto usb_only = [&](Json v) { return usb ? std::move(v) : Json(nullptr); };
+  Json pcie = Json::array();
+  for (const auto& h : d.pcie_uplink) pcie.push_back(json_pcie_hop(h));
+  return Json{
+      {"dev", d.dev},
+      {"devnode", d.devnode},
+      {"usb", usb},
+      {"transport", d.transport},
+      {"port_path", opt(d.port_path)},
+      {"connector", d.connector ? json_connector(*d.connector) : Json(nullptr)},
+      {"hub_chain", usb_only(d.hub_chain)},
+      {"controller", d.controller ? json_controller(*d.controller) : Json(nullptr)},
+      {"pcie_uplink", usb_only(std::move(pcie))},
+      {"speed_mbps", json_mbps(d.speed)},
+      {"capable_mbps", json_mbps(d.capable_speed)},
+      {"capable_source", usb && d.capable_speed ? Json(d.capable_from_bos ? "bos" : "bcdUSB") : Json(nullptr)},
+      {"protocol", d.protocol && *d.protocol != topology::StorageProtocol::None ? Json(topology::to_string(*d.protocol))
+                                                                                : Json(nullptr)},
+      {"uas_capable", opt(d.uas_capable)},
+      {"uas_blocked_reason", opt(d.uas_blocked_reason)},
+      {"driver", opt(d.driver)},
+      {"queue_depth", opt(d.queue_depth)},
+      {"max_sectors_kb", opt(d.max_sectors_kb)},
+      {"max_hw_sectors_kb", opt(d.max_hw_sectors_kb)},
+      {"nr_requests", opt(d.nr_requests)},
+      {"vid_pid", opt(d.vid_pid)},
+      {"usb_name", opt(d.usb_name)},
+      {"vendor", opt(d.vendor)},
+      {"model", opt(d.model)},
+      {"serial", opt(d.serial)},
+      {"hctl", opt(d.hctl)},
+      {"size_bytes", opt(d.size_bytes)},
+      {"rotational", opt(d.rotational)},
+      {"removable", opt(d.removable)},
+      {"mountpoints", d.mountpoints},
+  };
+}
+
+std::string render_drives_json(const ViewInput& in) {
+  Json drives = Json::array();
+  for (const auto& d : topology::summarize_drives(in.topology)) drives.push_back(json_drive(d));
+  return dump_json(Json{{"drives", std::move(drives)}, {"diagnostics", json_diagnostics(in.diagnostics)}});
+}
+
+namespace {
+
+std::string dash(const std::optional<std::string>& s) { return s && !s->empty() ? display_string(*s) : "-"; }
+
+std::vector<std::string> notes_for(const topology::DriveSummary& d) {
+  std::vector<std::string> notes;
+  using topology::StorageProtocol;
+  if (d.uas_capable.value_or(false) && d.protocol == StorageProtocol::Bot)
+    notes.push_back(fmt::format("{}: UAS-capable but running Bulk-Only (usb-storage){}", d.dev,
+                                d.uas_blocked_reason ? ": " + display_string(*d.uas_blocked_reason) : std::string()));
+  if (d.speed && d.capable_speed && *d.capable_speed > *d.speed) {
+    std::string why;
+    if (d.connector && d.connector->max_speed && *d.connector->max_speed <= *d.speed)
+      why = fmt::format(": connector {} is {}", d.connector->id, topology::to_string(d.connector->speed_class));
+    else if (d.connector && d.connector->max_speed)
+      why = fmt::format(" although connector {} is {}: check the cable, or replug it", d.connector->id,
+                        topology::to_string(d.connector->speed_class));
+    notes.push_back(fmt::format("{}: negotiated {}, capable of {}{}", d.dev, topology::short_label(*d.speed),
+                                topology::short_label(*d.capable_speed), why));
+  }
+  return notes;
+}
+
+}  // namespace
+
+std::string render_drives_text(const ViewInput& in) {
+  const auto drives = topology::summarize_drives(in.topology);
+  if (drives.empty()) return "No disks found.\n";
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> notes;
+  for (const auto& d : drives) {
+    const std::string speed = d.usb ? describe_speed(d.speed, d.capable_speed) : "-";
+    const std::string proto =
+        d.protocol && *d.protocol != topology::StorageProtocol::None ? std::string(protocol_label(*d.protocol)) : "-";
+    const std::string ctrl =
+        d.controller ? short_pci(d.controller->pci) + " " + std::string(hcd_label(d.controller->kind)) : "-";
+    std::string name = disk_model(d.vendor, d.model);
+    if (name.empty()) name = d.usb_name.value_or("");
+    rows.push_back({d.dev, d.size_bytes ? format_size(*d.size_bytes) : "-", d.transport, dash(d.port_path), speed,
+                    proto, d.queue_depth ? std::to_string(*d.queue_depth) : "-", ctrl,
+                    d.connector ? d.connector->id : "-", name.empty() ? "-" : display_string(name)});
+    auto n = notes_for(d);
+    notes.insert(notes.end(), n.begin(), n.end());
+  }
+  std::string out =
+      render_table({"DEV", "SIZE", "BUS", "PORT", "SPEED", "PROTO", "QD", "CONTROLLER", "CONNECTOR", "MODEL"}, rows);
+  if (!notes.empty()) {
+    out += "\n";
+    for (const auto& n : notes) out += n + "\n";
+  }
+  return out;
+}
+
+}  // namespace usbsat::report

@@ -1,0 +1,17 @@
+#pragma once
+/// Escaping for the text renderers (JSON strings are escaped by report/json_common's dump_json). sysfs strings (product, serial, model) come from device
+/// firmware and may hold control characters or invalid UTF-8; a renderer never passes them through raw.
+#include <string>
+#include <string_view>
+
+namespace usbsat::report {
+
+/// Text-safe copy for terminal output: control characters (and DEL) become "\xNN", invalid UTF-8 bytes
+/// become "\xNN", valid multi-byte UTF-8 is kept.
+std::string text_safe(std::string_view s);
+
+/// For display of firmware strings: text_safe(), then leading/trailing blanks dropped and inner runs of
+/// blanks collapsed to one ("VIA Labs, Inc.         " -> "VIA Labs, Inc."). JSON keeps the raw value.
+std::string display_string(std::string_view s);
+
+}  // namespace usbsat::report

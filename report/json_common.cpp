@@ -1,0 +1,86 @@
+#include "report/json_common.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "report/formatters.hpp"
+
+namespace usbsat::report {
+
+std::string dump_json(const Json& j) {
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+Json json_hex16(const std::optional<std::uint16_t>& v) {
+  return v ? Json(fmt::format("{:04x}", *v)) : Json(nullptr);
+}
+
+Json json_mbps(const std::optional<topology::UsbSpeed>& s) {
+  if (!s || *s == topology::UsbSpeed::Unknown) return nullptr;
+  const double m = topology::nominal_mbps(*s);
+  if (std::floor(m) == m) return static_cast<std::uint64_t>(m);
+  return m;
+}
+
+Json json_pcie_link(const topology::PcieLink& l) {
+  if (l.empty()) return nullptr;
+  return Json{{"speed_gts", opt(l.speed_gts)}, {"width", opt(l.width)}, {"max_speed_gts", opt(l.max_speed_gts)},
+              {"max_width", opt(l.max_width)}};
+}
+
+Json json_physical_location(const std::optional<topology::PhysicalLocation>& p) {
+  if (!p) return nullptr;
+  return Json{{"panel", opt(p->panel)}, {"vertical_position", opt(p->vertical_position)},
+              {"horizontal_position", opt(p->horizontal_position)}, {"dock", opt(p->dock)}, {"lid", opt(p->lid)}};
+}
+
+Json json_controller(const topology::ControllerSummary& c) {
+  auto nonempty = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
+  return Json{{"pci", c.pci},
+              {"kind", topology::to_string(c.kind)},
+              {"vendor_id", json_hex16(c.vendor_id)},
+              {"device_id", json_hex16(c.device_id)},
+              {"name", nonempty(c.name)},
+              {"vendor", nonempty(c.vendor)},
+              {"driver", nonempty(c.driver)},
+              {"pcie_link", json_pcie_link(c.link)},
+              {"companions", c.companions},
+              {"root_hubs", c.root_hubs}};
+}
+
+Json json_pcie_hop(const topology::PcieHopSummary& h) {
+  return Json{{"pci", h.pci},
+              {"speed_gts", opt(h.link.speed_gts)},
+              {"width", opt(h.link.width)},
+              {"max_speed_gts", opt(h.link.max_speed_gts)},
+              {"max_width", opt(h.link.max_width)},
+              {"name", h.name.empty() ? Json(nullptr) : Json(h.name)}};
+}
+
+Json json_connector(const topology::ConnectorSummary& c) {
+  return Json{{"id", c.id},
+              {"label", c.label},
+              {"hub", c.hub},
+              {"on_root_hub", c.on_root_hub},
+              {"port", c.number},
+              {"usb2_port", opt(c.usb2_port)},
+              {"usb3_port", opt(c.usb3_port)},
+              {"speed", topology::to_string(c.speed_class)},
+              {"max_speed_mbps", json_mbps(c.max_speed)},
+              {"connect_type", opt(c.connect_type)},
+              {"location", opt(c.location)},
+              {"physical_location", json_physical_location(c.physical_location)},
+              {"occupant", opt(c.occupant_name)},
+              {"devices", c.devices},
+              {"drives", c.drives}};
+}
+
+Json json_diagnostics(std::span<const topology::Diagnostic> d) {
+  Json out = Json::array();
+  for (const auto& x : d)
+    out.push_back(Json{{"severity", severity_label(x.severity)}, {"where", x.where}, {"message", x.message}});
+  return out;
+}
+
+}  // namespace usbsat::report

@@ -1,0 +1,45 @@
+#pragma once
+/// JSON building blocks shared by the `topo`, `drives` and `ports` documents. Key order is fixed (ordered
+/// JSON), unknown values are null, ids are lower-case hex strings ("8086"), speeds are numbers in Mb/s and
+/// GT/s.
+#include <optional>
+#include <span>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "topology/connectors.hpp"
+#include "topology/diagnostic.hpp"
+
+namespace usbsat::report {
+
+using Json = nlohmann::ordered_json;
+
+/// Serialize with two-space indentation and a trailing newline. Invalid UTF-8 in device strings becomes
+/// U+FFFD instead of throwing; control characters are escaped (\n, \u0001).
+std::string dump_json(const Json& j);
+
+/// null for nullopt, else the value.
+template <class T>
+Json opt(const std::optional<T>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
+/// "8086" or null.
+Json json_hex16(const std::optional<std::uint16_t>& v);
+/// 480, 5000, 1.5 (integers when integral) or null.
+Json json_mbps(const std::optional<topology::UsbSpeed>& s);
+/// {"speed_gts","width","max_speed_gts","max_width"} or null when empty.
+Json json_pcie_link(const topology::PcieLink& l);
+/// {"panel","vertical_position","horizontal_position","dock","lid"} or null.
+Json json_physical_location(const std::optional<topology::PhysicalLocation>& p);
+/// {"pci","kind","vendor_id","device_id","name","vendor","driver","pcie_link","companions","root_hubs"}.
+Json json_controller(const topology::ControllerSummary& c);
+/// {"pci","speed_gts","width","max_speed_gts","max_width","name"}.
+Json json_pcie_hop(const topology::PcieHopSummary& h);
+/// {"id","label","hub","on_root_hub","port","usb2_port","usb3_port","speed","max_speed_mbps","connect_type",
+///  "location","physical_location","occupant","devices","drives"}.
+Json json_connector(const topology::ConnectorSummary& c);
+/// [{"severity","where","message"}].
+Json json_diagnostics(std::span<const topology::Diagnostic> d);
+
+}  // namespace usbsat::report

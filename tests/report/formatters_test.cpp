@@ -1,0 +1,85 @@
+#include <doctest/doctest.h>
+
+#include "report/escape.hpp"
+#include "report/formatters.hpp"
+#include "report/json_common.hpp"
+#include "report/table.hpp"
+
+using namespace usbsat::report;
+namespace tp = usbsat::topology;
+
+TEST_CASE("format_size: decimal units as drive labels use") {
+  struct Row { std::uint64_t bytes; const char* text; };
+  for (const auto& r : {Row{0, "0 B"}, Row{999, "999 B"}, Row{1000, "1.0 kB"}, Row{16008609792, "16.0 GB"},
+                        Row{1000204886016, "1.0 TB"}, Row{500107862016, "500.1 GB"}, Row{999950000000, "1.0 TB"},
+                        Row{4000787030016, "4.0 TB"}})
+    CHECK(format_size(r.bytes) == r.text);
+}
+
+TEST_CASE("format_mbps, format_gts, format_pcie_link") {
+  CHECK(format_mbps(1.5) == "1.5");
+  CHECK(format_mbps(480) == "480");
+  CHECK(format_mbps(10000) == "10000");
+  CHECK(format_gts(8.0) == "8");
+  CHECK(format_gts(2.5) == "2.5");
+  CHECK(format_pcie_link({.speed_gts = 5.0, .width = 1, .max_speed_gts = 8.0, .max_width = 1}) == "5 GT/s x1 (max 8 GT/s x1)");
+  CHECK(format_pcie_link({.speed_gts = 8.0, .width = 4, .max_speed_gts = 8.0, .max_width = 4}) == "8 GT/s x4");
+  CHECK(format_pcie_link({}) == "");
+}
+
+TEST_CASE("format_physical_location") {
+  CHECK(format_physical_location({}) == "");
+  CHECK(format_physical_location({.panel = "back", .vertical_position = "upper", .horizontal_position = "left"}) ==
+        "back upper left");
+  CHECK(format_physical_location({.panel = "unknown", .dock = true}) == "dock");
+  CHECK(format_physical_location({.panel = "front", .lid = true}) == "front, lid");
+}
+
+TEST_CASE("class names, triples, labels") {
+  CHECK(usb_class_name(0x08) == "Mass Storage");
+  CHECK(usb_class_name(0x09) == "Hub");
+  CHECK(usb_class_name(0x42) == "Class 0x42");
+  CHECK(format_class_triple(8, 6, 0x62) == "08/06/62");
+  CHECK(protocol_label(tp::StorageProtocol::Uas) == "UAS");
+  CHECK(protocol_label(tp::StorageProtocol::None) == "");
+  CHECK(hcd_label(tp::HcdKind::Xhci) == "xHCI");
+  CHECK(severity_label(tp::Severity::Error) == "error");
+}
+
+TEST_CASE("text_safe escapes control characters and invalid UTF-8, keeps valid UTF-8") {
+  CHECK(text_safe("SanDisk") == "SanDisk");
+  CHECK(text_safe("a\nb") == "a\\x0ab");
+  CHECK(text_safe("\x1b[31m") == "\\x1b[31m");
+  CHECK(text_safe("Gr\xc3\xbc\xc3\x9f") == "Gr\xc3\xbc\xc3\x9f");  // "Grüß"
+  CHECK(text_safe("bad\xff") == "bad\\xff");
+  CHECK(text_safe("\xc0\xaf") == "\\xc0\\xaf");  // overlong '/'
+  CHECK(text_safe("\xed\xa0\x80") == "\\xed\\xa0\\x80");  // surrogate
+  CHECK(text_safe("trunc\xe2\x82") == "trunc\\xe2\\x82");
+}
+
+TEST_CASE("display_string trims and collapses blanks of firmware strings") {
+  CHECK(display_string("VIA Labs, Inc.         ") == "VIA Labs, Inc.");
+  CHECK(display_string(" SanDisk") == "SanDisk");
+  CHECK(display_string("USB  SanDisk 3.2Gen1") == "USB SanDisk 3.2Gen1");
+  CHECK(display_string("   ") == "");
+  CHECK(display_string("a\tb") == "a\\x09b");
+}
+
+TEST_CASE("dump_json: stable order, nulls, escaping, invalid UTF-8 replaced") {
+  Json j{{"b", 1}, {"a", nullptr}, {"s", "q\"\\\n\x01"}, {"bad", std::string("x\xff")}};
+  CHECK(dump_json(j) ==
+        "{\n  \"b\": 1,\n  \"a\": null,\n  \"s\": \"q\\\"\\\\\\n\\u0001\",\n  \"bad\": \"x\xef\xbf\xbd\"\n}\n");
+  CHECK(json_mbps(tp::UsbSpeed::Low).dump() == "1.5");
+  CHECK(json_mbps(tp::UsbSpeed::SuperPlus).dump() == "10000");
+  CHECK(json_mbps(std::nullopt).is_null());
+  CHECK(json_hex16(0x0781).dump() == "\"0781\"");
+  CHECK(json_pcie_link({}).is_null());
+  CHECK(json_pcie_link({.speed_gts = 5.0, .width = 1}).dump() ==
+        R"({"speed_gts":5.0,"width":1,"max_speed_gts":null,"max_width":null})");
+}
+
+TEST_CASE("render_table aligns columns by display width") {
+  CHECK(render_table({"A", "BB"}, {{"xyz", "1"}, {"\xc3\xbc", "22"}}) == "A    BB\nxyz  1\n\xc3\xbc    22\n");
+  CHECK(render_table({"A", "B", "C"}, {{"1"}}) == "A  B  C\n1\n");
+  CHECK(display_width("Gr\xc3\xbc\xc3\x9f") == 4);
+}
