@@ -23,6 +23,8 @@ constexpr CommandSpec kCommands[] = {
      [](CLI::App&, Invocation&) {}, &run_drives},
     {"ports", "List connectors per controller: occupied or empty, speed, location, shared drives",
      [](CLI::App&, Invocation&) {}, &run_ports},
+    {"plan", "Where to plug N drives (or re-place connected ones); --predict: shares as plugged now",
+     &configure_plan, &run_plan},
 };
 
 }  // namespace

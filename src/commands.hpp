@@ -17,5 +17,8 @@ int run_topo(const Invocation& inv);
 int run_drives(const Invocation& inv);
 /// `usbsat ports`: connectors grouped by controller (cmd_ports.cpp).
 int run_ports(const Invocation& inv);
+/// `usbsat plan`: where to plug drives; `--predict`: shares of the current placement (cmd_plan.cpp).
+int run_plan(const Invocation& inv);
+void configure_plan(CLI::App& sub, Invocation& inv);
 
 }  // namespace usbsat::cli

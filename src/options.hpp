@@ -37,12 +37,22 @@ struct LoadOptions {
   std::vector<std::string> targets;
 };
 
+/// `usbsat plan`: where to plug drives (or `--predict`: the shares of the current placement).
+struct PlanOptions {
+  bool predict = false;              ///< --predict: shares of the drives as they are plugged in now
+  unsigned drives = 0;               ///< --drives N: N drives not connected yet
+  std::vector<std::string> demand;   ///< --demand 400M (every drive) or sdb=170M (one drive), repeatable
+  std::string prefer = "speed";      ///< --prefer speed|uas|few-moves
+  std::vector<std::string> devices;  ///< connected drives to re-place (or to predict)
+};
+
 /// Everything one run may need; only the struct of the chosen command is meaningful.
 struct Invocation {
   std::string command;
   GlobalOptions global;
   ScanOptions scan;
   LoadOptions load;
+  PlanOptions plan;
 };
 
 }  // namespace usbsat::cli
