@@ -113,6 +113,7 @@ std::string render_plan_json(const PlanInput& in) {
                          {"connectors", a.connectors},
                          {"reason", a.reason}});
   Json j{{"mode", in.replace ? "replace" : "new"},
+         {"requested", std::max(in.requested, in.rows.size())},
          {"prefer", in.prefer},
          {"demand_mbs", in.demand_mbs ? Json(round1(*in.demand_mbs)) : Json(nullptr)},
          {"placements", rows},
@@ -132,9 +133,9 @@ std::string render_plan_json(const PlanInput& in) {
 
 std::string render_plan_text(const PlanInput& in) {
   std::string out;
-  const std::string what = in.replace ? fmt::format("re-place {} connected drive{}", in.rows.size(),
-                                                    in.rows.size() == 1 ? "" : "s")
-                                      : fmt::format("{} new drive{}", in.rows.size(), in.rows.size() == 1 ? "" : "s");
+  const std::size_t n = std::max(in.requested, in.rows.size());
+  const std::string what = in.replace ? fmt::format("re-place {} connected drive{}", n, n == 1 ? "" : "s")
+                                      : fmt::format("{} new drive{}", n, n == 1 ? "" : "s");
   out += fmt::format("Plan: {}, {}, prefer {}\n", what,
                      in.demand_mbs ? "demand " + mbs(*in.demand_mbs) + " MB/s each" : "demand = link ceiling",
                      in.prefer);

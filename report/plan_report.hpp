@@ -69,6 +69,7 @@ struct PlanAvoid {
 /// `plan --drives N` / `plan DEV...`.
 struct PlanInput {
   bool replace = false;
+  std::size_t requested = 0;         ///< drives asked about (placements may be fewer: see diagnostics)
   std::string prefer = "speed";
   std::optional<double> demand_mbs;  ///< the common demand when given
   std::vector<PlanRow> rows;
@@ -87,7 +88,7 @@ std::string render_predict_json(const PredictInput& in);
 /// A table of drives with demand, predicted share and bottleneck, then the aggregate and its cross-check.
 std::string render_predict_text(const PredictInput& in);
 
-/// {"mode":"new"|"replace","prefer","demand_mbs","placements":[{"drive","connector":{...},"port",
+/// {"mode":"new"|"replace","requested","prefer","demand_mbs","placements":[{"drive","connector":{...},"port",
 ///   "superspeed","controller":{...},"from":{...}|null,"moved","rate","protocol","demand_mbs",
 ///   "demand_source","predicted_mbs","bottleneck"}],"min_mbs","total_mbs","moves","current":{...}|null,
 ///   "avoid":[{"kind","node","capacity_mbs","connectors","reason"}],"search":{"method","classes",

@@ -77,6 +77,7 @@ report::PlanInput to_report(const topology::Topology& t, const analysis::Plan& p
                             std::optional<Bandwidth> common) {
   report::PlanInput in;
   in.replace = plan.replace;
+  in.requested = plan.requested;
   in.prefer = std::string(analysis::to_string(plan.prefer));
   if (common) in.demand_mbs = common->mbs();
   for (const auto& p : plan.placements) {
@@ -158,7 +159,8 @@ int run_plan(const Invocation& inv) {
   // 2. Scan. No controller at all: say so plainly, pointing at the fixtures; the (empty) answer still prints.
   const auto scan = topology::scan_system();
   const auto& t = scan.topology;
-  if (auto notice = no_usb_notice(t, "plan")) std::fputs(notice->c_str(), stderr);
+  if (auto notice = no_usb_notice(t, o.predict ? "plan --predict" : "plan --drives 2"))
+    std::fputs(notice->c_str(), stderr);
   print_diagnostics(stderr, scan.diagnostics, inv.global);
 
   // 3a. --predict: the model over the current placement (all USB drives, or the ones named).

@@ -88,8 +88,9 @@ std::uint64_t q(Bandwidth b) { return (b.bytes_per_s + 50'000) / 100'000; }
 class Planner {
  public:
   Planner(const Topology& t, const topology::CapacityModel& m, std::vector<PlanSlot> slots,
-          std::vector<DriveModel> drives, PlanPreference prefer)
-      : t_(t), m_(m), slots_(std::move(slots)), drives_(std::move(drives)), prefer_(prefer) {
+          std::vector<DriveModel> drives, PlanPreference prefer, std::size_t exhaustive_limit)
+      : t_(t), m_(m), slots_(std::move(slots)), drives_(std::move(drives)), prefer_(prefer),
+        exhaustive_limit_(static_cast<double>(exhaustive_limit)) {
     build_panel_rank();
     build_classes();
   }
@@ -116,7 +117,7 @@ class Planner {
     double count = 1;
     for (std::size_t i = 0; i < nd; ++i) count *= identical ? double(nc + i) / double(i + 1) : double(nc);
     std::vector<Evaluation> all;
-    if (count <= kExhaustiveLimit) {
+    if (count <= exhaustive_limit_) {
       method = "exhaustive";
       std::vector<std::size_t> cls(nd);
       std::vector<std::size_t> used(nc, 0);
@@ -186,8 +187,6 @@ class Planner {
   }
 
  private:
-  static constexpr double kExhaustiveLimit = 20000;
-
   const std::vector<Resource>& upstream(Vertex port) {
     auto it = upstream_.find(port);
     if (it == upstream_.end()) it = upstream_.emplace(port, topology::upstream_resources(t_, port, m_)).first;
@@ -359,6 +358,7 @@ class Planner {
   std::vector<PlanSlot> slots_;
   std::vector<DriveModel> drives_;
   PlanPreference prefer_;
+  double exhaustive_limit_;
   std::vector<std::vector<std::size_t>> classes_;  ///< slot indices per class, preferred first
   std::map<std::string, std::size_t> panel_rank_;
   std::map<Vertex, std::vector<Resource>> upstream_;
@@ -550,6 +550,7 @@ Plan make_plan(const Topology& t, const PlanRequest& req, const topology::Capaci
   Plan plan;
   plan.prefer = req.prefer;
   plan.replace = !req.devices.empty();
+  plan.requested = plan.replace ? req.devices.size() : req.new_drives;
 
   // 1. The drives: connected ones resolved to their USB device (the whole device moves), or N new ones.
   std::vector<DriveModel> drives;
@@ -609,7 +610,7 @@ Plan make_plan(const Topology& t, const PlanRequest& req, const topology::Capaci
   // 4. Search.
   const bool superspeed = std::any_of(drives.begin(), drives.end(),
                                       [](const DriveModel& d) { return topology::is_superspeed(d.capable); });
-  Planner planner(t, m, slots, drives, req.prefer);
+  Planner planner(t, m, slots, drives, req.prefer, req.exhaustive_limit);
   const auto best = planner.search(plan.method);
   plan.classes = planner.classes();
   plan.evaluated = planner.evaluated();

@@ -37,6 +37,8 @@ struct PlanRequest {
   std::optional<Bandwidth> demand;   ///< every drive's demand; nullopt: its link ceiling on each connector
   std::map<std::string, Bandwidth, std::less<>> per_drive;  ///< `--demand sdb=170M` overrides `demand`
   PlanPreference prefer = PlanPreference::Speed;
+  /// Class assignments up to this many are searched exhaustively, beyond it greedy + local improvement.
+  std::size_t exhaustive_limit = 20000;
 };
 
 /// A connector the planner may use, with the side a drive would use and why it is (not) a good idea.
@@ -73,6 +75,7 @@ struct AvoidNote {
 
 struct Plan {
   bool replace = false;               ///< re-placing connected drives (else new drives)
+  std::size_t requested = 0;          ///< drives asked about (devices given, or N)
   PlanPreference prefer = PlanPreference::Speed;
   std::vector<Placement> placements;  ///< in request order (devices as given; new drives 1..N)
   Bandwidth min, total;               ///< over the placements

@@ -107,7 +107,7 @@ def main(argv):
 
     # 4. text forms
     text = run(usbsat, with_fixture, scenario_dir, ["plan", "--predict"])
-    for d in usb_drives:
+    for d in devs:
         if d not in text:
             fail(f"--predict text does not mention {d}")
     text = run(usbsat, with_fixture, scenario_dir, ["plan", "--drives", "2"], ok=(0, 4))

@@ -206,6 +206,24 @@ TEST_CASE("pcie-switch-card: --predict, four drives on their own controllers sha
   }
 }
 
+TEST_CASE("greedy: on the known scenarios greedy + local improvement finds the exhaustive optimum") {
+  const auto& t = topo();
+  for (unsigned n : {1u, 2u, 3u, 4u}) {
+    CAPTURE(n);
+    PlanRequest req;
+    req.new_drives = n;
+    const auto full = make_plan(t, req);
+    req.exhaustive_limit = 0;
+    const auto greedy = make_plan(t, req);
+    REQUIRE(full.placements.size() == greedy.placements.size());
+    if (full.placements.empty()) continue;
+    CHECK(full.method == "exhaustive");
+    CHECK(greedy.method == "greedy");
+    CHECK(greedy.min == full.min);
+    CHECK(greedy.total == full.total);
+  }
+}
+
 TEST_CASE("determinism: the same scan and request give the same plan, on every scenario") {
   const auto& t = topo();
   for (unsigned n : {1u, 2u, 3u}) {
