@@ -77,6 +77,7 @@ struct Evaluation {
   Prediction prediction;
   Bandwidth min, total;
   unsigned uas = 0, moves = 0, panels = 0, spread = 0;
+  unsigned hubs = 0;         ///< drives behind an external hub (one more shared uplink, one more thing to fail)
   unsigned shared_util = 0;  ///< highest load/capacity (per mille) of a resource that two planned drives share
   bool valid = false;
 };
@@ -170,6 +171,7 @@ class Planner {
       if (link->protocol == StorageProtocol::Uas) ++e.uas;
       if (drives_[i].current && *drives_[i].current != slots[i]) ++e.moves;
       if (s.panel) panels.insert(*s.panel);
+      if (const auto hub = topology::parent(t_, link->port); hub && t_[*hub].kind == NodeKind::Hub) ++e.hubs;
       ++per_controller[t_.connectors()[s.connector].controller];
     }
     e.prediction = predict_fair_share(p);
@@ -326,6 +328,7 @@ class Planner {
     if (a.spread != b.spread) return a.spread < b.spread;  // spread over controllers: headroom the model lacks
     if (a.shared_util != b.shared_util) return a.shared_util < b.shared_util;  // headroom on shared links
     if (a.moves != b.moves) return a.moves < b.moves;
+    if (a.hubs != b.hubs) return a.hubs < b.hubs;  // a root port rather than a hub port
     if (a.uas != b.uas) return a.uas > b.uas;
     if (a.panels != b.panels) return a.panels < b.panels;  // convenience: one panel
     return a.slots < b.slots;                              // determinism: connector order
