@@ -35,6 +35,8 @@ constexpr CommandSpec kCommands[] = {
            ->check(CLI::Range(4u, 65536u));
      },
      &run_doctor},
+    {"plan", "Where to plug N drives (or re-place connected ones); --predict: shares as plugged now",
+     &configure_plan, &run_plan},
     {"load", "Generate I/O load on drives or files (1, 2, 4 at once) and measure it", &configure_load, &run_load},
     {"saturate", "Find shared-bandwidth bottlenecks: drives alone, then 2, 4 at once, and name the link",
      &configure_saturate, &run_saturate},

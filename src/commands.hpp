@@ -20,5 +20,8 @@ int run_drives(const Invocation& inv);
 int run_ports(const Invocation& inv);
 int run_saturate(const Invocation& inv);
 void configure_saturate(CLI::App& sub, Invocation& inv);
+/// `usbsat plan`: where to plug drives; `--predict`: shares of the current placement (cmd_plan.cpp).
+int run_plan(const Invocation& inv);
+void configure_plan(CLI::App& sub, Invocation& inv);
 
 }  // namespace usbsat::cli

@@ -59,6 +59,15 @@ struct SaturateOptions {
   std::vector<std::string> devices;      ///< restrict the USB drives to these
 };
 
+/// `usbsat plan`: where to plug drives (or `--predict`: the shares of the current placement).
+struct PlanOptions {
+  bool predict = false;              ///< --predict: shares of the drives as they are plugged in now
+  unsigned drives = 0;               ///< --drives N: N drives not connected yet
+  std::vector<std::string> demand;   ///< --demand 400M (every drive) or sdb=170M (one drive), repeatable
+  std::string prefer = "speed";      ///< --prefer speed|uas|few-moves
+  std::vector<std::string> devices;  ///< connected drives to re-place (or to predict)
+};
+
 /// Everything one run may need; only the struct of the chosen command is meaningful.
 struct Invocation {
   std::string command;
@@ -67,6 +76,7 @@ struct Invocation {
   LoadOptions load;
   DoctorOptions doctor;
   SaturateOptions saturate;
+  PlanOptions plan;
 };
 
 }  // namespace usbsat::cli

@@ -109,6 +109,18 @@ const UsbCapacityRow* find_row(const CapacityModel& m, UsbRate r) {
   return nullptr;
 }
 
+/// The negotiated rate of a USB device's upstream link (hub or drive).
+UsbRate usb_link_rate(const Topology& t, Vertex v) {
+  const auto& info = t[v].as<UsbDeviceInfo>();
+  std::optional<UsbSpeed> speed = info.speed;
+  unsigned lanes = info.rx_lanes.value_or(1);
+  if (auto e = uplink(t, v); e && t[*e].kind == LinkKind::Usb) {
+    if (t[*e].usb_speed) speed = t[*e].usb_speed;
+    lanes = std::max(lanes, t[*e].lanes);
+  }
+  return speed ? usb_rate(*speed, lanes) : UsbRate::Unknown;
+}
+
 }  // namespace
 
 UsbRate usb_rate(UsbSpeed speed, unsigned lanes) {
@@ -231,37 +243,34 @@ std::string node_id(const Topology& t, Vertex v) {
       t[v].data);
 }
 
+namespace {
+Resource make_resource(const Topology& t, const CapacityModel& m, ResourceKind kind, Vertex v,
+                       std::optional<Bandwidth> cap, std::string label) {
+  Resource r;
+  r.node = node_id(t, v);
+  r.id = std::string(to_string(kind)) + ":" + r.node;
+  r.kind = kind;
+  r.vertex = v;
+  r.capacity = override_or(m, r.id, cap);
+  r.label = std::move(label);
+  return r;
+}
+}  // namespace
+
 std::vector<Resource> path_resources(const Topology& t, Vertex block, const CapacityModel& m) {
   std::vector<Resource> out;
   const auto dev = usb_device_of(t, block);
   if (!dev || t[*dev].kind != NodeKind::Device) return out;
 
   auto add = [&](ResourceKind kind, Vertex v, std::optional<Bandwidth> cap, std::string label) {
-    Resource r;
-    r.node = node_id(t, v);
-    r.id = std::string(to_string(kind)) + ":" + r.node;
-    r.kind = kind;
-    r.vertex = v;
-    r.capacity = override_or(m, r.id, cap);
-    r.label = std::move(label);
-    out.push_back(std::move(r));
-  };
-  auto usb_link = [&](Vertex v) {
-    const auto& info = t[v].as<UsbDeviceInfo>();
-    std::optional<UsbSpeed> speed = info.speed;
-    unsigned lanes = info.rx_lanes.value_or(1);
-    if (auto e = uplink(t, v); e && t[*e].kind == LinkKind::Usb) {
-      if (t[*e].usb_speed) speed = t[*e].usb_speed;
-      lanes = std::max(lanes, t[*e].lanes);
-    }
-    return speed ? usb_rate(*speed, lanes) : UsbRate::Unknown;
+    out.push_back(make_resource(t, m, kind, v, cap, std::move(label)));
   };
 
   // 1. The drive's own link, by negotiated rate and the protocol of its storage interface.
   StorageProtocol proto = StorageProtocol::None;
   for (std::optional<Vertex> cur = block; cur && *cur != *dev; cur = parent(t, *cur))
     if (const auto* itf = t[*cur].get_if<InterfaceInfo>()) proto = itf->storage;
-  const UsbRate drive_rate = usb_link(*dev);
+  const UsbRate drive_rate = usb_link_rate(t, *dev);
   {
     std::string label = std::string(to_string(drive_rate));
     if (proto == StorageProtocol::Bot || proto == StorageProtocol::Uas)
@@ -270,19 +279,32 @@ std::vector<Resource> path_resources(const Topology& t, Vertex block, const Capa
         label + " link of " + node_id(t, *dev) + product_suffix(t, *dev));
   }
 
+  // 2-5. Everything above the port the drive is plugged into.
+  if (const auto port = parent(t, *dev)) {
+    auto up = upstream_resources(t, *port, m);
+    out.insert(out.end(), std::make_move_iterator(up.begin()), std::make_move_iterator(up.end()));
+  }
+  return out;
+}
+
+std::vector<Resource> upstream_resources(const Topology& t, Vertex port, const CapacityModel& m) {
+  std::vector<Resource> out;
+  auto add = [&](ResourceKind kind, Vertex v, std::optional<Bandwidth> cap, std::string label) {
+    out.push_back(make_resource(t, m, kind, v, cap, std::move(label)));
+  };
   // 2. Every hub above it, inner first: the hub's upstream link. The graph keeps the USB2 and USB3 halves of
   //    a hub as separate Hub vertices, so walking up from the drive passes through the half that carries it.
-  std::optional<Vertex> cur = parent(t, *dev);
+  std::optional<Vertex> cur = port;
   for (; cur && t[*cur].kind != NodeKind::RootHub && t[*cur].kind != NodeKind::Controller;
        cur = parent(t, *cur)) {
     if (t[*cur].kind != NodeKind::Hub) continue;
-    const UsbRate r = usb_link(*cur);
+    const UsbRate r = usb_link_rate(t, *cur);
     add(ResourceKind::HubUplink, *cur, usb_shared_capacity(r, m),
         std::string(to_string(r)) + " uplink of hub " + node_id(t, *cur) + product_suffix(t, *cur));
   }
 
   // 3. The bus of an EHCI/OHCI/UHCI root hub: one schedule shared by every port of that root hub.
-  const auto ctrl = controller_of(t, *dev);
+  const auto ctrl = controller_of(t, port);
   if (cur && t[*cur].kind == NodeKind::RootHub && ctrl) {
     const auto kind = t[*ctrl].as<ControllerInfo>().kind;
     if (kind == HcdKind::Ehci || kind == HcdKind::Ohci || kind == HcdKind::Uhci) {

@@ -137,6 +137,12 @@ std::string node_id(const Topology& t, Vertex v);
 std::vector<Resource> path_resources(const Topology& t, Vertex block,
                                      const CapacityModel& m = nominal_model());
 
+/// The resources above downstream port `port` (a Port vertex), nearest first: steps 2-5 of path_resources()
+/// (hub uplinks, EHCI/OHCI/UHCI bus, controller, PCIe links). path_resources() of a drive plugged into
+/// `port` is its drive link followed by exactly these; the planner uses them for drives not plugged in yet.
+std::vector<Resource> upstream_resources(const Topology& t, Vertex port,
+                                         const CapacityModel& m = nominal_model());
+
 /// The drive's own link ceiling: the capacity of its drive_link resource (nullopt when unknown or not USB).
 std::optional<Bandwidth> drive_link_capacity(const Topology& t, Vertex block,
                                              const CapacityModel& m = nominal_model());

@@ -168,3 +168,22 @@ TEST_CASE("path_resources: a block device that is not below USB has none; node i
   CHECK(node_id(t, t.controllers()[0]) == "0000:00:14.0");
   CHECK(to_string(ResourceKind::UsbBus) == "usb_bus");
 }
+
+TEST_CASE("upstream_resources: a drive's path is its own link followed by what is above its port") {
+  // The planner builds hypothetical drives from upstream_resources(port); they must match real drives exactly.
+  for (const auto& t : {asm1042_two_drives(), ehci_hub_four_sticks(), usb3_hub_ssd_and_stick(true), switch_card(4)}) {
+    for (Vertex b : block_devices(t)) {
+      const auto path = path_resources(t, b);
+      if (path.empty()) continue;
+      const auto dev = usb_device_of(t, b);
+      REQUIRE(dev);
+      const auto port = parent(t, *dev);
+      REQUIRE(port);
+      CAPTURE(t[b].as<BlockInfo>().name);
+      const auto up = upstream_resources(t, *port);
+      REQUIRE(path.size() == up.size() + 1);
+      CHECK(path.front().kind == ResourceKind::DriveLink);
+      for (std::size_t i = 0; i < up.size(); ++i) CHECK(path[i + 1] == up[i]);
+    }
+  }
+}

@@ -1,0 +1,183 @@
+#include "report/plan_report.hpp"
+
+#include <fmt/format.h>
+
+#include "report/formatters.hpp"
+#include "report/json_common.hpp"
+#include "report/table.hpp"
+
+namespace usbsat::report {
+namespace {
+
+/// MB/s with one decimal: "400.0".
+std::string mbs(double v) { return fmt::format("{:.1f}", v); }
+/// JSON rates rounded to 0.1 MB/s so documents do not carry float noise.
+double round1(double v) { return static_cast<double>(static_cast<long long>(v * 10 + (v < 0 ? -0.5 : 0.5))) / 10; }
+
+Json json_bottleneck(const std::optional<PlanBottleneck>& b) {
+  if (!b) return nullptr;
+  return Json{{"node", b->node}, {"kind", b->kind}, {"capacity_mbs", round1(b->capacity_mbs)}, {"label", b->label}};
+}
+
+Json json_predict(const PredictInput& in) {
+  Json drives = Json::array();
+  for (const auto& d : in.drives)
+    drives.push_back(Json{{"dev", d.dev},
+                          {"where", d.where},
+                          {"demand_mbs", round1(d.demand_mbs)},
+                          {"demand_source", d.demand_source},
+                          {"predicted_mbs", round1(d.predicted_mbs)},
+                          {"bottleneck", json_bottleneck(d.bottleneck)}});
+  return Json{{"drives", drives},
+              {"aggregate_mbs", round1(in.aggregate_mbs)},
+              {"max_flow_mbs", round1(in.max_flow_mbs)},
+              {"min_cut", in.min_cut},
+              {"diagnostics", json_diagnostics(in.diagnostics)}};
+}
+
+std::string limit_text(const std::optional<PlanBottleneck>& b) {
+  return b ? fmt::format("{} ({} MB/s)", b->label, mbs(b->capacity_mbs)) : "its own demand (nothing shared)";
+}
+
+std::string predict_table(const PredictInput& in) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& d : in.drives)
+    rows.push_back({d.dev, d.where.empty() ? "-" : d.where,
+                    mbs(d.demand_mbs) + (d.demand_source == "link_ceiling" ? " (link)" : ""), mbs(d.predicted_mbs),
+                    limit_text(d.bottleneck)});
+  return render_table({"drive", "where", "demand MB/s", "predicted MB/s", "limited by"}, rows);
+}
+
+std::string indent(const std::string& block, std::string_view pad) {
+  std::string out;
+  std::size_t b = 0;
+  while (b < block.size()) {
+    const auto e = block.find('\n', b);
+    const auto line = block.substr(b, e == std::string::npos ? std::string::npos : e - b);
+    out += line.empty() ? "" : std::string(pad) + line;
+    out += '\n';
+    if (e == std::string::npos) break;
+    b = e + 1;
+  }
+  return out;
+}
+
+std::string controller_text(const topology::ControllerSummary& c) {
+  std::string s = c.pci + " " + std::string(hcd_label(c.kind));
+  if (!c.name.empty()) s += " (" + c.name + ")";
+  return s;
+}
+
+std::string where_text(const topology::ConnectorSummary& c) {
+  std::string s = c.physical_location ? format_physical_location(*c.physical_location) : "";
+  if (!c.on_root_hub) s += std::string(s.empty() ? "" : ", ") + "behind hub " + c.hub;
+  return s.empty() ? "-" : s;
+}
+
+}  // namespace
+
+std::string render_predict_json(const PredictInput& in) { return dump_json(json_predict(in)); }
+
+std::string render_predict_text(const PredictInput& in) {
+  std::string out = "Predicted throughput of the current placement, all drives at once (max-min fair share):\n\n";
+  if (in.drives.empty()) return out + "  no USB drives to predict\n";
+  out += indent(predict_table(in), "  ");
+  out += fmt::format("\n  aggregate {} MB/s (max-flow bound {} MB/s)\n", mbs(in.aggregate_mbs),
+                     mbs(in.max_flow_mbs));
+  return out;
+}
+
+std::string render_plan_json(const PlanInput& in) {
+  Json rows = Json::array();
+  for (const auto& r : in.rows)
+    rows.push_back(Json{{"drive", r.drive},
+                        {"connector", json_connector(r.connector)},
+                        {"port", r.port},
+                        {"speed", r.speed},
+                        {"superspeed", r.superspeed},
+                        {"controller", json_controller(r.controller)},
+                        {"from", r.from ? json_connector(*r.from) : Json(nullptr)},
+                        {"from_port", opt(r.from_port)},
+                        {"moved", r.moved},
+                        {"rate", r.rate},
+                        {"protocol", r.protocol},
+                        {"demand_mbs", round1(r.demand_mbs)},
+                        {"demand_source", r.demand_source},
+                        {"predicted_mbs", round1(r.predicted_mbs)},
+                        {"bottleneck", json_bottleneck(r.bottleneck)}});
+  Json avoid = Json::array();
+  for (const auto& a : in.avoid)
+    avoid.push_back(Json{{"kind", a.kind},
+                         {"node", a.node},
+                         {"capacity_mbs", a.capacity_mbs ? Json(round1(*a.capacity_mbs)) : Json(nullptr)},
+                         {"connectors", a.connectors},
+                         {"reason", a.reason}});
+  Json j{{"mode", in.replace ? "replace" : "new"},
+         {"requested", std::max(in.requested, in.rows.size())},
+         {"prefer", in.prefer},
+         {"demand_mbs", in.demand_mbs ? Json(round1(*in.demand_mbs)) : Json(nullptr)},
+         {"placements", rows},
+         {"min_mbs", round1(in.min_mbs)},
+         {"total_mbs", round1(in.total_mbs)},
+         {"moves", in.moves},
+         {"current", in.current ? json_predict(*in.current) : Json(nullptr)},
+         {"avoid", avoid},
+         {"search",
+          Json{{"method", in.method},
+               {"classes", in.classes},
+               {"evaluated", in.evaluated},
+               {"usable_connectors", in.usable_connectors}}},
+         {"diagnostics", json_diagnostics(in.diagnostics)}};
+  return dump_json(j);
+}
+
+std::string render_plan_text(const PlanInput& in) {
+  std::string out;
+  const std::size_t n = std::max(in.requested, in.rows.size());
+  const std::string what = in.replace ? fmt::format("re-place {} connected drive{}", n, n == 1 ? "" : "s")
+                                      : fmt::format("{} new drive{}", n, n == 1 ? "" : "s");
+  out += fmt::format("Plan: {}, {}, prefer {}\n", what,
+                     in.demand_mbs ? "demand " + mbs(*in.demand_mbs) + " MB/s each" : "demand = link ceiling",
+                     in.prefer);
+  if (in.rows.empty()) return out + "\n  no placement (see the messages above)\n";
+
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& r : in.rows) {
+    std::string drive = r.drive;
+    if (in.replace) drive += r.moved ? " (move from " + r.from_port.value_or(r.from ? r.from->id : "?") + ")" : " (stays)";
+    rows.push_back({drive, fmt::format("{} ({})", r.port, r.speed), controller_text(r.controller),
+                    where_text(r.connector), r.rate + " " + (r.protocol == "uas" ? "UAS" : "BOT"),
+                    mbs(r.predicted_mbs)});
+  }
+  out += "\n" + indent(render_table({"drive", "connector", "controller", "where", "link", "MB/s"}, rows), "  ");
+  out += fmt::format("\n  all at once: slowest {} MB/s, total {} MB/s", mbs(in.min_mbs), mbs(in.total_mbs));
+  if (in.replace) out += fmt::format(", {} move{}", in.moves, in.moves == 1 ? "" : "s");
+  out += "\n";
+  for (const auto& r : in.rows)
+    if (r.bottleneck && r.predicted_mbs + 0.05 < r.demand_mbs)
+      out += fmt::format("  {} is limited by the {} ({} MB/s)\n", r.drive, r.bottleneck->label,
+                         mbs(r.bottleneck->capacity_mbs));
+  if (in.current) {
+    double lo = 0;
+    for (std::size_t i = 0; i < in.current->drives.size(); ++i)
+      lo = i == 0 ? in.current->drives[i].predicted_mbs : std::min(lo, in.current->drives[i].predicted_mbs);
+    out += fmt::format("  now: slowest {} MB/s, total {} MB/s\n", mbs(lo), mbs(in.current->aggregate_mbs));
+  }
+  if (!in.avoid.empty()) {
+    out += "\nAvoid:\n";
+    for (const auto& a : in.avoid) {
+      std::string list;
+      const std::size_t shown = std::min<std::size_t>(a.connectors.size(), 6);
+      for (std::size_t i = 0; i < shown; ++i) list += (i ? ", " : "") + a.connectors[i];
+      if (a.connectors.size() > shown) list += fmt::format(" and {} more", a.connectors.size() - shown);
+      out += fmt::format("  - {} [{}]\n", a.reason, list);
+    }
+  }
+  out += fmt::format(
+      "\nModel: max-min fair shares over each drive's path (README, bandwidth model); only the planned drives are "
+      "assumed busy.\nSearch: {} over {} connector classes ({} usable connectors, {} placements evaluated).\n",
+      in.method, in.classes, in.usable_connectors, in.evaluated);
+  return out;
+}
+
+}  // namespace usbsat::report
