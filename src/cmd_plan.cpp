@@ -30,7 +30,7 @@ Demands parse_demands(const std::vector<std::string>& args) {
   Demands d;
   for (const auto& a : args) {
     const auto eq = a.find('=');
-    const auto rate = analysis::parse_rate(eq == std::string::npos ? a : a.substr(eq + 1));
+    const auto rate = topology::parse_rate(eq == std::string::npos ? a : a.substr(eq + 1));
     if (!rate) {
       d.error = "bad --demand '" + a + "' (expected 400M, 1.2G or DEV=170M)";
       return d;

@@ -478,26 +478,6 @@ std::optional<PlanPreference> parse_preference(std::string_view s) {
   return std::nullopt;
 }
 
-std::optional<Bandwidth> parse_rate(std::string_view s) {
-  double v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc{} || end == s.data() || !std::isfinite(v) || v <= 0) return std::nullopt;
-  std::string unit(end, s.data() + s.size());
-  for (auto& ch : unit) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  if (unit.size() >= 2 && unit.substr(unit.size() - 2) == "/s") unit.resize(unit.size() - 2);
-  if (unit.size() == 2 && unit[1] == 'b') unit.resize(1);
-  double scale = 0;
-  if (unit.empty() || unit == "m")
-    scale = 1;
-  else if (unit == "g")
-    scale = 1000;
-  else if (unit == "k")
-    scale = 0.001;
-  else
-    return std::nullopt;
-  return Bandwidth::from_mbs(v * scale);
-}
-
 std::vector<PlanSlot> usable_slots(const Topology& t, const std::vector<Vertex>& movable) {
   std::vector<PlanSlot> out;
   const auto& cs = t.connectors();

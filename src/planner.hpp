@@ -104,7 +104,4 @@ FlowProblem current_problem(const topology::Topology& t, const std::vector<std::
                             const std::map<std::string, Bandwidth, std::less<>>& per_drive,
                             const topology::CapacityModel& m = topology::nominal_model());
 
-/// "170M", "170", "170MB/s", "1.2G", "400M" -> MB/s (10^6 B/s); nullopt for garbage or <= 0.
-std::optional<Bandwidth> parse_rate(std::string_view s);
-
 }  // namespace usbsat::analysis

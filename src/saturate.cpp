@@ -18,12 +18,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 std::vector<std::string_view> split(std::string_view s, char sep) {
   std::vector<std::string_view> out;
   while (true) {
@@ -47,37 +41,6 @@ std::string level_label(unsigned n) {
 
 }  // namespace
 
-std::optional<topology::Bandwidth> parse_rate(std::string_view s) {
-  s = trim(s);
-  // Unit suffix: an optional "B/s", "B" or "/s" after K/M/G (case-insensitive).
-  for (std::string_view tail : {"b/s", "/s", "b"})
-    if (s.size() > tail.size() && iequals(s.substr(s.size() - tail.size()), tail)) {
-      s.remove_suffix(tail.size());
-      break;
-    }
-  s = trim(s);
-  if (s.empty()) return std::nullopt;
-  double mult = 0;
-  switch (std::tolower(static_cast<unsigned char>(s.back()))) {
-    case 'k':
-      mult = 1e3;
-      break;
-    case 'm':
-      mult = 1e6;
-      break;
-    case 'g':
-      mult = 1e9;
-      break;
-    default:
-      return std::nullopt;  // a bare number is ambiguous
-  }
-  s.remove_suffix(1);
-  s = trim(s);
-  double v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc{} || end != s.data() + s.size() || !std::isfinite(v) || v <= 0) return std::nullopt;
-  return topology::Bandwidth::from_bytes_per_s(static_cast<std::uint64_t>(std::llround(v * mult)));
-}
 
 std::optional<GroupSpec> parse_group_spec(std::string_view s) {
   const auto eq = s.find('=');
@@ -86,7 +49,7 @@ std::optional<GroupSpec> parse_group_spec(std::string_view s) {
   g.name = std::string(trim(s.substr(0, eq)));
   std::string_view rest = s.substr(eq + 1);
   if (const auto at = rest.rfind('@'); at != std::string_view::npos) {
-    g.capacity = parse_rate(rest.substr(at + 1));
+    g.capacity = topology::parse_rate(rest.substr(at + 1));
     if (!g.capacity) return std::nullopt;
     rest = rest.substr(0, at);
   }

@@ -25,10 +25,6 @@
 
 namespace usbsat::analysis {
 
-/// A rate: "40M", "40MB/s", "40 MB/s", "1.5G", "1.5GB/s", "800k" (SI: M = 10^6 B/s, as MB/s everywhere in
-/// usbsat). A bare number is rejected (bytes or megabytes? say which). nullopt on garbage or zero.
-std::optional<topology::Bandwidth> parse_rate(std::string_view s);
-
 /// `--group NAME=/dev/a,/dev/b[@CAP]`.
 struct GroupSpec {
   std::string name;

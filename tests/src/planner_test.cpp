@@ -10,22 +10,6 @@
 using namespace usbsat;
 using namespace usbsat::analysis;
 
-TEST_CASE("parse_rate: MB/s with optional unit") {
-  struct Row {
-    const char* in;
-    std::optional<double> mbs;
-  };
-  const Row rows[] = {{"400M", 400},  {"400", 400},     {"170MB/s", 170}, {"1.2G", 1200}, {"1.2GB/s", 1200},
-                      {"500k", 0.5},  {"40m", 40},      {"0", {}},        {"-3M", {}},    {"fast", {}},
-                      {"400X", {}},   {"", {}},         {"M", {}},        {"12Mb", 12}};
-  for (const auto& r : rows) {
-    CAPTURE(r.in);
-    const auto v = parse_rate(r.in);
-    REQUIRE(v.has_value() == r.mbs.has_value());
-    if (v) CHECK(v->mbs() == doctest::Approx(*r.mbs));
-  }
-}
-
 TEST_CASE("preferences round-trip") {
   for (auto p : {PlanPreference::Speed, PlanPreference::Uas, PlanPreference::FewMoves})
     CHECK(parse_preference(to_string(p)) == p);

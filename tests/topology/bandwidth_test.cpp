@@ -187,3 +187,24 @@ TEST_CASE("upstream_resources: a drive's path is its own link followed by what i
     }
   }
 }
+
+TEST_CASE("parse_rate: SI multiples of bytes per second; a bare number is MB/s") {
+  struct Row {
+    const char* in;
+    std::optional<std::uint64_t> bps;
+  };
+  const Row rows[] = {
+      {"40M", 40'000'000},     {"40MB/s", 40'000'000},     {"40 MB/s", 40'000'000}, {"400mb/s", 400'000'000},
+      {"1.5G", 1'500'000'000}, {"1.5GB/s", 1'500'000'000}, {"800k", 800'000},       {"40MB", 40'000'000},
+      {"40M/s", 40'000'000},   {"40", 40'000'000},         {"170MB/s", 170'000'000}, {"1.2G", 1'200'000'000},
+      {"12Mb", 12'000'000},    {"500k", 500'000},          {"", std::nullopt},      {"M", std::nullopt},
+      {"0M", std::nullopt},    {"0", std::nullopt},        {"-5M", std::nullopt},   {"40X", std::nullopt},
+      {"4 0M", std::nullopt},  {"fast", std::nullopt},
+  };
+  for (const auto& r : rows) {
+    CAPTURE(r.in);
+    const auto got = parse_rate(r.in);
+    REQUIRE(got.has_value() == r.bps.has_value());
+    if (got) CHECK(got->bytes_per_s == *r.bps);
+  }
+}
