@@ -118,8 +118,14 @@ def case_capped_drives(usbsat):
     # Two drives capped at 100 MB/s each on a 400 MB/s bus: the bus is not the bottleneck at 2 drives.
     with Bed("capped", "bus:b:400M:2:100M") as bed:
         d = bed.drives["b"]
-        res = load_json(bed, usbsat, "--bs", "128k", "--qd", "4", "--ramp", "1", "--runtime", "5",
-                        "--concurrency", "1,2", *d)
+        job = ["--bs", "128k", "--qd", "4", "--ramp", "1", "--runtime", "5", "--concurrency", "1,2", *d]
+        res = load_json(bed, usbsat, *job)
+        rates = [t["mbs"] for p in res["phases"] for t in p["per_target"]]
+        if any(abs(r - 100) > TOL * 100 for r in rates):
+            # A capped loop layer's worker thread can miss its CPU on a loaded 2-core machine; one re-run,
+            # as in case_shared_bus. The assertions below still judge the run that counts.
+            print(f"note  a drive outside ±5% of its 100 MB/s cap, measuring once more: {rates}")
+            res = load_json(bed, usbsat, *job)
         check(len(res["phases"]) == 3, "3 phases: each alone, then both")
         for p in res["phases"]:
             for t in p["per_target"]:
