@@ -609,6 +609,17 @@ class Scanner {
     return it == mounts_.end() ? std::vector<std::string>{} : it->second;
   }
 
+  /// "MAJOR:MINOR": the `dev` attribute prints the same numbers as the uevent's MAJOR and MINOR, which the
+  /// source has already read, so the attribute is the fallback only.
+  static std::optional<std::string> devnum_of(const RawDevice& r, const AttrDir& a) {
+    auto major = r.properties.find("MAJOR");
+    auto minor = r.properties.find("MINOR");
+    if (major != r.properties.end() && minor != r.properties.end() && parse_uint(major->second) &&
+        parse_uint(minor->second))
+      return major->second + ":" + minor->second;
+    return a.get("dev");
+  }
+
   void add_disk(const RawDevice& r) {
     const bool is_virtual = r.syspath.find("/devices/virtual/") != std::string::npos;
     if (is_virtual && !cfg_.include_virtual_block) return;
@@ -617,7 +628,7 @@ class Scanner {
     b.syspath = r.syspath;
     b.name = r.sysname;
     b.devnode = r.devnode.empty() ? "/dev/" + r.sysname : r.devnode;
-    b.devnum = a.get("dev");
+    b.devnum = devnum_of(r, a);
     if (auto s = a.get("size"); s)
       if (auto v = parse_uint(*s)) b.size_bytes = *v * 512;
     b.removable = a.parse<bool>("removable", parse_yes_no);
@@ -701,7 +712,7 @@ class Scanner {
     p.name = r.sysname;
     if (auto s = a.get("size"))
       if (auto v = parse_uint(*s)) p.size_bytes = *v * 512;
-    p.mountpoints = mounts_of(a.get("dev"));
+    p.mountpoints = mounts_of(devnum_of(r, a));
     p.holders = src_.list(r.syspath, "holders");
     auto& parts = n->as<BlockInfo>().partitions;
     parts.push_back(std::move(p));

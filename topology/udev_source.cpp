@@ -114,10 +114,12 @@ std::optional<RawDevice> record_from_sysfs(const std::string& syspath, std::stri
     if (auto l = read_link(syspath + "/subsystem")) subsystem = std::string(base(*l));
   r.subsystem = std::move(subsystem);
   if (auto it = props.find("DEVTYPE"); it != props.end()) r.devtype = it->second;
+  // Only bus devices can be bound to a driver (the driver core links `driver` at bind time; class devices
+  // such as block disks never have one), so a class listing needs no readlink probe per device.
   if (auto it = props.find("DRIVER"); it != props.end())
     r.driver = it->second;
-  else if (auto l = read_link(syspath + "/driver"))
-    r.driver = std::string(base(*l));
+  else if (!listed || bus_device)
+    if (auto l = read_link(syspath + "/driver")) r.driver = std::string(base(*l));
   if (auto it = props.find("DEVNAME"); it != props.end() && !it->second.empty())
     r.devnode = it->second.front() == '/' ? it->second : "/dev/" + it->second;
   r.properties = std::move(props);
@@ -146,12 +148,15 @@ std::vector<RawDevice> UdevSource::enumerate(std::string_view subsystem) {
   std::string dir = "/sys/bus/" + sub + "/devices";
   const bool bus = exists(dir);
   if (!bus) dir = "/sys/class/" + sub;
+  // Resolve the whole listing first: every listed target is a device, so a child whose parent is listed
+  // too (interfaces, hubs' children, partitions) finds it without an `uevent` probe.
+  std::vector<std::string> targets;
+  for (const auto& entry : list(dir, ""))
+    if (auto target = read_link(dir + "/" + entry)) targets.push_back(std::move(*target));
+  for (const auto& t : targets) known_devices_.insert(t);
   std::vector<RawDevice> out;
-  for (const auto& entry : list(dir, "")) {
-    auto target = read_link(dir + "/" + entry);
-    if (!target) continue;
-    if (auto r = record_from_sysfs(*target, sub, known_devices_, true, bus)) out.push_back(std::move(*r));
-  }
+  for (const auto& t : targets)
+    if (auto r = record_from_sysfs(t, sub, known_devices_, true, bus)) out.push_back(std::move(*r));
   std::sort(out.begin(), out.end(), [](const RawDevice& a, const RawDevice& b) { return a.syspath < b.syspath; });
   return out;
 }
