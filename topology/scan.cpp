@@ -507,15 +507,18 @@ class Scanner {
     if (!i.interface_class) i.interface_class = a.parse<std::uint8_t>("bInterfaceClass", parse_hex8);
     if (!i.interface_subclass) i.interface_subclass = a.parse<std::uint8_t>("bInterfaceSubClass", parse_hex8);
     if (!i.interface_protocol) i.interface_protocol = a.parse<std::uint8_t>("bInterfaceProtocol", parse_hex8);
-    i.interface_string = a.get("interface");
     i.driver = r.driver;
     if (i.driver.empty())
       if (auto l = a.link("driver")) i.driver = std::string(basename(*l));
+    bool may_have_string = true;
     if (auto it = descriptors_.find(dev); it != descriptors_.end()) {
       std::optional<std::uint8_t> config;
       if (name && name->config) config = static_cast<std::uint8_t>(*name->config);
       i.alt_settings = it->second.alt_settings(i.number, config);
+      may_have_string = it->second.may_have_interface_string(i.number, config);
     }
+    // No iInterface in any alt setting: the kernel created no `interface` attribute, nothing to probe.
+    if (may_have_string) i.interface_string = a.get("interface");
     // The active alt setting: the only one there is, else bAlternateSetting; bNumEndpoints from its descriptor.
     if (i.alt_settings.size() == 1)
       i.alt_setting = i.alt_settings.front().number;
