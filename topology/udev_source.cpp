@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <set>
 
 #include "topology/errors.hpp"
@@ -150,13 +151,38 @@ std::vector<RawDevice> UdevSource::enumerate(std::string_view subsystem) {
   if (!bus) dir = "/sys/class/" + sub;
   // Resolve the whole listing first: every listed target is a device, so a child whose parent is listed
   // too (interfaces, hubs' children, partitions) finds it without an `uevent` probe.
-  std::vector<std::string> targets;
-  for (const auto& entry : list(dir, ""))
-    if (auto target = read_link(dir + "/" + entry)) targets.push_back(std::move(*target));
-  for (const auto& t : targets) known_devices_.insert(t);
+  // A USB interface "B-P:C.I" is always a child of its device "B-P" ("usbB" for "B-0:C.I"), so its path
+  // follows from the device's link without a readlink of its own (the link is still read when that path
+  // turns out not to be a device).
+  const auto entries = list(dir, "");
+  std::map<std::string, std::string, std::less<>> targets;
+  std::vector<std::string> derived;
+  for (const auto& entry : entries) {
+    if (sub == "usb" && entry.find(':') != std::string::npos) {
+      derived.push_back(entry);
+      continue;
+    }
+    if (auto target = read_link(dir + "/" + entry)) targets.emplace(entry, std::move(*target));
+  }
+  std::vector<std::pair<std::string, bool>> paths;  // syspath, derived
+  for (const auto& [entry, target] : targets) paths.emplace_back(target, false);
+  for (const auto& entry : derived) {
+    std::string device = entry.substr(0, entry.find(':'));
+    if (device.ends_with("-0")) device = "usb" + device.substr(0, device.size() - 2);
+    if (auto it = targets.find(device); it != targets.end())
+      paths.emplace_back(it->second + "/" + entry, true);
+    else if (auto target = read_link(dir + "/" + entry))
+      paths.emplace_back(std::move(*target), false);
+  }
+  for (const auto& p : paths) known_devices_.insert(p.first);
   std::vector<RawDevice> out;
-  for (const auto& t : targets)
-    if (auto r = record_from_sysfs(t, sub, known_devices_, true, bus)) out.push_back(std::move(*r));
+  for (const auto& [path, is_derived] : paths) {
+    auto r = record_from_sysfs(path, sub, known_devices_, true, bus);
+    if (!r && is_derived)
+      if (auto target = read_link(dir + "/" + std::string(base(path))))
+        r = record_from_sysfs(*target, sub, known_devices_, true, bus);
+    if (r) out.push_back(std::move(*r));
+  }
   std::sort(out.begin(), out.end(), [](const RawDevice& a, const RawDevice& b) { return a.syspath < b.syspath; });
   return out;
 }
