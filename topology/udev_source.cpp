@@ -129,7 +129,13 @@ std::optional<RawDevice> record_from_sysfs(const std::string& syspath, std::stri
   // parent's directory, class devices below a "<class>" directory of their parent (".../6:0:0:0/block/sda").
   // Directories already known to be devices are remembered, so siblings cost nothing.
   std::string_view p = std::string_view(syspath).substr(0, syspath.rfind('/'));
-  if (listed && !bus_device && base(p) == r.subsystem) p = p.substr(0, p.rfind('/'));
+  // The driver core creates such a "<class>" glue directory only inside the parent device's directory (or
+  // below /sys/devices/virtual for devices without a parent), so that directory needs no `uevent` probe.
+  if (listed && !bus_device && base(p) == r.subsystem) {
+    p = p.substr(0, p.rfind('/'));
+    if (p != "/sys/devices/virtual" && p.size() > std::string_view("/sys/devices").size())
+      known_devices.insert(std::string(p));
+  }
   for (; p.size() > std::string_view("/sys/devices").size(); p = p.substr(0, p.rfind('/'))) {
     if (known_devices.contains(p) || exists(std::string(p) + "/uevent")) {
       r.parent = std::string(p);
