@@ -79,9 +79,13 @@ Topology TopologyBuilder::finish(std::vector<Diagnostic>& diagnostics) && {
   });
 
   // Lay out vertices depth-first so vertex numbers, and with them every traversal, are deterministic.
+  // All vertices are allocated at once (no reallocation of the vertex vector while placing), then filled.
+  t.g_ = Graph(n);
+  Vertex next = 0;
   std::function<void(std::size_t, std::optional<Vertex>)> place = [&](std::size_t i, std::optional<Vertex> up) {
     auto& p = pending_[i];
-    const Vertex v = boost::add_vertex(std::move(p.node), t.g_);
+    const Vertex v = next++;
+    t.g_[v] = std::move(p.node);
     if (up)
       boost::add_edge(*up, v, p.link, t.g_);
     else
@@ -89,6 +93,8 @@ Topology TopologyBuilder::finish(std::vector<Diagnostic>& diagnostics) && {
     for (auto k : kids[i]) place(k, v);
   };
   for (auto r : roots) place(r, std::nullopt);
+  // Nodes unreachable from a root (a parent cycle) are not placed: drop their unused, edge-less slots.
+  while (boost::num_vertices(t.g_) > next) boost::remove_vertex(boost::num_vertices(t.g_) - 1, t.g_);
 
   for (Vertex v = 0; v < boost::num_vertices(t.g_); ++v) {
     const Node& node = t.g_[v];

@@ -34,6 +34,20 @@ std::vector<AltSetting> UsbDescriptors::alt_settings(std::uint8_t number,
   return out;
 }
 
+bool UsbDescriptors::may_have_interface_string(std::uint8_t number, std::optional<std::uint8_t> config_value) const {
+  bool described = false;
+  for (const auto& c : configs) {
+    if (config_value && c.value != *config_value) continue;
+    for (const auto& i : c.interfaces) {
+      if (i.interface_number != number) continue;
+      described = true;
+      if (i.string_index != 0) return true;
+    }
+    if (config_value) break;
+  }
+  return !described;
+}
+
 UsbDescriptors parse_usb_descriptors(std::string_view b) {
   UsbDescriptors d;
   std::size_t pos = 0;
@@ -61,7 +75,8 @@ UsbDescriptors parse_usb_descriptors(std::string_view b) {
       current = &d.configs.back();
     } else if (type == kDescInterface && len >= 9 && current) {
       current->interfaces.push_back(
-          InterfaceAlt{u8(desc, 2), AltSetting{u8(desc, 3), u8(desc, 5), u8(desc, 6), u8(desc, 7), u8(desc, 4)}});
+          InterfaceAlt{u8(desc, 2), AltSetting{u8(desc, 3), u8(desc, 5), u8(desc, 6), u8(desc, 7), u8(desc, 4)},
+                       u8(desc, 8)});
     }
     pos += len;
   }

@@ -26,6 +26,7 @@ struct DeviceDescriptor {
 struct InterfaceAlt {
   std::uint8_t interface_number = 0;
   AltSetting alt;
+  std::uint8_t string_index = 0;  ///< iInterface: 0 = no string, so the kernel creates no `interface` attribute
   bool operator==(const InterfaceAlt&) const = default;
 };
 
@@ -44,6 +45,9 @@ struct UsbDescriptors {
 
   /// All alt settings of interface `number` in configuration `config_value` (any config if nullopt).
   std::vector<AltSetting> alt_settings(std::uint8_t number, std::optional<std::uint8_t> config_value) const;
+  /// False when interface `number` is described and none of its alt settings has an iInterface string: the
+  /// kernel then has no `interface` attribute for it (whichever alt setting is active). True otherwise.
+  bool may_have_interface_string(std::uint8_t number, std::optional<std::uint8_t> config_value) const;
 };
 
 /// Parse the contents of a device's `descriptors` file.

@@ -507,15 +507,18 @@ class Scanner {
     if (!i.interface_class) i.interface_class = a.parse<std::uint8_t>("bInterfaceClass", parse_hex8);
     if (!i.interface_subclass) i.interface_subclass = a.parse<std::uint8_t>("bInterfaceSubClass", parse_hex8);
     if (!i.interface_protocol) i.interface_protocol = a.parse<std::uint8_t>("bInterfaceProtocol", parse_hex8);
-    i.interface_string = a.get("interface");
     i.driver = r.driver;
     if (i.driver.empty())
       if (auto l = a.link("driver")) i.driver = std::string(basename(*l));
+    bool may_have_string = true;
     if (auto it = descriptors_.find(dev); it != descriptors_.end()) {
       std::optional<std::uint8_t> config;
       if (name && name->config) config = static_cast<std::uint8_t>(*name->config);
       i.alt_settings = it->second.alt_settings(i.number, config);
+      may_have_string = it->second.may_have_interface_string(i.number, config);
     }
+    // No iInterface in any alt setting: the kernel created no `interface` attribute, nothing to probe.
+    if (may_have_string) i.interface_string = a.get("interface");
     // The active alt setting: the only one there is, else bAlternateSetting; bNumEndpoints from its descriptor.
     if (i.alt_settings.size() == 1)
       i.alt_setting = i.alt_settings.front().number;
@@ -609,6 +612,17 @@ class Scanner {
     return it == mounts_.end() ? std::vector<std::string>{} : it->second;
   }
 
+  /// "MAJOR:MINOR": the `dev` attribute prints the same numbers as the uevent's MAJOR and MINOR, which the
+  /// source has already read, so the attribute is the fallback only.
+  static std::optional<std::string> devnum_of(const RawDevice& r, const AttrDir& a) {
+    auto major = r.properties.find("MAJOR");
+    auto minor = r.properties.find("MINOR");
+    if (major != r.properties.end() && minor != r.properties.end() && parse_uint(major->second) &&
+        parse_uint(minor->second))
+      return major->second + ":" + minor->second;
+    return a.get("dev");
+  }
+
   void add_disk(const RawDevice& r) {
     const bool is_virtual = r.syspath.find("/devices/virtual/") != std::string::npos;
     if (is_virtual && !cfg_.include_virtual_block) return;
@@ -617,7 +631,7 @@ class Scanner {
     b.syspath = r.syspath;
     b.name = r.sysname;
     b.devnode = r.devnode.empty() ? "/dev/" + r.sysname : r.devnode;
-    b.devnum = a.get("dev");
+    b.devnum = devnum_of(r, a);
     if (auto s = a.get("size"); s)
       if (auto v = parse_uint(*s)) b.size_bytes = *v * 512;
     b.removable = a.parse<bool>("removable", parse_yes_no);
@@ -701,7 +715,7 @@ class Scanner {
     p.name = r.sysname;
     if (auto s = a.get("size"))
       if (auto v = parse_uint(*s)) p.size_bytes = *v * 512;
-    p.mountpoints = mounts_of(a.get("dev"));
+    p.mountpoints = mounts_of(devnum_of(r, a));
     p.holders = src_.list(r.syspath, "holders");
     auto& parts = n->as<BlockInfo>().partitions;
     parts.push_back(std::move(p));

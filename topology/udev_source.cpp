@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <set>
 
 #include "topology/errors.hpp"
@@ -114,10 +115,12 @@ std::optional<RawDevice> record_from_sysfs(const std::string& syspath, std::stri
     if (auto l = read_link(syspath + "/subsystem")) subsystem = std::string(base(*l));
   r.subsystem = std::move(subsystem);
   if (auto it = props.find("DEVTYPE"); it != props.end()) r.devtype = it->second;
+  // Only bus devices can be bound to a driver (the driver core links `driver` at bind time; class devices
+  // such as block disks never have one), so a class listing needs no readlink probe per device.
   if (auto it = props.find("DRIVER"); it != props.end())
     r.driver = it->second;
-  else if (auto l = read_link(syspath + "/driver"))
-    r.driver = std::string(base(*l));
+  else if (!listed || bus_device)
+    if (auto l = read_link(syspath + "/driver")) r.driver = std::string(base(*l));
   if (auto it = props.find("DEVNAME"); it != props.end() && !it->second.empty())
     r.devnode = it->second.front() == '/' ? it->second : "/dev/" + it->second;
   r.properties = std::move(props);
@@ -126,7 +129,13 @@ std::optional<RawDevice> record_from_sysfs(const std::string& syspath, std::stri
   // parent's directory, class devices below a "<class>" directory of their parent (".../6:0:0:0/block/sda").
   // Directories already known to be devices are remembered, so siblings cost nothing.
   std::string_view p = std::string_view(syspath).substr(0, syspath.rfind('/'));
-  if (listed && !bus_device && base(p) == r.subsystem) p = p.substr(0, p.rfind('/'));
+  // The driver core creates such a "<class>" glue directory only inside the parent device's directory (or
+  // below /sys/devices/virtual for devices without a parent), so that directory needs no `uevent` probe.
+  if (listed && !bus_device && base(p) == r.subsystem) {
+    p = p.substr(0, p.rfind('/'));
+    if (p != "/sys/devices/virtual" && p.size() > std::string_view("/sys/devices").size())
+      known_devices.insert(std::string(p));
+  }
   for (; p.size() > std::string_view("/sys/devices").size(); p = p.substr(0, p.rfind('/'))) {
     if (known_devices.contains(p) || exists(std::string(p) + "/uevent")) {
       r.parent = std::string(p);
@@ -146,11 +155,39 @@ std::vector<RawDevice> UdevSource::enumerate(std::string_view subsystem) {
   std::string dir = "/sys/bus/" + sub + "/devices";
   const bool bus = exists(dir);
   if (!bus) dir = "/sys/class/" + sub;
+  // Resolve the whole listing first: every listed target is a device, so a child whose parent is listed
+  // too (interfaces, hubs' children, partitions) finds it without an `uevent` probe.
+  // A USB interface "B-P:C.I" is always a child of its device "B-P" ("usbB" for "B-0:C.I"), so its path
+  // follows from the device's link without a readlink of its own (the link is still read when that path
+  // turns out not to be a device).
+  const auto entries = list(dir, "");
+  std::map<std::string, std::string, std::less<>> targets;
+  std::vector<std::string> derived;
+  for (const auto& entry : entries) {
+    if (sub == "usb" && entry.find(':') != std::string::npos) {
+      derived.push_back(entry);
+      continue;
+    }
+    if (auto target = read_link(dir + "/" + entry)) targets.emplace(entry, std::move(*target));
+  }
+  std::vector<std::pair<std::string, bool>> paths;  // syspath, derived
+  for (const auto& [entry, target] : targets) paths.emplace_back(target, false);
+  for (const auto& entry : derived) {
+    std::string device = entry.substr(0, entry.find(':'));
+    if (device.ends_with("-0")) device = "usb" + device.substr(0, device.size() - 2);
+    if (auto it = targets.find(device); it != targets.end())
+      paths.emplace_back(it->second + "/" + entry, true);
+    else if (auto target = read_link(dir + "/" + entry))
+      paths.emplace_back(std::move(*target), false);
+  }
+  for (const auto& p : paths) known_devices_.insert(p.first);
   std::vector<RawDevice> out;
-  for (const auto& entry : list(dir, "")) {
-    auto target = read_link(dir + "/" + entry);
-    if (!target) continue;
-    if (auto r = record_from_sysfs(*target, sub, known_devices_, true, bus)) out.push_back(std::move(*r));
+  for (const auto& [path, is_derived] : paths) {
+    auto r = record_from_sysfs(path, sub, known_devices_, true, bus);
+    if (!r && is_derived)
+      if (auto target = read_link(dir + "/" + std::string(base(path))))
+        r = record_from_sysfs(*target, sub, known_devices_, true, bus);
+    if (r) out.push_back(std::move(*r));
   }
   std::sort(out.begin(), out.end(), [](const RawDevice& a, const RawDevice& b) { return a.syspath < b.syspath; });
   return out;

@@ -65,6 +65,22 @@ TEST_CASE("descriptors: device, config and every alternate setting") {
   CHECK(d.alt_settings(0, 2).empty());
 }
 
+TEST_CASE("descriptors: iInterface tells whether an interface can have an `interface` string") {
+  const auto none = parse_usb_descriptors(uas_device());  // both alt settings have iInterface 0
+  CHECK_FALSE(none.may_have_interface_string(0, 1));
+  CHECK_FALSE(none.may_have_interface_string(0, std::nullopt));
+  CHECK(none.may_have_interface_string(1, 1));  // not described: unknown, so it may
+  CHECK(none.may_have_interface_string(0, 2));  // no such configuration
+  std::string named = uas_device();
+  const auto alt1 = named.find(std::string("\x09\x04\x00\x01", 4));
+  REQUIRE(alt1 != std::string::npos);
+  named[alt1 + 8] = 5;  // alt setting 1 names string 5
+  const auto d = parse_usb_descriptors(named);
+  REQUIRE(d.configs.size() == 1);
+  CHECK(d.configs[0].interfaces[1].string_index == 5);
+  CHECK(d.may_have_interface_string(0, 1));
+}
+
 TEST_CASE("descriptors: truncation at every length never crashes and keeps what parsed") {
   const std::string full = uas_device();
   for (std::size_t n = 0; n < full.size(); ++n) {
