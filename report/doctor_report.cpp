@@ -1,5 +1,7 @@
 #include "report/doctor_report.hpp"
 
+#include "report/formatters.hpp"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -34,18 +36,6 @@ void append_indented(fmt::memory_buffer& out, std::string_view text, std::string
     if (nl == std::string_view::npos) break;
     start = nl + 1;
   }
-}
-
-std::string_view diag_severity(topology::Severity s) {
-  switch (s) {
-    case topology::Severity::Info:
-      return "info";
-    case topology::Severity::Warning:
-      return "warning";
-    case topology::Severity::Error:
-      return "error";
-  }
-  return "warning";
 }
 
 }  // namespace
@@ -104,7 +94,7 @@ std::string render_doctor_json(const DoctorReportInput& in) {
   doc["diagnostics"] = Json::array();
   for (const auto& d : in.diagnostics)
     doc["diagnostics"].push_back(
-        Json{{"severity", diag_severity(d.severity)}, {"where", d.where}, {"message", d.message}});
+        Json{{"severity", severity_label(d.severity)}, {"where", d.where}, {"message", d.message}});
   doc["checked"] = Json{{"controllers", in.controllers_checked}, {"drives", in.drives_checked}};
   const auto worst = worst_severity(in.findings);
   doc["worst"] = worst ? Json(to_string(*worst)) : Json(nullptr);

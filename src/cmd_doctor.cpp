@@ -8,6 +8,7 @@
 
 #include "report/doctor_report.hpp"
 #include "src/commands.hpp"
+#include "src/diagnostics_printer.hpp"
 #include "src/doctor.hpp"
 #include "src/exit_codes.hpp"
 #include "src/share_predictor.hpp"
@@ -27,33 +28,12 @@ std::optional<std::string> read_attr(const std::string& path) {
   return s;
 }
 
-std::string_view severity_word(topology::Severity s) {
-  switch (s) {
-    case topology::Severity::Info:
-      return "info";
-    case topology::Severity::Warning:
-      return "warning";
-    case topology::Severity::Error:
-      return "error";
-  }
-  return "warning";
-}
-
-/// Scan problems go to stderr: errors always, warnings unless --quiet, info only with --verbose.
-void print_diagnostics(const std::vector<topology::Diagnostic>& diags, const GlobalOptions& g) {
-  for (const auto& d : diags) {
-    if (d.severity == topology::Severity::Info && !g.verbose) continue;
-    if (d.severity == topology::Severity::Warning && g.quiet) continue;
-    fmt::print(stderr, "usbsat: {}: {}: {}\n", severity_word(d.severity), d.where, d.message);
-  }
-}
-
 }  // namespace
 
 int run_doctor(const Invocation& inv) {
   // 1. The topology; an unusable sysfs throws ScanError, which main() maps to exit code 3.
   auto scan = topology::scan_system();
-  print_diagnostics(scan.diagnostics, inv.global);
+  print_diagnostics(stderr, scan.diagnostics, inv.global);
 
   // 2. Nothing to check without a USB host controller (containers, VMs): say so and succeed.
   if (scan.topology.controllers().empty()) {
