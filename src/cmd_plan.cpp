@@ -159,8 +159,9 @@ int run_plan(const Invocation& inv) {
   // 2. Scan. No controller at all: say so plainly, pointing at the fixtures; the (empty) answer still prints.
   const auto scan = topology::scan_system();
   const auto& t = scan.topology;
-  if (auto notice = no_usb_notice(t, o.predict ? "plan --predict" : "plan --drives 2"))
-    std::fputs(notice->c_str(), stderr);
+  const bool no_usb = t.controllers().empty();
+  const std::string shown = o.predict ? "plan --predict" : "plan --drives " + std::to_string(std::max(o.drives, 1u));
+  if (auto notice = no_usb_notice(t, shown)) std::fputs(notice->c_str(), stderr);
   print_diagnostics(stderr, scan.diagnostics, inv.global);
 
   // 3a. --predict: the model over the current placement (all USB drives, or the ones named).
@@ -187,6 +188,9 @@ int run_plan(const Invocation& inv) {
   const auto in = to_report(t, plan, demands.common);
   std::fputs((inv.global.json ? report::render_plan_json(in) : report::render_plan_text(in)).c_str(), stdout);
   std::fflush(stdout);
+  // Without any USB controller there is nothing to place drives on: the notice above is the answer, not a
+  // failure of the planner.
+  if (no_usb) return exit_code_for(scan.diagnostics);
   print_diagnostics(stderr, plan.diagnostics, inv.global);
   return std::max(exit_code_for(scan.diagnostics), exit_code_for(plan.diagnostics));
 }
