@@ -1,6 +1,8 @@
 // Golden tests of the doctor renderers over hand-made findings (escaping, ordering, empty reports).
 #include <doctest/doctest.h>
 
+#include "tests/support/golden.hpp"
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -15,24 +17,8 @@ using report::FindingSeverity;
 
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
-/// Compare with tests/fixtures/golden/<name>, or rewrite it when UPDATE_GOLDEN=1.
-void check_golden(const std::string& name, const std::string& actual) {
-  const std::string path = std::string(USBSAT_SOURCE_DIR) + "/tests/fixtures/golden/" + name;
-  if (const char* u = std::getenv("UPDATE_GOLDEN"); u && std::string(u) == "1") {
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  const std::string expected = read_file(path);
-  REQUIRE_MESSAGE(!expected.empty(), "missing golden file ", path, " (run with UPDATE_GOLDEN=1)");
-  CHECK(actual == expected);
-}
+using usbsat::testing::check_golden;
 
 std::vector<Finding> sample() {
   return {

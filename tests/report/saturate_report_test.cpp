@@ -1,6 +1,8 @@
 // Golden tests of the `usbsat saturate` renderers (text, JSON, dry-run plan) and the progress line.
 #include <doctest/doctest.h>
 
+#include "tests/support/golden.hpp"
+
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -13,19 +15,7 @@ using namespace usbsat::report;
 
 namespace {
 
-/// Compare with tests/fixtures/golden/<name>, or rewrite it when UPDATE_GOLDEN=1.
-void check_golden(const std::string& name, const std::string& actual) {
-  const std::string path = std::string(USBSAT_SOURCE_DIR) + "/tests/fixtures/golden/" + name;
-  if (const char* u = std::getenv("UPDATE_GOLDEN"); u && std::string(u) == "1") {
-    std::ofstream(path) << actual;
-    return;
-  }
-  std::ifstream f(path);
-  REQUIRE_MESSAGE(f.good(), "missing golden file " << path << " (UPDATE_GOLDEN=1 creates it)");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  CHECK(ss.str() == actual);
-}
+using usbsat::testing::check_golden;
 
 SaturatePhaseRow row(unsigned n, std::vector<SaturateDriveRate> d, double agg, std::optional<double> solo_sum,
                      std::optional<double> pred, std::optional<std::string> verdict) {

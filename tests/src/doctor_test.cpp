@@ -2,6 +2,8 @@
 // devices; the workstation machine gives exactly the expected findings; results are deterministic.
 #include <doctest/doctest.h>
 
+#include "tests/support/golden.hpp"
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -49,24 +51,8 @@ bool contains(const std::string& s, std::string_view part) {
   return s.find(part) != std::string::npos;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
-/// Compare with tests/fixtures/golden/<name>, or rewrite it when UPDATE_GOLDEN=1.
-void check_golden(const std::string& name, const std::string& actual) {
-  const std::string path = std::string(USBSAT_SOURCE_DIR) + "/tests/fixtures/golden/" + name;
-  if (const char* u = std::getenv("UPDATE_GOLDEN"); u && std::string(u) == "1") {
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  const std::string expected = read_file(path);
-  REQUIRE_MESSAGE(!expected.empty(), "missing golden file ", path, " (run with UPDATE_GOLDEN=1)");
-  CHECK(actual == expected);
-}
+using usbsat::testing::check_golden;
 
 /// A bandwidth model stand-in: returns canned shares.
 class FakePredictor : public analysis::SharePredictor {
