@@ -234,17 +234,7 @@ std::optional<Bandwidth> pcie_capacity(const PcieLink& link, const CapacityModel
 }
 
 std::string node_id(const Topology& t, Vertex v) {
-  return std::visit(
-      [](const auto& info) -> std::string {
-        using T = std::decay_t<decltype(info)>;
-        if constexpr (std::is_same_v<T, PciHopInfo> || std::is_same_v<T, ControllerInfo>)
-          return info.bdf;
-        else if constexpr (std::is_same_v<T, ScsiDeviceInfo>)
-          return info.hctl;
-        else
-          return info.name;
-      },
-      t[v].data);
+  return std::string(node_name(t[v]));
 }
 
 namespace {

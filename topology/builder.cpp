@@ -11,20 +11,6 @@ std::string_view basename(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-std::string_view display_name(const Node& n) {
-  return std::visit(
-      [](const auto& info) -> std::string_view {
-        using T = std::decay_t<decltype(info)>;
-        if constexpr (std::is_same_v<T, PciHopInfo> || std::is_same_v<T, ControllerInfo>)
-          return info.bdf;
-        else if constexpr (std::is_same_v<T, ScsiDeviceInfo>)
-          return info.hctl;
-        else
-          return info.name;
-      },
-      n.data);
-}
-
 /// PCI addresses ("0000:00:1d.0") are fixed-width hex: their lexical order is the bus order.
 bool is_bdf(std::string_view s) { return s.size() == 12 && s[4] == ':' && s[7] == ':' && s[10] == '.'; }
 
@@ -99,7 +85,7 @@ Topology TopologyBuilder::finish(std::vector<Diagnostic>& diagnostics) && {
   for (Vertex v = 0; v < boost::num_vertices(t.g_); ++v) {
     const Node& node = t.g_[v];
     t.by_syspath_.emplace(node.syspath(), v);
-    if (auto name = display_name(node); !name.empty()) t.by_name_.emplace(std::string(name), v);
+    if (auto name = node_name(node); !name.empty()) t.by_name_.emplace(std::string(name), v);
   }
   t.controllers_ = of_kind(t, NodeKind::Controller);
 

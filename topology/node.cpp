@@ -1,9 +1,25 @@
 #include "topology/node.hpp"
 
+#include <type_traits>
+
 namespace usbsat::topology {
 
 const std::string& Node::syspath() const {
   return std::visit([](const auto& info) -> const std::string& { return info.syspath; }, data);
+}
+
+std::string_view node_name(const Node& n) {
+  return std::visit(
+      [](const auto& info) -> std::string_view {
+        using T = std::decay_t<decltype(info)>;
+        if constexpr (std::is_same_v<T, PciHopInfo> || std::is_same_v<T, ControllerInfo>)
+          return info.bdf;
+        else if constexpr (std::is_same_v<T, ScsiDeviceInfo>)
+          return info.hctl;
+        else
+          return info.name;
+      },
+      n.data);
 }
 
 std::string_view to_string(NodeKind k) {

@@ -180,6 +180,10 @@ struct Node {
   template <class T> const T* get_if() const { return std::get_if<T>(&data); }
 };
 
+/// The node's short name: the PCI address of PCI hops and controllers, H:C:T:L of SCSI devices, the kernel
+/// name of everything else ("usb2", "2-1.4", "usb1-port3", "2-1.4:1.0", "sda").
+std::string_view node_name(const Node& n);
+
 std::string_view to_string(NodeKind k);
 std::string_view to_string(HcdKind k);        ///< "uhci", "ohci", "ehci", "xhci", "usb4", "unknown"
 std::string_view to_string(StorageProtocol p);  ///< "none", "bot", "uas", "other"
