@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")"
 
 # Build and library dependencies (README "Dependencies" says why each is here).
-BUILD_DEPS=(g++ cmake ninja-build pkg-config
+BUILD_DEPS=(g++ cmake ninja-build pkg-config ccache
             libudev-dev libboost-graph-dev libfmt-dev doctest-dev
             libcli11-dev nlohmann-json3-dev liburing-dev)
 # Test-only: umockdev replays sysfs trees, lsusb -t (usbutils) is the peer oracle, udev provides the
