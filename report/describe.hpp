@@ -5,6 +5,7 @@
 
 #include "topology/connectors.hpp"
 #include "topology/node.hpp"
+#include "topology/topology.hpp"
 
 namespace usbsat::report {
 
@@ -21,5 +22,13 @@ std::string disk_model(const std::optional<std::string>& vendor, const std::opti
 /// low-speed device's bcdUSB 1.10 is no promise of 12M).
 std::string describe_speed(std::optional<topology::UsbSpeed> speed,
                            std::optional<topology::UsbSpeed> capable);
+
+/// Where a drive is plugged in: "port 3" on a root hub, "port 2 of hub 2-1" behind a hub; "" when `block` is
+/// not below a USB port.
+std::string drive_where(const topology::Topology& t, topology::Vertex block);
+
+/// A node for sentences: "controller 0000:03:00.0 (ASM1042)", "hub 2-1 (USB3.1 Hub)", "root hub usb4",
+/// "PCIe port 0000:01:00.0 (PEX 8608 upstream)".
+std::string describe_node(const topology::Topology& t, topology::Vertex v);
 
 }  // namespace usbsat::report

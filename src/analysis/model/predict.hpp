@@ -1,0 +1,113 @@
+#pragma once
+/// Prediction of concurrent throughput: each drive's share under max-min fair progressive filling over the
+/// shared resources on the paths to the root (topology/bandwidth.hpp), the resource that stops it (its
+/// bottleneck), and a Boost.Graph max-flow/min-cut over the same resources as an aggregate upper bound.
+///
+/// Max-min fairness is the standard model for competing bulk flows (Bertsekas & Gallager, "Data Networks",
+/// 6.5.2): raise every unfrozen drive's rate together; a drive freezes when its demand is met or a resource
+/// on its path fills up. USB bulk scheduling (round-robin over endpoints) and PCIe credit-based flow control
+/// both share a saturated link roughly equally between active streams, which is what this predicts.
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "topology/bandwidth.hpp"
+#include "topology/diagnostic.hpp"
+#include "topology/topology.hpp"
+
+namespace usbsat::analysis::model {
+
+using topology::Bandwidth;
+
+/// Where a drive's demand figure came from.
+enum class DemandSource : std::uint8_t {
+  LinkCeiling,  ///< default: the drive's own link capacity (topology/bandwidth.hpp)
+  Measured,     ///< its measured solo throughput
+  Given,        ///< a rate the user gave (`--demand sdb=170M`)
+};
+std::string_view to_string(DemandSource s);  ///< "link_ceiling", "measured", "given"
+
+/// One drive to predict: its block device name ("sdb"; "/dev/sdb" is accepted) and optional demand.
+struct DemandSpec {
+  std::string dev;
+  std::optional<Bandwidth> demand;            ///< nullopt: the drive's own link ceiling
+  DemandSource source = DemandSource::Given;  ///< used when `demand` is set
+};
+
+/// One drive of a flow problem.
+struct FlowDrive {
+  std::string dev;  ///< block device name, "sdb"
+  Bandwidth demand;
+  DemandSource demand_source = DemandSource::LinkCeiling;
+  std::vector<std::size_t> path;  ///< indices into FlowProblem::resources, nearest to the drive first
+};
+
+/// Drives and the resources they cross; the input of both predictors. Resources are unique by id.
+struct FlowProblem {
+  std::vector<topology::Resource> resources;
+  std::vector<FlowDrive> drives;
+  std::vector<topology::Diagnostic> diagnostics;  ///< drives that could not be placed (unknown, no demand)
+};
+
+/// Drives of a scanned topology: each resolved by block name; its path from path_resources(). A drive that
+/// is not in the topology, or has neither a demand nor a known link ceiling, is left out with a diagnostic.
+FlowProblem make_problem(const topology::Topology& t, std::span<const DemandSpec> drives,
+                         const topology::CapacityModel& m = topology::nominal_model());
+
+/// Drives without topology (`--group NAME=/dev/a,/dev/b@CAP`): one Declared resource called `name` with the
+/// declared capacity (none: nothing shared is modelled). Every drive needs a demand here.
+FlowProblem declared_problem(const std::string& name, std::span<const DemandSpec> drives,
+                             std::optional<Bandwidth> capacity);
+
+/// The saturated resource that stopped a drive.
+struct Bottleneck {
+  std::string resource;  ///< resource id, "pcie_link:0000:03:00.0"
+  std::string node;      ///< node id, "0000:03:00.0"
+  topology::ResourceKind kind = topology::ResourceKind::DriveLink;
+  Bandwidth capacity;
+  std::string label;  ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042)"
+  bool operator==(const Bottleneck&) const = default;
+};
+
+/// JSON-ready: {"dev","demand_mbs","predicted_mbs","bottleneck":{"node","kind","capacity_mbs"}}.
+struct DrivePrediction {
+  std::string dev;
+  Bandwidth demand;
+  DemandSource demand_source = DemandSource::LinkCeiling;
+  Bandwidth predicted;
+  std::optional<Bottleneck>
+      bottleneck;  ///< nullopt: the drive gets its whole demand, nothing shared stops it
+};
+
+/// Load the prediction puts on one resource (utilization for reports).
+struct ResourceLoad {
+  std::string resource;
+  Bandwidth load;
+  std::optional<Bandwidth> capacity;
+  unsigned drives = 0;     ///< drives crossing it
+  bool saturated = false;  ///< load reached capacity
+};
+
+struct Prediction {
+  std::vector<DrivePrediction> drives;  ///< in FlowProblem order
+  std::vector<ResourceLoad> resources;  ///< in FlowProblem order
+  Bandwidth aggregate;                  ///< sum of predicted rates
+};
+
+/// Max-min fair progressive filling. Among several resources that fill at the same moment on a drive's path,
+/// the bottleneck named is the narrowest, then the nearest to the drive: with a USB 2.0 hub on an EHCI bus,
+/// both 40 MB/s, the hub uplink is named, because moving a drive off the hub is the first thing to try and
+/// the bus is only reached through it. Deterministic: the result depends only on the problem's order.
+Prediction predict_fair_share(const FlowProblem& p);
+
+/// The aggregate bound: max flow from a source (edges = demands) through each resource (edge = capacity,
+/// unmodelled = unlimited) to a sink, computed with boost::push_relabel_max_flow.
+struct MaxFlowBound {
+  Bandwidth max_flow;
+  /// The edges of a minimum cut: resource ids, or "demand:<dev>" where a drive's own demand is the limit.
+  std::vector<std::string> min_cut;
+};
+MaxFlowBound max_flow_bound(const FlowProblem& p);
+
+}  // namespace usbsat::analysis::model

@@ -1,0 +1,239 @@
+#include "src/analysis/saturate/attribution.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace usbsat::analysis::saturate {
+namespace {
+
+double mean(const std::vector<double>& v) {
+  return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
+
+/// Sample coefficient of variation (n - 1 in the denominator); 0 for fewer than two values or a zero mean.
+double cv(const std::vector<double>& v) {
+  if (v.size() < 2) return 0;
+  const double m = mean(v);
+  if (m <= 0) return 0;
+  double ss = 0;
+  for (double x : v) ss += (x - m) * (x - m);
+  return std::sqrt(ss / static_cast<double>(v.size() - 1)) / m;
+}
+
+/// Per-run aggregates of a concurrent phase: run r sums every drive's r-th value (runs all drives have).
+std::vector<double> run_aggregates(const PhaseMeasurement& p) {
+  std::size_t runs = p.drives.empty() ? 0 : p.drives.front().mbs.size();
+  for (const auto& d : p.drives) runs = std::min(runs, d.mbs.size());
+  std::vector<double> out(runs, 0.0);
+  for (const auto& d : p.drives)
+    for (std::size_t r = 0; r < runs; ++r) out[r] += d.mbs[r];
+  return out;
+}
+
+std::string fmt_mbs(double v) {
+  // Notes are plain sentences; whole MB/s is the precision the measurements have.
+  return std::to_string(static_cast<long long>(std::llround(v))) + " MB/s";
+}
+
+}  // namespace
+
+std::string_view to_string(Verdict v) {
+  switch (v) {
+    case Verdict::NoContention:
+      return "no_contention";
+    case Verdict::Saturated:
+      return "saturated";
+    case Verdict::Unexplained:
+      return "unexplained";
+  }
+  return "no_contention";
+}
+
+std::string_view to_string(Confidence c) {
+  switch (c) {
+    case Confidence::Low:
+      return "low";
+    case Confidence::Medium:
+      return "medium";
+    case Confidence::High:
+      return "high";
+  }
+  return "low";
+}
+
+double derive_tolerance(const std::vector<PhaseMeasurement>& phases) {
+  bool repeated = false;
+  double noise = 0;
+  for (const auto& p : phases) {
+    if (p.n <= 1) {
+      for (const auto& d : p.drives) {
+        if (d.mbs.size() >= 2) repeated = true;
+        noise = std::max(noise, cv(d.mbs));
+      }
+    } else {
+      const auto agg = run_aggregates(p);
+      if (agg.size() >= 2) repeated = true;
+      noise = std::max(noise, cv(agg));
+    }
+  }
+  if (!repeated) return kDefaultTolerance;
+  return std::clamp(3 * noise, 0.03, 0.25);
+}
+
+FlowProblem subproblem(const FlowProblem& p, std::span<const DemandSpec> drives) {
+  FlowProblem out;
+  out.resources = p.resources;
+  for (const auto& spec : drives) {
+    std::string dev = spec.dev;
+    if (dev.rfind("/dev/", 0) == 0) dev.erase(0, 5);
+    auto it =
+        std::find_if(p.drives.begin(), p.drives.end(), [&](const FlowDrive& d) { return d.dev == dev; });
+    if (it == p.drives.end()) continue;
+    FlowDrive d = *it;
+    if (spec.demand) {
+      d.demand = *spec.demand;
+      d.demand_source = spec.source;
+    }
+    out.drives.push_back(std::move(d));
+  }
+  return out;
+}
+
+GroupVerdict attribute(const GroupInput& in) {
+  GroupVerdict out;
+  out.name = in.name;
+  out.drives = in.drives;
+  out.tolerance = in.tolerance.value_or(derive_tolerance(in.phases));
+  const double tol = out.tolerance;
+
+  // Solo baselines: the mean of each drive's n == 1 runs.
+  std::map<std::string, double> solo;
+  unsigned min_repeats = 0;
+  bool first = true;
+  for (const auto& p : in.phases)
+    if (p.n <= 1)
+      for (const auto& d : p.drives)
+        if (!d.mbs.empty()) solo[d.dev] = mean(d.mbs);
+
+  for (const auto& p : in.phases) {
+    PhaseResult r;
+    r.n = p.n;
+    double solo_sum = 0;
+    bool have_solo = !p.drives.empty();
+    for (const auto& d : p.drives) {
+      DrivePhaseResult dr{d.dev, mean(d.mbs), std::nullopt};
+      if (auto it = solo.find(d.dev); it != solo.end()) {
+        dr.solo_mbs = it->second;
+        solo_sum += it->second;
+      } else {
+        have_solo = false;
+      }
+      r.drives.push_back(std::move(dr));
+    }
+    if (p.n <= 1) {
+      // Each drive alone: the "aggregate" is the sum of solo rates, the reference the others are judged by.
+      for (const auto& d : r.drives) r.aggregate_mbs += d.mbs;
+      std::size_t runs = p.drives.empty() ? 0 : p.drives.front().mbs.size();
+      for (const auto& d : p.drives) runs = std::min(runs, d.mbs.size());
+      r.repeats = static_cast<unsigned>(runs);
+    } else {
+      const auto agg = run_aggregates(p);
+      r.repeats = static_cast<unsigned>(agg.size());
+      r.aggregate_mbs = mean(agg);
+      if (agg.size() >= 2 && r.aggregate_mbs > 0)
+        r.spread = (*std::max_element(agg.begin(), agg.end()) - *std::min_element(agg.begin(), agg.end())) /
+                   r.aggregate_mbs;
+    }
+    min_repeats = first ? r.repeats : std::min(min_repeats, r.repeats);
+    first = false;
+    if (have_solo && solo_sum > 0) {
+      r.solo_sum_mbs = solo_sum;
+      r.efficiency = r.aggregate_mbs / solo_sum;
+    } else if (p.n >= 2) {
+      out.notes.push_back("phase n=" + std::to_string(p.n) + ": a drive has no solo baseline, not judged");
+    }
+    for (const auto& pp : in.predictions) {
+      if (pp.n != p.n) continue;
+      r.predicted_aggregate_mbs = pp.prediction.aggregate.mbs();
+      for (auto& dr : r.drives)
+        for (const auto& share : pp.prediction.drives)
+          if (share.dev == dr.dev) dr.predicted_mbs = share.predicted.mbs();
+    }
+
+    if (p.n >= 2 && r.efficiency) {
+      const double predicted = r.predicted_aggregate_mbs.value_or(*r.solo_sum_mbs);
+      if (*r.efficiency >= 1 - tol) {
+        r.verdict = Verdict::NoContention;
+      } else {
+        bool matched = false;
+        for (const auto& c : in.candidates)
+          if (c.capacity && std::fabs(r.aggregate_mbs - c.capacity->mbs()) <= tol * c.capacity->mbs())
+            matched = true;
+        r.verdict =
+            matched || r.aggregate_mbs >= predicted * (1 - tol) ? Verdict::Saturated : Verdict::Unexplained;
+      }
+    }
+    out.phases.push_back(std::move(r));
+  }
+
+  // The deciding phase: the largest n showing contention; else the largest judged phase.
+  const PhaseResult* deciding = nullptr;
+  for (const auto& r : out.phases)
+    if (r.verdict && *r.verdict != Verdict::NoContention && (!deciding || r.n >= deciding->n)) deciding = &r;
+  const PhaseResult* judged = deciding;
+  if (!judged)
+    for (const auto& r : out.phases)
+      if (r.verdict && (!judged || r.n >= judged->n)) judged = &r;
+
+  if (judged) out.deciding_phase = static_cast<std::size_t>(judged - out.phases.data());
+  if (deciding) {
+    out.verdict = *deciding->verdict;
+    out.plateau_mbs = deciding->aggregate_mbs;
+    out.plateau_solo_sum_mbs = deciding->solo_sum_mbs;
+    const double x = deciding->aggregate_mbs;
+    // Closest capacity match; equal distance -> narrower; equal capacity -> nearer (candidates come nearest
+    // first).
+    const topology::Resource* best = nullptr;
+    for (const auto& c : in.candidates) {
+      if (!c.capacity) continue;
+      const double cap = c.capacity->mbs(), dist = std::fabs(x - cap);
+      if (dist > tol * cap) continue;
+      if (!best) {
+        best = &c;
+        continue;
+      }
+      const double bcap = best->capacity->mbs(), bdist = std::fabs(x - bcap);
+      if (dist < bdist - 1e-9 || (std::fabs(dist - bdist) <= 1e-9 && cap < bcap)) best = &c;
+    }
+    if (best) {
+      out.bottleneck = AttributedLink{best->node, best->kind, best->capacity->mbs(), best->label, false};
+    } else {
+      out.bottleneck =
+          AttributedLink{in.common_ancestor, std::nullopt, std::nullopt, in.common_ancestor, true};
+    }
+    if (out.verdict == Verdict::Unexplained && deciding->predicted_aggregate_mbs)
+      out.notes.push_back("the model predicts " + fmt_mbs(*deciding->predicted_aggregate_mbs) +
+                          " together, measured " + fmt_mbs(x) +
+                          ": a shared resource the model does not know limits these drives");
+  } else if (judged && judged->predicted_aggregate_mbs && judged->solo_sum_mbs &&
+             *judged->predicted_aggregate_mbs < *judged->solo_sum_mbs * (1 - tol)) {
+    out.notes.push_back("the model predicts contention (" + fmt_mbs(*judged->predicted_aggregate_mbs) +
+                        " together) but none was measured (" + fmt_mbs(judged->aggregate_mbs) +
+                        "): a modelled capacity is too low and could be calibrated");
+  }
+  if (!judged) out.notes.push_back("no concurrent phase could be judged");
+
+  // Confidence: repeats give a measured noise; a deciding value within half a tolerance of its threshold is
+  // borderline and lowers it by one step.
+  Confidence c = min_repeats >= 3 && tol <= 0.10 ? Confidence::High
+                 : min_repeats >= 2              ? Confidence::Medium
+                                                 : Confidence::Low;
+  if (judged && judged->efficiency && std::fabs(*judged->efficiency - (1 - tol)) < tol / 2 &&
+      c != Confidence::Low)
+    c = static_cast<Confidence>(static_cast<int>(c) - 1);
+  out.confidence = c;
+  return out;
+}
+
+}  // namespace usbsat::analysis::saturate

@@ -1,0 +1,138 @@
+#pragma once
+/// The saturation verdict for one group of drives that share a node: from measured solo and concurrent
+/// phases and the model's prediction, decide `no_contention`, `saturated` (at a plateau, by a named link) or
+/// `unexplained` (contention the model does not predict), with a tolerance derived from the noise.
+///
+/// Rules (README "Saturation verdict"):
+///  * efficiency = aggregate / sum of the drives' solo rates. Judged against the *sum of solo rates*, a slow
+///    drive next to fast ones is no alarm: unequal shares are not contention, a lost aggregate is.
+///  * efficiency >= 1 - tol                                   -> no_contention
+///  * else the plateau is the aggregate; a candidate link (on the common path, capacity known) whose capacity
+///    is within tol of the plateau is the bottleneck (closest match; equal capacities: the nearest to the
+///    drives)                                                 -> saturated
+///  * else, if the model predicted this much contention (aggregate >= predicted * (1 - tol)), the limit is
+///    stated as the lowest common ancestor                    -> saturated
+///  * else the drives lose more than any modelled resource explains; the unknown shared resource is at or
+///    above the lowest common ancestor                        -> unexplained
+///  * tol = 7% without repeats; with repeats, 3 x the largest coefficient of variation seen (solo rates and
+///    concurrent aggregates), clamped to [3%, 25%].
+/// The group's verdict is that of the largest phase showing contention (else no_contention).
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/analysis/model/predict.hpp"
+#include "topology/bandwidth.hpp"
+
+namespace usbsat::analysis::saturate {
+
+using model::DemandSource;
+using model::DemandSpec;
+using model::FlowDrive;
+using model::FlowProblem;
+using model::Prediction;
+
+enum class Verdict : std::uint8_t { NoContention, Saturated, Unexplained };
+std::string_view to_string(Verdict v);  ///< "no_contention", "saturated", "unexplained"
+
+enum class Confidence : std::uint8_t { Low, Medium, High };
+std::string_view to_string(Confidence c);  ///< "low", "medium", "high"
+
+/// Default relative tolerance when there are no repeats to measure the noise.
+inline constexpr double kDefaultTolerance = 0.07;
+
+/// A drive of the group and where it is plugged in, for the conclusion text ("port 3", may be empty).
+struct GroupDrive {
+  std::string dev;
+  std::string where;
+};
+
+/// One drive's MB/s in one phase, one value per repeat.
+struct DriveRates {
+  std::string dev;
+  std::vector<double> mbs;
+};
+
+/// One phase: `n` drives reading at once. For n == 1 each drive was measured alone: its solo baseline.
+/// For n >= 2, repeat r of every drive ran concurrently, so their r-th values add up to that run's aggregate.
+struct PhaseMeasurement {
+  unsigned n = 1;
+  std::vector<DriveRates> drives;
+};
+
+/// The model's prediction for the phase with `n` drives (usually predict_fair_share over the phase's drives
+/// with their measured solo rates as demands, see subproblem()).
+struct PhasePrediction {
+  unsigned n = 0;
+  Prediction prediction;
+};
+
+struct GroupInput {
+  std::string name;                          ///< group name: the shared node's id, or NAME of --group
+  std::vector<GroupDrive> drives;            ///< in display order
+  std::vector<PhaseMeasurement> phases;      ///< should contain n == 1
+  std::vector<PhasePrediction> predictions;  ///< optional, matched to phases by n
+  /// Shared resources on the drives' common path, nearest first (a --group: its Declared resource or none).
+  std::vector<topology::Resource> candidates;
+  /// The lowest common ancestor, described ("controller 0000:03:00.0 (ASM1042)"; a --group: its NAME).
+  std::string common_ancestor;
+  std::optional<double> tolerance;  ///< force a tolerance instead of deriving it from the noise
+};
+
+/// What the verdict names as the limit.
+struct AttributedLink {
+  std::string node;                            ///< node id ("0000:03:00.0"), or the LCA's description
+  std::optional<topology::ResourceKind> kind;  ///< nullopt when stated as the lowest common ancestor
+  std::optional<double> capacity_mbs;
+  std::string label;                    ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042)"
+  bool lowest_common_ancestor = false;  ///< no link matched: this is where the shared limit is, at or above
+};
+
+struct DrivePhaseResult {
+  std::string dev;
+  double mbs = 0;                       ///< mean over repeats
+  std::optional<double> solo_mbs;       ///< its solo baseline
+  std::optional<double> predicted_mbs;  ///< its fair share in the model's prediction for this phase
+};
+
+/// JSON-ready: {"n","per_drive_mbs","aggregate_mbs","efficiency","predicted_aggregate_mbs"} plus the spread.
+struct PhaseResult {
+  unsigned n = 0;
+  std::vector<DrivePhaseResult> drives;
+  double aggregate_mbs = 0;  ///< mean over repeats of the per-run sum
+  double spread = 0;         ///< (max - min) / mean of the per-run aggregates; 0 with one run
+  unsigned repeats = 0;
+  std::optional<double> solo_sum_mbs;  ///< nullopt when a drive has no solo baseline
+  std::optional<double> efficiency;    ///< aggregate / solo sum
+  std::optional<double> predicted_aggregate_mbs;
+  std::optional<Verdict> verdict;  ///< n >= 2 with a solo sum only
+};
+
+struct GroupVerdict {
+  std::string name;
+  std::vector<GroupDrive> drives;
+  std::vector<PhaseResult> phases;  ///< in input order
+  Verdict verdict = Verdict::NoContention;
+  /// Index into `phases` of the phase the verdict rests on: the largest n showing contention, else the
+  /// largest judged phase (the later one of equal n).
+  std::optional<std::size_t> deciding_phase;
+  std::optional<double> plateau_mbs;  ///< aggregate of the deciding phase when there is contention
+  std::optional<double> plateau_solo_sum_mbs;
+  std::optional<AttributedLink> bottleneck;
+  double tolerance = kDefaultTolerance;
+  Confidence confidence = Confidence::Low;
+  std::vector<std::string> notes;  ///< model disagreements and missing data, one sentence each
+};
+
+/// Judge one group. Pure and deterministic.
+GroupVerdict attribute(const GroupInput& in);
+
+/// The tolerance the noise in `phases` allows (see the rules above).
+double derive_tolerance(const std::vector<PhaseMeasurement>& phases);
+
+/// `p` restricted to the drives of `drives` (in that order) with their demands replaced where a spec gives
+/// one (DemandSource::Measured for solo rates); specs naming drives not in `p` are ignored.
+FlowProblem subproblem(const FlowProblem& p, std::span<const DemandSpec> drives);
+
+}  // namespace usbsat::analysis::saturate

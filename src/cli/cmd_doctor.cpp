@@ -1,0 +1,80 @@
+// usbsat doctor: scan, gather the few facts outside the topology, run the checks, render, exit by severity.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "report/doctor_report.hpp"
+#include "src/cli/cmd_doctor.hpp"
+#include "src/cli/diagnostics_printer.hpp"
+#include "src/analysis/doctor/doctor.hpp"
+#include "src/cli/exit_codes.hpp"
+#include "src/analysis/doctor/share_predictor.hpp"
+#include "topology/scan.hpp"
+
+namespace usbsat::cli {
+namespace {
+
+/// A sysfs attribute's value without the trailing newline; nullopt when it cannot be read.
+std::optional<std::string> read_attr(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string s = ss.str();
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+void bind_doctor_options(CLI::App& sub, DoctorOptions& o) {
+  sub.add_option("--max-sectors-target", o.max_sectors_target_kb,
+                 "max_sectors_kb to recommend (capped by max_hw_sectors_kb)")
+      ->check(CLI::Range(4u, 65536u));
+}
+
+static int run_doctor(const DoctorOptions& o, const GlobalOptions& global) {
+  // 1. The topology; an unusable sysfs throws ScanError, which main() maps to exit code 3.
+  auto scan = topology::scan_system();
+  print_diagnostics(stderr, scan.diagnostics, global);
+
+  // 2. Nothing to check without a USB host controller (containers, VMs): say so and succeed.
+  if (scan.topology.controllers().empty()) {
+    if (global.json) {
+      const report::DoctorReportInput in{{}, scan.diagnostics, 0, 0};
+      fmt::print("{}", report::render_doctor_json(in));
+    }
+    fmt::print(global.json ? stderr : stdout,
+               "usbsat doctor: no USB host controller found on this system; nothing to check.\n");
+    return kExitOk;
+  }
+
+  // 3. The few facts that are not in the topology: the usb-storage quirks parameter and whether uas is
+  // loaded.
+  analysis::doctor::DoctorConfig config;
+  config.usb_storage_quirks = read_attr("/sys/module/usb_storage/parameters/quirks");
+  std::error_code ec;
+  const bool uas_dir = std::filesystem::exists("/sys/module/uas", ec);
+  if (!ec) config.uas_driver_loaded = uas_dir;
+  config.max_sectors_target_kb = o.max_sectors_target_kb;
+  const analysis::doctor::ModelSharePredictor model;  // shared_bandwidth: predicted shares from the bandwidth model
+  config.predictor = &model;
+
+  // 4. The checks, then the rendering; the exit code is the worst severity.
+  const auto result = analysis::doctor::diagnose(scan.topology, config);
+  const report::DoctorReportInput in{result.findings, scan.diagnostics, result.controllers_checked,
+                                     result.drives_checked};
+  const std::string out = global.json ? report::render_doctor_json(in) : report::render_doctor_text(in);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return doctor_exit_code(report::worst_severity(result.findings));
+}
+
+Runner configure_doctor(CLI::App& sub) {
+  return bind_command<DoctorOptions>(sub, &bind_doctor_options, &run_doctor);
+}
+
+}  // namespace usbsat::cli

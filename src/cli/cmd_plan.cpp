@@ -1,0 +1,199 @@
+// `usbsat plan`: where to plug N new drives (or re-place connected ones) so that, all running at once, the
+// slowest is as fast as possible; `usbsat plan --predict`: the model's shares for the drives as plugged now.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fmt/format.h>
+
+#include "report/describe.hpp"
+#include "report/plan_report.hpp"
+#include "src/cli/cmd_plan.hpp"
+#include "src/cli/diagnostics_printer.hpp"
+#include "src/cli/exit_codes.hpp"
+#include "src/analysis/plan/planner.hpp"
+#include "src/cli/views.hpp"
+#include "src/analysis/saturate/verdict_text.hpp"
+#include "topology/connectors.hpp"
+#include "topology/scan.hpp"
+
+namespace usbsat::cli {
+namespace {
+
+using analysis::model::Bandwidth;
+
+/// The demands of --demand: one common rate ("400M") and per-drive ones ("sdb=170M").
+struct Demands {
+  std::optional<Bandwidth> common;
+  std::map<std::string, Bandwidth, std::less<>> per_drive;
+  std::string error;
+};
+
+Demands parse_demands(const std::vector<std::string>& args) {
+  Demands d;
+  for (const auto& a : args) {
+    const auto eq = a.find('=');
+    const auto rate = topology::parse_rate(eq == std::string::npos ? a : a.substr(eq + 1));
+    if (!rate) {
+      d.error = "bad --demand '" + a + "' (expected 400M, 1.2G or DEV=170M)";
+      return d;
+    }
+    if (eq == std::string::npos) {
+      d.common = rate;
+    } else {
+      std::string dev = a.substr(0, eq);
+      if (dev.rfind("/dev/", 0) == 0) dev.erase(0, 5);
+      d.per_drive[dev] = *rate;
+    }
+  }
+  return d;
+}
+
+std::optional<report::PlanBottleneck> to_report(const std::optional<analysis::model::Bottleneck>& b) {
+  if (!b) return std::nullopt;
+  return report::PlanBottleneck{b->node, std::string(topology::to_string(b->kind)), b->capacity.mbs(), b->label};
+}
+
+report::PredictInput to_report(const topology::Topology& t, const analysis::model::FlowProblem& p,
+                               const analysis::model::Prediction& pred) {
+  report::PredictInput in;
+  for (const auto& d : pred.drives) {
+    const auto v = t.find_by_name(d.dev);
+    in.drives.push_back({d.dev, v ? report::drive_where(t, *v) : "", d.demand.mbs(),
+                         std::string(analysis::model::to_string(d.demand_source)), d.predicted.mbs(),
+                         to_report(d.bottleneck)});
+  }
+  in.aggregate_mbs = pred.aggregate.mbs();
+  const auto bound = analysis::model::max_flow_bound(p);
+  in.max_flow_mbs = bound.max_flow.mbs();
+  in.min_cut = bound.min_cut;
+  in.diagnostics = p.diagnostics;
+  return in;
+}
+
+/// The speed class a slot offers (a USB3 side marked `not used` does not count).
+std::string slot_speed(const analysis::plan::PlanSlot& s) {
+  return std::string(topology::to_string(topology::connector_class(s.usb3_port ? s.usb3_speed : s.usb2_speed)));
+}
+
+report::PlanInput to_report(const topology::Topology& t, const analysis::plan::Plan& plan,
+                            std::optional<Bandwidth> common) {
+  report::PlanInput in;
+  in.replace = plan.replace;
+  in.requested = plan.requested;
+  in.prefer = std::string(analysis::plan::to_string(plan.prefer));
+  if (common) in.demand_mbs = common->mbs();
+  for (const auto& p : plan.placements) {
+    report::PlanRow r;
+    r.drive = p.drive;
+    r.connector = topology::summarize_connector(t, p.connector);
+    r.port = t[p.port].as<topology::PortInfo>().name;
+    for (const auto& s : plan.slots)
+      if (s.connector == p.connector) r.speed = slot_speed(s);
+    r.superspeed = p.superspeed;
+    r.controller = topology::summarize_controller(t, t.connectors()[p.connector].controller);
+    if (p.from) r.from = topology::summarize_connector(t, *p.from);
+    if (p.from_port) r.from_port = t[*p.from_port].as<topology::PortInfo>().name;
+    r.moved = p.moved;
+    r.rate = std::string(topology::to_string(p.rate));
+    r.protocol = std::string(topology::to_string(p.protocol));
+    r.demand_mbs = p.prediction.demand.mbs();
+    r.demand_source = std::string(analysis::model::to_string(p.prediction.demand_source));
+    r.predicted_mbs = p.prediction.predicted.mbs();
+    r.bottleneck = to_report(p.prediction.bottleneck);
+    in.rows.push_back(std::move(r));
+  }
+  in.min_mbs = plan.min.mbs();
+  in.total_mbs = plan.total.mbs();
+  in.moves = plan.moves;
+  if (plan.current) {
+    report::PredictInput cur;
+    for (const auto& d : plan.current->drives) {
+      const auto v = t.find_by_name(d.dev);
+      cur.drives.push_back({d.dev, v ? report::drive_where(t, *v) : "", d.demand.mbs(),
+                            std::string(analysis::model::to_string(d.demand_source)), d.predicted.mbs(),
+                            to_report(d.bottleneck)});
+    }
+    cur.aggregate_mbs = plan.current->aggregate.mbs();
+    in.current = std::move(cur);
+  }
+  for (const auto& a : plan.avoid) {
+    report::PlanAvoid r{a.kind, a.node, std::nullopt, {}, a.reason};
+    if (a.capacity) r.capacity_mbs = a.capacity->mbs();
+    for (auto c : a.connectors) r.connectors.push_back(t.connectors()[c].id);
+    in.avoid.push_back(std::move(r));
+  }
+  in.method = plan.method;
+  in.classes = plan.classes;
+  in.evaluated = plan.evaluated;
+  in.usable_connectors = plan.slots.size();
+  in.diagnostics = plan.diagnostics;
+  return in;
+}
+
+}  // namespace
+
+void bind_plan_options(CLI::App& sub, PlanOptions& o) {
+  sub.add_flag("--predict", o.predict, "Predicted shares of the drives as plugged in now (all USB drives, or DEV...)");
+  sub.add_option("--drives", o.drives, "Plan N drives that are not connected yet")->check(CLI::Range(1, 64));
+  sub.add_option("--demand", o.demand, "Per-drive demand: 400M for every drive, or DEV=170M (repeatable)")
+      ->allow_extra_args(false);
+  sub.add_option("--prefer", o.prefer, "speed|uas|few-moves")
+      ->check(CLI::IsMember({"speed", "uas", "few-moves"}))
+      ->capture_default_str();
+  sub.add_option("devices", o.devices, "Connected drives to re-place (or to predict), e.g. sdb sdc");
+}
+
+static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
+  // 1. The question must be one of: --predict, --drives N, or DEV...
+  const Demands demands = parse_demands(o.demand);
+  if (!demands.error.empty()) {
+    std::fprintf(stderr, "usbsat plan: %s\n", demands.error.c_str());
+    return kExitUsage;
+  }
+  if (!o.predict && (o.drives == 0) == o.devices.empty()) {
+    std::fprintf(stderr, "usbsat plan: give --drives N (new drives) or the drives to re-place (sdb sdc ...), "
+                         "or --predict\n");
+    return kExitUsage;
+  }
+
+  // 2. Scan. No controller at all: say so plainly, pointing at the fixtures; the (empty) answer still prints.
+  const auto scan = topology::scan_system();
+  const auto& t = scan.topology;
+  const bool no_usb = t.controllers().empty();
+  const std::string shown = o.predict ? "plan --predict" : "plan --drives " + std::to_string(std::max(o.drives, 1u));
+  if (auto notice = no_usb_notice(t, shown)) std::fputs(notice->c_str(), stderr);
+  print_diagnostics(stderr, scan.diagnostics, global);
+
+  // 3a. --predict: the model over the current placement (all USB drives, or the ones named).
+  if (o.predict) {
+    const auto problem = analysis::plan::current_problem(t, o.devices, demands.per_drive);
+    auto in = to_report(t, problem, analysis::model::predict_fair_share(problem));
+    if (demands.common)
+      std::fputs("usbsat plan: --predict takes per-drive demands (DEV=RATE); the common one is ignored\n", stderr);
+    std::fputs((global.json ? report::render_predict_json(in) : report::render_predict_text(in)).c_str(),
+               stdout);
+    std::fflush(stdout);
+    print_diagnostics(stderr, problem.diagnostics, global);
+    return std::max(exit_code_for(scan.diagnostics), exit_code_for(problem.diagnostics));
+  }
+
+  // 3b. The plan: search the connectors with the bandwidth model.
+  analysis::plan::PlanRequest req;
+  req.devices = o.devices;
+  req.new_drives = o.devices.empty() ? o.drives : 0;
+  req.demand = demands.common;
+  req.per_drive = demands.per_drive;
+  req.prefer = analysis::plan::parse_preference(o.prefer).value_or(analysis::plan::PlanPreference::Speed);
+  const auto plan = analysis::plan::make_plan(t, req);
+  const auto in = to_report(t, plan, demands.common);
+  std::fputs((global.json ? report::render_plan_json(in) : report::render_plan_text(in)).c_str(), stdout);
+  std::fflush(stdout);
+  // Without any USB controller there is nothing to place drives on: the notice above is the answer, not a
+  // failure of the planner.
+  if (no_usb) return exit_code_for(scan.diagnostics);
+  print_diagnostics(stderr, plan.diagnostics, global);
+  return std::max(exit_code_for(scan.diagnostics), exit_code_for(plan.diagnostics));
+}
+
+Runner configure_plan(CLI::App& sub) { return bind_command<PlanOptions>(sub, &bind_plan_options, &run_plan); }
+
+}  // namespace usbsat::cli

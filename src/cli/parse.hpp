@@ -1,0 +1,35 @@
+#pragma once
+/// Command-line parsing: a pure function from argv to an Invocation (the shape of ninja's kTools table:
+/// src/cli/commands.def). Each command binds its own options.
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "src/cli/command.hpp"
+
+namespace usbsat::cli {
+
+/// A parsed command line, ready to run.
+struct Invocation {
+  std::string command;  ///< the subcommand's name
+  GlobalOptions global;
+  Runner runner;  ///< the command with its parsed options
+  int run() const { return runner(global); }
+};
+
+/// Outcome of parsing: either an invocation to run, or text to print and an exit code (help, version,
+/// usage errors).
+struct ParseResult {
+  std::optional<Invocation> invocation;
+  int exit_code = 0;
+  std::string output;  ///< help/version text (stdout) or an error message (stderr when exit_code != 0)
+};
+
+/// Parse argv (argv[0] included). Pure: prints nothing, exits nothing.
+ParseResult parse_args(std::span<const std::string> argv);
+
+/// "usbsat 0.1.0".
+std::string_view version_string();
+
+}  // namespace usbsat::cli

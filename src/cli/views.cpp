@@ -1,0 +1,50 @@
+#include "src/cli/views.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "src/cli/diagnostics_printer.hpp"
+
+namespace usbsat::cli {
+
+void bind_scan_options(CLI::App& sub, ScanOptions& o) {
+  sub.add_option("--mountinfo", o.mountinfo,
+                 "Read mounted filesystems from this file instead of /proc/self/mountinfo (\"\": don't; for fixtures)");
+}
+
+topology::ScanResult scan(const ScanOptions& o) {
+  // One bad device is a diagnostic; no /sys throws ScanError, which main.cpp maps to kExitEnvironment.
+  topology::ScanConfig config;
+  if (o.mountinfo) config.mountinfo_path = *o.mountinfo;
+  return topology::scan_system(config);
+}
+
+std::optional<std::string> no_usb_notice(const topology::Topology& t, std::string_view command) {
+  if (!t.controllers().empty()) return std::nullopt;
+  return fmt::format(
+      "usbsat: no USB host controller found under /sys (no /sys/bus/usb: this machine has no USB, or it is "
+      "hidden, e.g. in a container or VM).\n"
+      "usbsat: to see what {} shows on a real machine layout, run it on a recorded fixture:\n"
+      "usbsat:   tests/fixtures/with-fixture.sh build/fixtures/sysfs/workstation -- build/src/usbsat {}\n",
+      command, command);
+}
+
+int show_view(const topology::ScanResult& scan, std::string_view command, const ViewOptions& o,
+              const GlobalOptions& g, const ViewRenderers& view, std::FILE* out, std::FILE* err) {
+  // 1. No controller at all: say so before anything else, so nobody mistakes an empty tree for an answer.
+  if (auto notice = no_usb_notice(scan.topology, command)) std::fputs(notice->c_str(), err);
+  // 2. The view itself: JSON carries the diagnostics inside, text leaves them to stderr.
+  const report::ViewInput in{scan.topology, scan.diagnostics, o.all_devices};
+  const std::string body = g.json ? view.json(in) : view.text(in);
+  std::fputs(body.c_str(), out);
+  std::fflush(out);
+  // 3. Diagnostics on stderr in both modes (verbosity-aware), and an exit code that reflects errors.
+  print_diagnostics(err, scan.diagnostics, g);
+  return exit_code_for(scan.diagnostics);
+}
+
+int run_view(std::string_view command, const ViewOptions& o, const GlobalOptions& g, const ViewRenderers& view) {
+  return show_view(scan(o.scan), command, o, g, view, stdout, stderr);
+}
+
+}  // namespace usbsat::cli

@@ -1,0 +1,47 @@
+#pragma once
+/// The shared steps of `topo`, `drives` and `ports`: scan, say plainly when there is no USB at all,
+/// render text or JSON, print diagnostics, choose the exit code. Each cmd_*.cpp names its renderers.
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "report/view_input.hpp"
+#include "src/cli/command.hpp"
+#include "topology/scan.hpp"
+
+namespace usbsat::cli {
+
+/// Options of every command that scans the system.
+struct ScanOptions {
+  std::optional<std::string> mountinfo;  ///< --mountinfo PATH: mounts from PATH ("": none), not /proc/self/mountinfo
+};
+void bind_scan_options(CLI::App& sub, ScanOptions& o);
+/// scan_system() with these options.
+topology::ScanResult scan(const ScanOptions& o);
+
+/// `usbsat topo|drives|ports`: what to scan and show.
+struct ViewOptions {
+  ScanOptions scan;
+  bool all_devices = false;  ///< topo --all: one line per empty port instead of a per-hub summary
+};
+
+/// A pair of pure renderers for one view.
+struct ViewRenderers {
+  std::string (*text)(const report::ViewInput&);
+  std::string (*json)(const report::ViewInput&);
+};
+
+/// The notice for a topology without any USB host controller (this machine, CI, containers), pointing at
+/// running usbsat on a recorded fixture; nullopt when there is a controller. Pure.
+std::optional<std::string> no_usb_notice(const topology::Topology& t, std::string_view command);
+
+/// Render an already scanned system: the view on `out`, the notice and diagnostics on `err`. Returns the
+/// exit code. Separate from the scan so tests can drive it with in-memory topologies.
+int show_view(const topology::ScanResult& scan, std::string_view command, const ViewOptions& o,
+              const GlobalOptions& g, const ViewRenderers& view, std::FILE* out, std::FILE* err);
+
+/// scan() and show_view() on stdout/stderr.
+int run_view(std::string_view command, const ViewOptions& o, const GlobalOptions& g, const ViewRenderers& view);
+
+}  // namespace usbsat::cli

@@ -1,0 +1,313 @@
+#include <doctest/doctest.h>
+
+#include "src/analysis/saturate/attribution.hpp"
+#include "src/analysis/saturate/group_input.hpp"
+#include "src/analysis/model/grouping.hpp"
+#include "src/analysis/saturate/verdict_text.hpp"
+#include "tests/support/model_topologies.hpp"
+
+using namespace usbsat::analysis::model;
+using namespace usbsat::analysis::saturate;
+using namespace usbsat::testing;
+using usbsat::topology::Bandwidth;
+using usbsat::topology::ResourceKind;
+
+namespace {
+
+/// Rates of one phase: {dev, {run1, run2, ...}}.
+PhaseMeasurement phase(unsigned n, std::vector<DriveRates> drives) {
+  return {n, std::move(drives)};
+}
+
+/// A scenario from a topology: the group shared_node_groups() finds for these drives, assembled by
+/// topology_group_input() the way `usbsat saturate` will.
+GroupInput from_topology(const Topology& t, const std::vector<std::string>& devs,
+                         std::vector<PhaseMeasurement> phases) {
+  std::vector<Vertex> vs;
+  for (const auto& d : devs) vs.push_back(block(t, d));
+  const auto groups = shared_node_groups(t, vs);
+  REQUIRE(!groups.empty());
+  REQUIRE(groups.front().drives == devs);  // the scenarios have exactly one group with all drives
+  return topology_group_input(t, groups.front(), std::move(phases));
+}
+
+}  // namespace
+
+TEST_CASE("ASM1042: two BOT drives saturate the card's PCIe 2.0 x1 link at ~392 MB/s") {
+  const Topology t = asm1042_two_drives(StorageProtocol::Bot);
+  const auto in =
+      from_topology(t, {"sdb", "sdc"},
+                    {phase(1, {{"sdb", {310}}, {"sdc", {310}}}), phase(2, {{"sdb", {197}}, {"sdc", {195}}})});
+  const auto v = attribute(in);
+  CHECK(v.name == "0000:03:00.0");
+  CHECK(v.tolerance == doctest::Approx(kDefaultTolerance));
+  CHECK(v.confidence == Confidence::Low);  // no repeats
+  REQUIRE(v.phases.size() == 2);
+  CHECK(v.phases[0].aggregate_mbs == doctest::Approx(620));
+  CHECK(*v.phases[0].efficiency == doctest::Approx(1.0));
+  CHECK(v.phases[1].aggregate_mbs == doctest::Approx(392));
+  CHECK(*v.phases[1].efficiency == doctest::Approx(392.0 / 620));
+  CHECK(*v.phases[1].predicted_aggregate_mbs == doctest::Approx(400));
+  CHECK(v.phases[1].verdict == Verdict::Saturated);
+  CHECK(v.verdict == Verdict::Saturated);
+  CHECK(*v.plateau_mbs == doctest::Approx(392));
+  REQUIRE(v.bottleneck);
+  CHECK(v.bottleneck->node == "0000:03:00.0");
+  CHECK(v.bottleneck->kind == ResourceKind::PcieLink);
+  CHECK(*v.bottleneck->capacity_mbs == doctest::Approx(400));
+  CHECK_FALSE(v.bottleneck->lowest_common_ancestor);
+  CHECK(v.notes.empty());
+  CHECK(
+      conclusion(v) ==
+      "sdb (port 1) and sdc (port 2) share the PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042): together 392 MB/s "
+      "of 2×310 MB/s solo (63%) — move one to a port of another controller, such as a chipset port.");
+}
+
+TEST_CASE("four USB 2.0 sticks behind a USB 2.0 hub on EHCI: plateau ~40 MB/s, hub uplink named") {
+  const Topology t = ehci_hub_four_sticks();
+  const auto in = from_topology(t, {"sdb", "sdc", "sdd", "sde"},
+                                {phase(1, {{"sdb", {38}}, {"sdc", {36}}, {"sdd", {37}}, {"sde", {35}}}),
+                                 phase(2, {{"sdb", {20}}, {"sdc", {19}}}),
+                                 phase(4, {{"sdb", {10}}, {"sdc", {10}}, {"sdd", {10}}, {"sde", {9.5}}})});
+  const auto v = attribute(in);
+  CHECK(v.name == "1-1");
+  CHECK(v.phases[1].verdict == Verdict::Saturated);
+  CHECK(v.phases[2].verdict == Verdict::Saturated);
+  CHECK(v.deciding_phase == 2u);  // the largest phase showing contention
+  CHECK(*v.plateau_mbs == doctest::Approx(39.5));
+  CHECK(*v.phases[2].predicted_aggregate_mbs == doctest::Approx(40));
+  REQUIRE(v.bottleneck);
+  CHECK(v.bottleneck->node == "1-1");  // hub uplink and EHCI bus both 40: the nearer one
+  CHECK(v.bottleneck->kind == ResourceKind::HubUplink);
+  CHECK(
+      conclusion(v) ==
+      "sdb (port 1 of hub 1-1), sdc (port 2 of hub 1-1), sdd (port 3 of hub 1-1) and sde (port 4 of hub 1-1) "
+      "share the USB 2.0 uplink of hub 1-1 (USB2.0 Hub): together 40 MB/s of 38+36+37+35 MB/s solo (27%) — "
+      "connect one directly to the computer instead of through hub 1-1.");
+}
+
+TEST_CASE("two sticks on the root ports of one EHCI: the bus is named, with bus advice") {
+  const Topology t = four_sticks_on_root_ports(HcdKind::Ehci);
+  const auto v = attribute(
+      from_topology(t, {"sdb", "sdc"},
+                    {phase(1, {{"sdb", {36}}, {"sdc", {35}}}), phase(2, {{"sdb", {19}}, {"sdc", {19}}})}));
+  CHECK(v.verdict == Verdict::Saturated);
+  CHECK(v.bottleneck->kind == ResourceKind::UsbBus);
+  CHECK(conclusion(v) ==
+        "sdb (port 1) and sdc (port 2) share the USB 2.0 bus usb1 (ehci, shared by all its ports): together "
+        "38 MB/s "
+        "of 2×36 MB/s solo (54%) — move one to another USB bus, such as a USB 3 port.");
+}
+
+TEST_CASE("UAS SSD and a Gen 1 stick behind one USB3 hub: the hub's 400 MB/s uplink") {
+  const Topology t = usb3_hub_ssd_and_stick(true);
+  const auto in =
+      from_topology(t, {"sdb", "sdc"},
+                    {phase(1, {{"sdb", {380}}, {"sdc", {120}}}), phase(2, {{"sdb", {275}}, {"sdc", {118}}})});
+  const auto v = attribute(in);
+  CHECK(v.verdict == Verdict::Saturated);
+  CHECK(v.bottleneck->node == "2-1");
+  CHECK(v.bottleneck->kind == ResourceKind::HubUplink);
+  CHECK(*v.phases[1].predicted_aggregate_mbs == doctest::Approx(400));
+  // Per-drive shares: the slow stick keeps its 120, the SSD gets the rest of the uplink.
+  CHECK(*v.phases[1].drives[0].predicted_mbs == doctest::Approx(280));
+  CHECK(*v.phases[1].drives[1].predicted_mbs == doctest::Approx(120));
+  CHECK(*v.phases[1].drives[1].solo_mbs == doctest::Approx(120));
+  CHECK(v.phases[1].drives[1].mbs == doctest::Approx(118));
+}
+
+TEST_CASE("a slow stick next to a fast SSD is no false alarm: judged against the sum of solo rates") {
+  const Topology t = usb3_hub_ssd_and_stick(false);
+  // Very unequal shares (378 vs 34), yet nothing was lost: both run as fast as alone.
+  const auto in =
+      from_topology(t, {"sdb", "sdc"},
+                    {phase(1, {{"sdb", {380}}, {"sdc", {35}}}), phase(2, {{"sdb", {378}}, {"sdc", {34}}})});
+  const auto v = attribute(in);
+  CHECK(v.verdict == Verdict::NoContention);
+  CHECK(*v.phases[1].efficiency == doctest::Approx(412.0 / 415));
+  CHECK_FALSE(v.bottleneck);
+  CHECK_FALSE(v.plateau_mbs);
+  CHECK(v.notes.empty());
+  CHECK(
+      conclusion(v) ==
+      "sdb (port 1 of hub 2-1) and sdc (port 2 of hub 1-1) do not slow each other down: together 412 MB/s of "
+      "380+35 MB/s solo (99%) — this placement is fine.");
+}
+
+TEST_CASE("drives on separate controllers of a PCIe switch card: no contention") {
+  const Topology t = switch_card(2);
+  const auto v = attribute(from_topology(
+      t, {"sdb", "sdc"},
+      {phase(1, {{"sdb", {390}}, {"sdc", {385}}}), phase(2, {{"sdb", {388}}, {"sdc", {384}}})}));
+  CHECK(v.verdict == Verdict::NoContention);
+  CHECK(*v.phases[1].predicted_aggregate_mbs == doctest::Approx(775));
+}
+
+TEST_CASE("four 170 MB/s drives on separate controllers: no contention at n=2 and n=4") {
+  const Topology t = switch_card(4);
+  const auto v =
+      attribute(from_topology(t, {"sdb", "sdc", "sdd", "sde"},
+                              {phase(1, {{"sdb", {170}}, {"sdc", {170}}, {"sdd", {170}}, {"sde", {170}}}),
+                               phase(2, {{"sdb", {170}}, {"sdc", {169}}}),
+                               phase(4, {{"sdb", {169}}, {"sdc", {170}}, {"sdd", {168}}, {"sde", {170}}})}));
+  CHECK(v.verdict == Verdict::NoContention);
+  CHECK(v.deciding_phase == 2u);
+  CHECK(*v.phases[2].predicted_aggregate_mbs == doctest::Approx(680));
+  CHECK(*v.phases[2].efficiency == doctest::Approx(677.0 / 680));
+}
+
+TEST_CASE("contention far above the model is unexplained and located at the lowest common ancestor") {
+  const Topology t = switch_card(2);
+  const auto v = attribute(from_topology(
+      t, {"sdb", "sdc"},
+      {phase(1, {{"sdb", {390}}, {"sdc", {390}}}), phase(2, {{"sdb", {150}}, {"sdc", {150}}})}));
+  CHECK(v.verdict == Verdict::Unexplained);
+  CHECK(*v.plateau_mbs == doctest::Approx(300));
+  REQUIRE(v.bottleneck);
+  CHECK(v.bottleneck->lowest_common_ancestor);
+  CHECK(v.bottleneck->label == "PCIe port 0000:01:00.0 (PEX 8608 upstream)");
+  CHECK_FALSE(v.bottleneck->kind);
+  REQUIRE(v.notes.size() == 1);
+  CHECK(v.notes[0] ==
+        "the model predicts 780 MB/s together, measured 300 MB/s: a shared resource the model does "
+        "not know limits these drives");
+  CHECK(
+      conclusion(v) ==
+      "sdb (port 1) and sdc (port 1) slow each other down more than the model explains: together 300 MB/s of "
+      "2×390 MB/s solo (38%), the model predicts 780 MB/s. A shared resource the model does not know "
+      "(controller firmware, power, a transaction translator) sits at or above PCIe port 0000:01:00.0 (PEX "
+      "8608 "
+      "upstream) — move one "
+      "outside it and measure again.");
+}
+
+TEST_CASE(
+    "contention the model predicts, with no link of matching capacity, names the lowest common ancestor") {
+  GroupInput in;
+  in.name = "g";
+  in.drives = {{"sdx", ""}, {"sdy", ""}};
+  in.common_ancestor = "controller 0000:05:00.0";
+  in.candidates = {{.id = "pcie_link:0000:05:00.0",
+                    .kind = ResourceKind::PcieLink,
+                    .node = "0000:05:00.0",
+                    .capacity = Bandwidth::from_mbs(800),
+                    .label = "PCIe 2.0 x2 link"}};
+  in.phases = {phase(1, {{"sdx", {200}}, {"sdy", {200}}}), phase(2, {{"sdx", {148}}, {"sdy", {148}}})};
+  Prediction p;
+  p.aggregate = Bandwidth::from_mbs(300);  // e.g. two per-drive limits the measurement confirms
+  in.predictions = {{2, p}};
+  const auto v = attribute(in);
+  CHECK(v.verdict == Verdict::Saturated);
+  REQUIRE(v.bottleneck);
+  CHECK(v.bottleneck->lowest_common_ancestor);
+  CHECK(conclusion(v) ==
+        "sdx and sdy saturate at 296 MB/s: together 296 MB/s of 2×200 MB/s solo (74%); no modelled link has "
+        "that "
+        "capacity, so the limit is at or above their lowest common ancestor, controller 0000:05:00.0 — move "
+        "one "
+        "to a port outside controller 0000:05:00.0.");
+}
+
+TEST_CASE(
+    "--group without topology: a declared capacity is matched; without one, contention is unexplained") {
+  const std::vector<PhaseMeasurement> phases{phase(1, {{"sdx", {95}}, {"sdy", {90}}}),
+                                             phase(2, {{"sdx", {50}}, {"sdy", {48}}})};
+  const auto capped =
+      attribute(declared_group_input("backup", {"/dev/sdx", "/dev/sdy"}, Bandwidth::from_mbs(100), phases));
+  CHECK(capped.name == "backup");
+  CHECK(capped.verdict == Verdict::Saturated);
+  CHECK(capped.bottleneck->kind == ResourceKind::Declared);
+  CHECK(*capped.phases[1].predicted_aggregate_mbs == doctest::Approx(100));
+  CHECK(conclusion(capped) ==
+        "sdx and sdy share the declared shared link of group backup: together 98 MB/s of 95+90 MB/s solo "
+        "(53%) — "
+        "run them one after the other, or move one off backup.");
+  const auto open = attribute(declared_group_input("backup", {"/dev/sdx", "/dev/sdy"}, std::nullopt, phases));
+  CHECK(open.verdict == Verdict::Unexplained);
+  CHECK(*open.phases[1].predicted_aggregate_mbs == doctest::Approx(185));
+  CHECK(open.bottleneck->label == "group backup");
+  // Without contention a declared group is simply fine.
+  const auto fine = attribute(declared_group_input(
+      "backup", {"sdx", "sdy"}, Bandwidth::from_mbs(400),
+      {phase(1, {{"sdx", {95}}, {"sdy", {90}}}), phase(2, {{"sdx", {94}}, {"sdy", {90}}})}));
+  CHECK(fine.verdict == Verdict::NoContention);
+}
+
+TEST_CASE("tolerance comes from the noise of repeats; 7% without repeats") {
+  CHECK(derive_tolerance({phase(1, {{"a", {100}}}), phase(2, {{"a", {50}}, {"b", {50}}})}) ==
+        doctest::Approx(kDefaultTolerance));
+  // Tight repeats: the floor of 3%.
+  CHECK(derive_tolerance({phase(1, {{"a", {100, 100.5, 99.5}}})}) == doctest::Approx(0.03));
+  // Aggregates 90, 100, 110: cv = 10/100 -> 3 x cv = 30% -> clamped to 25%.
+  CHECK(derive_tolerance({phase(2, {{"a", {45, 50, 55}}, {"b", {45, 50, 55}}})}) == doctest::Approx(0.25));
+  // Solo cv 2%: tolerance 6%.
+  CHECK(derive_tolerance({phase(1, {{"a", {98, 100, 102}}})}) == doctest::Approx(0.06));
+}
+
+TEST_CASE("the same 10% loss is contention with tight repeats and noise with loose ones") {
+  GroupInput in;
+  in.name = "g";
+  in.drives = {{"a", ""}, {"b", ""}};
+  in.common_ancestor = "hub 2-1";
+  in.candidates = {{.id = "hub_uplink:2-1",
+                    .kind = ResourceKind::HubUplink,
+                    .node = "2-1",
+                    .capacity = Bandwidth::from_mbs(180),
+                    .label = "uplink"}};
+  in.phases = {phase(1, {{"a", {100, 100.5, 99.5}}, {"b", {100, 100.4, 99.6}}}),
+               phase(2, {{"a", {90, 90.2, 89.8}}, {"b", {90, 89.9, 90.1}}})};
+  auto tight = attribute(in);
+  CHECK(tight.tolerance == doctest::Approx(0.03));
+  CHECK(tight.verdict == Verdict::Saturated);
+  CHECK(tight.bottleneck->node == "2-1");
+  CHECK(tight.confidence == Confidence::High);
+  CHECK(tight.phases[1].repeats == 3);
+  CHECK(tight.phases[1].spread == doctest::Approx(0.2 / 180).epsilon(0.01));
+
+  in.phases = {phase(1, {{"a", {90, 100, 110}}, {"b", {100, 100, 100}}}),
+               phase(2, {{"a", {90, 90, 90}}, {"b", {90, 90, 90}}})};
+  auto loose = attribute(in);
+  CHECK(loose.tolerance == doctest::Approx(0.25));
+  CHECK(loose.verdict == Verdict::NoContention);
+  CHECK(loose.confidence == Confidence::Medium);
+}
+
+TEST_CASE("a drive without a solo baseline leaves its phase unjudged, with a note") {
+  GroupInput in;
+  in.name = "g";
+  in.drives = {{"a", ""}, {"b", ""}};
+  in.common_ancestor = "x";
+  in.phases = {phase(1, {{"a", {100}}}), phase(2, {{"a", {50}}, {"b", {50}}})};
+  const auto v = attribute(in);
+  CHECK_FALSE(v.phases[1].verdict);
+  CHECK_FALSE(v.phases[1].efficiency);
+  CHECK(v.verdict == Verdict::NoContention);
+  CHECK(v.notes == std::vector<std::string>{"phase n=2: a drive has no solo baseline, not judged",
+                                            "no concurrent phase could be judged"});
+  CHECK(conclusion(v) == "a and b: no concurrent measurement could be judged.");
+}
+
+TEST_CASE("a model that predicts contention that did not happen is reported for calibration") {
+  const Topology t = asm1042_two_drives();
+  // Measured 600 together through a link modelled at 400: the card does better than the nominal figure.
+  const auto v = attribute(from_topology(
+      t, {"sdb", "sdc"},
+      {phase(1, {{"sdb", {310}}, {"sdc", {310}}}), phase(2, {{"sdb", {300}}, {"sdc", {300}}})}));
+  CHECK(v.verdict == Verdict::NoContention);
+  CHECK(v.notes ==
+        std::vector<std::string>{"the model predicts contention (400 MB/s together) but none was measured "
+                                 "(600 MB/s): a modelled capacity is too low and could be calibrated"});
+}
+
+TEST_CASE("attribution is deterministic") {
+  auto run = [] {
+    const Topology t = ehci_hub_four_sticks();
+    const auto v = attribute(from_topology(
+        t, {"sdb", "sdc", "sdd", "sde"},
+        {phase(1, {{"sdb", {38, 37}}, {"sdc", {36, 36}}, {"sdd", {37, 38}}, {"sde", {35, 35}}}),
+         phase(4, {{"sdb", {10, 10}}, {"sdc", {10, 9.8}}, {"sdd", {10, 10}}, {"sde", {9.5, 9.7}}})}));
+    return conclusion(v) + "|" + std::string(to_string(v.verdict)) + "|" + std::to_string(v.tolerance) + "|" +
+           std::string(to_string(v.confidence));
+  };
+  CHECK(run() == run());
+}

@@ -1,0 +1,115 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "src/cli/cmd_doctor.hpp"
+#include "src/cli/parse.hpp"
+#include "src/cli/views.hpp"
+#include "src/cli/exit_codes.hpp"
+
+using namespace usbsat;
+
+namespace {
+cli::ParseResult parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "usbsat");
+  return cli::parse_args(args);
+}
+}  // namespace
+
+TEST_CASE("topo, drives and ports are in the command table") {
+  std::vector<std::string_view> names;
+  for (const auto& c : cli::commands()) names.push_back(c.name);
+  for (const auto* n : {"topo", "drives", "ports"})
+    CHECK(std::find(names.begin(), names.end(), std::string_view(n)) != names.end());
+}
+
+TEST_CASE("parse: the view commands and their flags") {
+  struct Row {
+    std::vector<std::string> args;
+    std::string command;
+    bool json, verbose, quiet;
+  };
+  const Row rows[] = {
+      {{"drives"}, "drives", false, false, false},
+      {{"drives", "--json"}, "drives", true, false, false},
+      {{"--json", "ports"}, "ports", true, false, false},
+      {{"ports", "-v"}, "ports", false, true, false},
+      {{"topo", "--all"}, "topo", false, false, false},
+      {{"topo", "-a", "--json", "-q"}, "topo", true, false, true},
+  };
+  for (const auto& r : rows) {
+    CAPTURE(r.args.size());
+    CAPTURE(r.command);
+    const auto p = parse(r.args);
+    REQUIRE(p.invocation);
+    CHECK(p.exit_code == kExitOk);
+    CHECK(p.invocation->command == r.command);
+    CHECK(p.invocation->global.json == r.json);
+    CHECK(p.invocation->global.verbose == r.verbose);
+    CHECK(p.invocation->global.quiet == r.quiet);
+  }
+}
+
+namespace {
+/// Bind a command's options to a bare CLI11 app and parse `args` (no program name).
+template <class Options>
+Options bound(void (*bind)(CLI::App&, Options&), std::vector<std::string> args) {
+  CLI::App app;
+  Options o;
+  bind(app, o);
+  std::reverse(args.begin(), args.end());
+  app.parse(args);
+  return o;
+}
+void bind_topo_like(CLI::App& app, cli::ViewOptions& o) {
+  app.add_flag("-a,--all", o.all_devices);
+  cli::bind_scan_options(app, o.scan);
+}
+}  // namespace
+
+TEST_CASE("parse: --mountinfo for the scanning commands") {
+  CHECK(bound(&bind_topo_like, {"--mountinfo", ""}).scan.mountinfo == std::string());
+  CHECK(bound(&bind_topo_like, {"--mountinfo", "/tmp/mi"}).scan.mountinfo == "/tmp/mi");
+  CHECK_FALSE(bound(&bind_topo_like, {}).scan.mountinfo);
+  for (const auto* c : {"topo", "drives", "ports"}) CHECK(parse({c, "--mountinfo", "/tmp/mi"}).invocation);
+  CHECK_FALSE(parse({"version", "--mountinfo", "x"}).invocation);
+}
+
+TEST_CASE("parse: usbsat doctor [--json] [--max-sectors-target N]") {
+  CHECK(bound(&cli::bind_doctor_options, {}).max_sectors_target_kb == 1024);
+  CHECK(bound(&cli::bind_doctor_options, {"--max-sectors-target", "2048"}).max_sectors_target_kb == 2048);
+  auto r = parse({"doctor", "--json", "--max-sectors-target", "2048"});
+  REQUIRE(r.invocation);
+  CHECK(r.invocation->command == "doctor");
+  CHECK(r.invocation->global.json);
+  r = parse({"doctor", "--max-sectors-target", "0"});
+  CHECK_FALSE(r.invocation);
+  CHECK(r.exit_code == kExitUsage);
+}
+
+TEST_CASE("doctor's exit code is its worst finding") {
+  CHECK(doctor_exit_code(std::nullopt) == kExitOk);
+  CHECK(doctor_exit_code(report::FindingSeverity::Info) == kExitOk);
+  CHECK(doctor_exit_code(report::FindingSeverity::Warning) == kExitWarnings);
+  CHECK(doctor_exit_code(report::FindingSeverity::Problem) == kExitProblems);
+}
+
+TEST_CASE("parse: usage errors and help") {
+  auto bad = parse({"drives", "--all"});  // --all belongs to topo only
+  CHECK_FALSE(bad.invocation);
+  CHECK(bad.exit_code == kExitUsage);
+  CHECK(bad.output.find("usbsat:") == 0);
+
+  auto unknown = parse({"topology"});
+  CHECK_FALSE(unknown.invocation);
+  CHECK(unknown.exit_code == kExitUsage);
+
+  auto help = parse({"--help"});
+  CHECK_FALSE(help.invocation);
+  CHECK(help.exit_code == kExitOk);
+  for (const auto* n : {"topo", "drives", "ports"}) CHECK(help.output.find(n) != std::string::npos);
+}
