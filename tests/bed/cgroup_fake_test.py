@@ -41,8 +41,12 @@ def write(path, text):
 
 
 def read(path):
-    with open(path) as f:
-        return f.read()
+    """The file's text; None when it is missing (never equal to an expected text)."""
+    try:
+        with open(path) as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
 
 
 def files(d):
