@@ -208,7 +208,11 @@ def case_sigterm(usbsat):
         took = time.monotonic() - t0
         check(took < 2.0, f"SIGTERM stops the run within 2 s ({took:.2f} s)")
         check(p.returncode == 130, f"SIGTERM exits 130 (got {p.returncode}; {err.strip()})")
-        res = json.loads(out)
+        try:
+            res = json.loads(out)
+        except json.JSONDecodeError:
+            check(False, f"SIGTERM: JSON results printed (got {out!r})")
+            return
         check_result(res, err)
         g = res["groups"][0]
         check(res["interrupted"] is True and g["complete"] is False, "interrupted: true, group incomplete")
