@@ -78,7 +78,7 @@ class Bed:
         subprocess.run([TESTBED, "down"], env=self.env, stderr=subprocess.DEVNULL)
         r = subprocess.run([TESTBED, "up", *specs], env=self.env, capture_output=True, text=True)
         if r.returncode == 77:
-            skip(r.stderr.strip())
+            skip(r.stderr.strip().removeprefix("testbed: SKIP: "))
         if r.returncode != 0:
             print(r.stderr, file=sys.stderr)
             sys.exit(1)
