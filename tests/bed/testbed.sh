@@ -3,7 +3,7 @@
 #
 #   testbed.sh up SPEC...      build the bed; prints one line per drive: "BUS INDEX DEVICE"
 #   testbed.sh drives [BUS]    print the drive devices again (same format)
-#   testbed.sh run -- CMD...   run CMD inside the bed's blkio cgroup (throttles apply only to its tasks)
+#   testbed.sh run -- CMD...   run CMD inside the bed's cgroup (throttles apply only to its tasks)
 #   testbed.sh fail DEVICE     make a `solo` drive fail mid-run (its backing file shrinks to 0 and the
 #                              loop device's capacity follows: further I/O ends at offset 0)
 #   testbed.sh down            tear everything down (also safe after a partial `up`)
@@ -13,8 +13,10 @@
 #                               40*10^6; 0 = uncapped), each optionally capped at DRIVE_BPS
 #   solo:NAME                   one uncapped drive over its own file (fault tests, benchmarks)
 #
-# Environment: TESTBED_NAME (default usbsat-tb; one bed per name), TESTBED_DRIVE_MB (default 64).
-# Exit code 77 when not root or when loop devices / cgroup-v1 blkio are unavailable (CTest SKIP).
+# Environment: TESTBED_NAME (default usbsat-tb; one bed per name), TESTBED_DRIVE_MB (default 64),
+# USBSAT_CGROUP_ROOT (default /sys/fs/cgroup; tests point it at a fake tree, see cgroup.sh).
+# Caps: cgroup-v1 blkio throttles, else cgroup-v2 io.max (see cgroup.sh). Exit code 77 when not root, when
+# loop devices are unavailable, or when neither cgroup hierarchy can throttle (CTest SKIP, with the reason).
 #
 # Layout of a bus (caps always sit on an inner layer, never on the device the engine opens, because
 # io_uring I/O that needs a bio split on a throttled device can be charged twice):
@@ -31,14 +33,16 @@ set -euo pipefail
 NAME=${TESTBED_NAME:-usbsat-tb}
 DRIVE_MB=${TESTBED_DRIVE_MB:-64}
 STATE=/run/usbsat-testbed/$NAME
-CGROUP=/sys/fs/cgroup/blkio/$NAME
+# shellcheck source=cgroup.sh
+. "$(dirname "${BASH_SOURCE[0]}")/cgroup.sh"
 
 die() { echo "testbed: $*" >&2; exit 1; }
 skip() { echo "testbed: SKIP: $*" >&2; exit 77; }
 
 require_env() {
   [ "$(id -u)" = 0 ] || skip "needs root"
-  [ -d /sys/fs/cgroup/blkio ] && [ -e /sys/fs/cgroup/blkio/blkio.throttle.read_bps_device ] || skip "no cgroup-v1 blkio"
+  cg_detect || skip "$CG_WHY"
+  CGROUP=$(cg_dir "$NAME")
   command -v losetup >/dev/null || skip "no losetup"
   [ -e /dev/loop-control ] || skip "no loop devices"
 }
@@ -51,8 +55,7 @@ throttle() {  # throttle DEVICE BPS
   local dev=$1 bps=$2 n
   [ "$bps" = 0 ] && return 0
   n=$(devnum "$dev")
-  echo "$n $bps" >"$CGROUP/blkio.throttle.read_bps_device"
-  echo "$n $bps" >"$CGROUP/blkio.throttle.write_bps_device"
+  cg_throttle "$NAME" "$n" "$bps"
 }
 
 new_loop() {  # new_loop BACKING [losetup options...] -> prints the device
@@ -70,6 +73,7 @@ fill() {  # fill FILE MB: non-zero pseudo-random data (zero pages would flatter 
 cmd_up() {
   [ $# -gt 0 ] || die "up needs at least one SPEC"
   [ ! -e "$STATE" ] || die "bed '$NAME' exists; run 'testbed.sh down' first"
+  cg_prepare || skip "$CG_WHY"
   local total=0 spec
   for spec in "$@"; do
     IFS=: read -r kind _ _ n _ <<<"$spec"
@@ -86,7 +90,7 @@ cmd_up() {
   mkdir -p "$STATE/tmpfs"
   mount -t tmpfs -o "size=$((total + 16))m,mode=700" "usbsat-testbed-$NAME" "$STATE/tmpfs"
   record "mount $STATE/tmpfs"
-  mkdir "$CGROUP"
+  cg_create "$NAME"
   record "cgroup $CGROUP"
 
   for spec in "$@"; do
@@ -136,7 +140,7 @@ cmd_run() {
   [ "${1:-}" = -- ] && shift
   [ $# -gt 0 ] || die "run needs a command"
   [ -d "$CGROUP" ] || die "no bed '$NAME'"
-  exec sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CGROUP" "$@"
+  exec sh -c 'echo $$ >>"$0" && exec "$@"' "$(cg_procs "$NAME")" "$@"
 }
 
 cmd_fail() {
@@ -153,12 +157,7 @@ cmd_down() {
   while read -r kind what; do
     case $kind in
       loop) for _ in 1 2 3 4 5; do losetup -d "$what" 2>/dev/null && break; sleep 0.2; done ;;
-      cgroup)
-        # Move stragglers out, then remove.
-        if [ -e "$what/cgroup.procs" ]; then
-          while read -r pid; do echo "$pid" >/sys/fs/cgroup/blkio/cgroup.procs 2>/dev/null || true; done <"$what/cgroup.procs"
-          rmdir "$what" 2>/dev/null || rc=1
-        fi ;;
+      cgroup) cg_remove "$what" || rc=1 ;;  # stragglers move to the parent first
       mount) umount "$what" 2>/dev/null || umount -l "$what" || rc=1 ;;
     esac
   done < <(tac "$STATE/resources")
@@ -175,5 +174,5 @@ case $cmd in
   run) cmd_run "$@" ;;
   fail) cmd_fail "$@" ;;
   down) cmd_down ;;
-  *) sed -n '2,22p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,26p' "$0" >&2; exit 2 ;;
 esac

@@ -111,6 +111,7 @@ GroupVerdict attribute(const GroupInput& in) {
   std::map<std::string, double> solo;
   unsigned min_repeats = 0;
   bool first = true;
+  bool any_inconsistent = false;  // a phase with efficiency > 1 + tol
   for (const auto& p : in.phases)
     if (p.n <= 1)
       for (const auto& d : p.drives)
@@ -161,6 +162,12 @@ GroupVerdict attribute(const GroupInput& in) {
           if (share.dev == dr.dev) dr.predicted_mbs = share.predicted.mbs();
     }
 
+    if (p.n >= 2 && r.efficiency && *r.efficiency > 1 + tol) {
+      any_inconsistent = true;
+      out.notes.push_back("phase n=" + std::to_string(p.n) + ": together " + fmt_mbs(r.aggregate_mbs) +
+                          ", more than the sum of the solo rates (" + fmt_mbs(*r.solo_sum_mbs) +
+                          "): the measurements are inconsistent, measure again");
+    }
     if (p.n >= 2 && r.efficiency) {
       const double predicted = r.predicted_aggregate_mbs.value_or(*r.solo_sum_mbs);
       if (*r.efficiency >= 1 - tol) {
@@ -232,7 +239,7 @@ GroupVerdict attribute(const GroupInput& in) {
   if (judged && judged->efficiency && std::fabs(*judged->efficiency - (1 - tol)) < tol / 2 &&
       c != Confidence::Low)
     c = static_cast<Confidence>(static_cast<int>(c) - 1);
-  out.confidence = c;
+  out.confidence = any_inconsistent ? Confidence::Low : c;
   return out;
 }
 

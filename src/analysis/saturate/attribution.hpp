@@ -16,6 +16,9 @@
 ///    above the lowest common ancestor                        -> unexplained
 ///  * tol = 7% without repeats; with repeats, 3 x the largest coefficient of variation seen (solo rates and
 ///    concurrent aggregates), clamped to [3%, 25%].
+///  * efficiency > 1 + tol cannot happen with honest numbers (drives together deliver more than the sum of
+///    their solo rates): the phase keeps its verdict, a note says the numbers are inconsistent and the
+///    confidence is low.
 /// The group's verdict is that of the largest phase showing contention (else no_contention).
 #include <map>
 #include <optional>

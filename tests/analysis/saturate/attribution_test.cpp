@@ -311,3 +311,24 @@ TEST_CASE("attribution is deterministic") {
   };
   CHECK(run() == run());
 }
+
+TEST_CASE("drives that together exceed the sum of their solo rates: a note, low confidence, verdict kept") {
+  // 2 x 40 MB/s alone, 200 MB/s together: impossible for honest numbers (e.g. a declared capacity echoed
+  // instead of measured, or a disturbed solo run). Efficiency 2.5 > 1 + tol.
+  const auto v = attribute(declared_group_input(
+      "g", {"sdx", "sdy"}, Bandwidth::from_mbs(400),
+      {phase(1, {{"sdx", {40, 40, 40}}, {"sdy", {40, 40, 40}}}),
+       phase(2, {{"sdx", {100, 100, 100}}, {"sdy", {100, 100, 100}}})}));
+  CHECK(*v.phases[1].efficiency == doctest::Approx(2.5));
+  CHECK(v.verdict == Verdict::NoContention);
+  CHECK(v.confidence == Confidence::Low);  // High without the inconsistency (3 tight repeats)
+  CHECK(v.notes == std::vector<std::string>{"phase n=2: together 200 MB/s, more than the sum of the solo rates "
+                                            "(80 MB/s): the measurements are inconsistent, measure again"});
+  // Within the tolerance above 1 (noise): no note, confidence as the repeats give it.
+  const auto ok = attribute(declared_group_input(
+      "g", {"sdx", "sdy"}, Bandwidth::from_mbs(400),
+      {phase(1, {{"sdx", {40, 40, 40}}, {"sdy", {40, 40, 40}}}),
+       phase(2, {{"sdx", {41, 41, 41}}, {"sdy", {41, 41, 41}}})}));
+  CHECK(ok.notes.empty());
+  CHECK(ok.confidence == Confidence::High);
+}
