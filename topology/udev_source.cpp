@@ -54,23 +54,26 @@ std::string_view file_type_name(mode_t mode) {
   return "not a regular file";
 }
 
-/// Read a whole regular file of at most `cap` bytes with open/fstat/read (redirected by the umockdev preload
-/// under test). Opened non-blocking and checked with fstat first, so a FIFO, /dev/zero or a terminal linked
-/// in place of an attribute is refused instead of hanging the scan or reading until memory runs out; every
-/// sysfs attribute, procfs file and fixture file is a regular file. sysfs returns an attribute in one read,
-/// so a short read ends it (`sysfs`); other files (procfs seq_files such as mountinfo return short reads
-/// mid-file) are read until EOF.
+/// "a FIFO, not a regular file; not read" when `fd` is not a regular file, "" when it is.
+std::string not_regular(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) return {};
+  return std::string(file_type_name(st.st_mode)) + ", not a regular file; not read";
+}
+
+/// Read a whole regular file of at most `cap` bytes with open/read (redirected by the umockdev preload under
+/// test). Opened non-blocking, so a FIFO or terminal linked in place of an attribute cannot hang the scan,
+/// and capped, so /dev/zero cannot exhaust memory; every sysfs attribute, procfs file and fixture file is a
+/// regular file. The file type is checked (fstat) only when a read looks wrong (nothing, would block, over
+/// the cap), which is what any non-regular file gives: the common path stays open/read/close, one system
+/// call fewer per attribute than an fstat each (12,874 on the large benchmark fixture). sysfs returns an
+/// attribute in one read, so a short read ends it (`sysfs`); other files (procfs seq_files such as
+/// mountinfo return short reads mid-file) are read until EOF.
 ReadResult read_all(const std::string& path, std::size_t cap, bool sysfs = true) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     if (errno == EACCES || errno == EPERM) return {std::nullopt, std::strerror(errno), {}};
     return {std::nullopt, {}, std::strerror(errno)};
-  }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    const std::string what = std::string(file_type_name(st.st_mode)) + ", not a regular file; not read";
-    ::close(fd);
-    return {std::nullopt, what, {}};
   }
   std::string out;
   char buf[16384];
@@ -80,14 +83,19 @@ ReadResult read_all(const std::string& path, std::size_t cap, bool sysfs = true)
     const ssize_t n = ::read(fd, buf, want);
     if (n < 0) {
       if (errno == EINTR) continue;
-      out.clear();
-      r.problem = std::string("read failed: ") + std::strerror(errno);
+      const int err = errno;
+      r.problem = not_regular(fd);
+      if (r.problem.empty()) r.problem = std::string("read failed: ") + std::strerror(err);
       break;
     }
-    if (n == 0) break;
+    if (n == 0) {
+      if (out.empty()) r.problem = not_regular(fd);  // a FIFO without a writer, /dev/null
+      break;
+    }
     out.append(buf, static_cast<std::size_t>(n));
     if (out.size() > cap) {
-      r.problem = "larger than " + std::to_string(cap) + " bytes; not read";
+      r.problem = not_regular(fd);
+      if (r.problem.empty()) r.problem = "larger than " + std::to_string(cap) + " bytes; not read";
       break;
     }
     if (sysfs && static_cast<std::size_t>(n) < want) break;
