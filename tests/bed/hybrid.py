@@ -31,6 +31,8 @@ SYSFSGEN = os.path.join(FIXTURES, "sysfsgen.py")
 WITH_FIXTURE = os.path.join(FIXTURES, "with-fixture.sh")
 PREFIX = "usbsat-hy-"
 STATE_ROOT = "/run/usbsat-testbed"  # testbed.sh keeps one directory per bed name here
+# The generated layout goes to memory (writing thousands of small sysfs files to a busy disk takes seconds).
+TMP_ROOT = "/dev/shm" if os.path.isdir("/dev/shm") else None
 
 
 def skip(why):
@@ -62,8 +64,10 @@ def _pid_alive(pid):
 
 
 def reap_stale():
-    """Tear down hybrid beds whose process is gone (a run killed by a timeout): bed, /dev links."""
-    for state in glob.glob(os.path.join(STATE_ROOT, PREFIX + "*")) + glob.glob("/dev/" + PREFIX + "*"):
+    """Tear down hybrid beds whose process is gone (a run killed by a timeout): bed, /dev links, layout."""
+    leftovers = glob.glob(os.path.join(STATE_ROOT, PREFIX + "*")) + glob.glob("/dev/" + PREFIX + "*")
+    leftovers += glob.glob(os.path.join(TMP_ROOT or tempfile.gettempdir(), PREFIX + "*"))
+    for state in leftovers:
         name = os.path.basename(state)
         try:
             pid = int(name[len(PREFIX):].split("-", 1)[0])
@@ -71,7 +75,7 @@ def reap_stale():
             continue
         if _pid_alive(pid):
             continue
-        if state.startswith("/dev/"):
+        if not state.startswith(STATE_ROOT):
             shutil.rmtree(state, ignore_errors=True)
         else:
             subprocess.run([TESTBED, "down"], env=dict(os.environ, TESTBED_NAME=name), capture_output=True)
@@ -120,7 +124,7 @@ class HybridBed:
             for i, dev in enumerate(b.devs):
                 self.drives[dev] = loops[(b.name, i)]
                 os.symlink(loops[(b.name, i)], os.path.join(self.devdir, dev))
-        self.tmp = tempfile.mkdtemp(prefix=self.name + "-")
+        self.tmp = tempfile.mkdtemp(prefix=self.name + "-", dir=TMP_ROOT)
         args = [sys.executable, SYSFSGEN, self.tmp, "--scenario", self.layout]
         for dev in self.drives:
             args += ["--devname", f"{dev}={self.name}/{dev}"]

@@ -3,7 +3,7 @@
 `usbsat plan --predict` end to end on the hybrid bed (hybrid.py): a generated layout whose drives are capped
 loop devices. Root only; exit 77 (SKIP) otherwise.
 
-    hybrid_e2e_test.py USBSAT CASE   CASE: pcie_link | chipset_ports | ehci_hub | pcie_switch | hub_mixed |
+    hybrid_e2e_test.py USBSAT CASE   CASE: layout (the generator's bed mode; no root) | pcie_link | chipset_ports | ehci_hub | pcie_switch | hub_mixed |
                                            unexplained | two_groups
 
 Every case measures with a 1 s ramp + 5 s per phase (the bed is accurate to <0.5% there), asserts the
@@ -222,10 +222,13 @@ def case_unexplained(usbsat):
         check(g["verdict"] == "unexplained", f"verdict unexplained (got {g['verdict']})")
         check(g["plateau_mbs"] is not None and within(g["plateau_mbs"], 150),
               f"plateau ≈ 150 (bed cap): {g['plateau_mbs']}")
+        # The lowest node both drives hang from: the card's SuperSpeed root hub (their port paths 4-1, 4-2).
+        lca = {"usb" + d["port_path"].split("-")[0] for d in bed.expected["drives"] if d["dev"] in ("sdb", "sdc")}
+        check(lca == {"usb4"}, f"the layout puts sdb and sdc on root hub usb4: {lca}")
         b = g["bottleneck"] or {}
         check(b.get("kind") == "lowest_common_ancestor" and b.get("capacity_mbs") is None
-              and "0000:03:00.0" in (b.get("node") or ""),
-              f"the lowest common node named, no modelled link: {b}")
+              and "root hub usb4" in (b.get("node") or ""),
+              f"the lowest common node (root hub usb4) named, no modelled link: {b}")
         check(phase(g, 2)["predicted_aggregate_mbs"] is not None and phase(g, 2)["predicted_aggregate_mbs"] > 200,
               f"the model predicted no loss ({phase(g, 2)['predicted_aggregate_mbs']})")
         check(any("the model predicts" in n for n in g["notes"]), f"a note says the model predicted more: {g['notes']}")
@@ -254,7 +257,33 @@ def case_two_groups(usbsat):
         record("two_groups", res, {"cap": {"0000:00:14.0": None, "0000:03:00.0": 400}, "predict": cmp})
 
 
-CASES = {"pcie_link": case_pcie_link, "chipset_ports": case_chipset_ports, "ehci_hub": case_ehci_hub,
+def case_layout(usbsat):
+    # No root, no I/O: the generator's bed mode itself. DEVNAME leads outside the tree, the node is left out,
+    # and the scanner (under umockdev) reports the drive at that path; other drives are untouched.
+    import subprocess
+    import tempfile
+    from hybrid import SYSFSGEN, WITH_FIXTURE
+    with tempfile.TemporaryDirectory() as tmp:
+        gen = [sys.executable, SYSFSGEN, tmp, "--scenario", "asm1042-card"]
+        r = subprocess.run(gen + ["--devname", "sdb=usbsat-bed-x/sdb"], capture_output=True, text=True)
+        check(r.returncode == 0, f"sysfsgen --devname exits 0 ({r.stderr.strip()})")
+        tree = os.path.join(tmp, "asm1042-card")
+        uevent = open(os.path.join(tree, "sys/class/block/sdb/uevent")).read()
+        check("DEVNAME=usbsat-bed-x/sdb\n" in uevent, f"sdb's uevent leads outside the tree: {uevent!r}")
+        check(not os.path.exists(os.path.join(tree, "dev/sdb")), "no dev/sdb node in the tree")
+        check(os.path.exists(os.path.join(tree, "dev/sdc")), "dev/sdc (not mapped) is still in the tree")
+        r = subprocess.run([WITH_FIXTURE, tree, "--", usbsat, "drives", "--json"], capture_output=True, text=True)
+        if r.returncode == 77:
+            skip(r.stderr.strip())
+        nodes = {d["dev"]: d["devnode"] for d in json.loads(r.stdout)["drives"]}
+        check(nodes.get("sdb") == "/dev/usbsat-bed-x/sdb" and nodes.get("sdc") == "/dev/sdc",
+              f"the scanner opens sdb at /dev/usbsat-bed-x/sdb, sdc at /dev/sdc: {nodes}")
+        for bad in ("sdz=x/sdz", "sdb=/abs/sdb", "sdb=../sdb", "sdb"):
+            r = subprocess.run(gen + ["--devname", bad], capture_output=True, text=True)
+            check(r.returncode == 2, f"--devname {bad}: exit 2 ({r.stderr.strip()})")
+
+
+CASES = {"layout": case_layout, "pcie_link": case_pcie_link, "chipset_ports": case_chipset_ports, "ehci_hub": case_ehci_hub,
          "pcie_switch": case_pcie_switch, "hub_mixed": case_hub_mixed, "unexplained": case_unexplained,
          "two_groups": case_two_groups}
 
@@ -262,7 +291,7 @@ if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[2] not in CASES:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    if os.geteuid() != 0:
+    if os.geteuid() != 0 and sys.argv[2] != "layout":
         skip("needs root")
     CASES[sys.argv[2]](sys.argv[1])
     if e2e_test.FAILURES:
