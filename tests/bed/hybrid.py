@@ -106,9 +106,9 @@ class HybridBed:
         return self
 
     def _build(self):
+        self.up = True  # from here on close() runs `down`, which is safe after a partial (interrupted) `up`
         r = subprocess.run([TESTBED, "up", *[b.spec() for b in self.buses]], env=self.env, capture_output=True,
                            text=True)
-        self.up = True
         if r.returncode == 77:
             self.close()
             skip(r.stderr.strip().removeprefix("testbed: SKIP: "))
