@@ -11,7 +11,7 @@
 #include "topology/device_source.hpp"
 #include "topology/errors.hpp"
 
-namespace usbsat::test {
+namespace usbsat::testing {
 
 class FakeSource final : public topology::DeviceSource {
  public:
@@ -115,4 +115,4 @@ class FakeSource final : public topology::DeviceSource {
   bool fail_ = false;
 };
 
-}  // namespace usbsat::test
+}  // namespace usbsat::testing

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "tests/support/model_topologies.hpp"
+#include "tests/support/machines.hpp"
 #include "topology/bandwidth.hpp"
 
 using namespace usbsat::topology;
@@ -88,33 +88,35 @@ TEST_CASE("PCIe capacity: per-lane payload x width x efficiency, current link sp
 }
 
 TEST_CASE("path_resources: ASM1042 card, drive link, controller and both PCIe hops") {
-  const Topology t = asm1042_two_drives();
-  const auto rs = path_resources(t, block(t, "sdb"));
+  const Topology t = asm1042_card();
+  const auto rs = path_resources(t, block(t, "sda"));
   CHECK(ids(rs) == std::vector<std::string>{"drive_link:4-1", "controller:0000:03:00.0",
-                                            "pcie_link:0000:03:00.0", "pcie_link:0000:00:1c.0"});
+                                            "pcie_link:0000:03:00.0", "pcie_link:0000:00:1c.4"});
   CHECK(rs[0].kind == ResourceKind::DriveLink);
   CHECK(cap(rs[0]) == doctest::Approx(400));
-  CHECK(rs[0].label == "USB 3.2 Gen 1 UAS link of 4-1");
+  CHECK(rs[0].label == "USB 3.2 Gen 1 UAS link of 4-1 (Expansion HDD)");
   CHECK_FALSE(rs[1].capacity);  // no nominal controller limit
-  CHECK(rs[1].label == "controller 0000:03:00.0 (ASM1042)");
+  CHECK(rs[1].label ==
+        "controller 0000:03:00.0 (ASMedia Technology Inc. ASM1042 SuperSpeed USB Host Controller)");
   CHECK(cap(rs[2]) == doctest::Approx(400));
-  CHECK(rs[2].label == "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042)");
+  CHECK(rs[2].label ==
+        "PCIe 2.0 x1 link of 0000:03:00.0 (ASMedia Technology Inc. ASM1042 SuperSpeed USB Host Controller)");
   CHECK(rs[2].vertex == t.find_by_name("0000:03:00.0"));
 
-  const Topology bot = asm1042_two_drives(StorageProtocol::Bot);
-  CHECK(drive_link_capacity(bot, block(bot, "sdc"))->mbs() == doctest::Approx(310));
-  CHECK(path_resources(bot, block(bot, "sdc"))[0].label == "USB 3.2 Gen 1 BOT link of 4-2");
+  const Topology bot = asm1042_card(StorageProtocol::Bot);
+  CHECK(drive_link_capacity(bot, block(bot, "sdb"))->mbs() == doctest::Approx(310));
+  CHECK(path_resources(bot, block(bot, "sdb"))[0].label == "USB 3.2 Gen 1 BOT link of 4-2 (Elements 25A2)");
 }
 
 TEST_CASE("path_resources: sticks behind a USB 2.0 hub on EHCI see the hub uplink and the EHCI bus") {
-  const Topology t = ehci_hub_four_sticks();
+  const Topology t = legacy_ehci();
   const auto rs = path_resources(t, block(t, "sdd"));
-  CHECK(ids(rs) == std::vector<std::string>{"drive_link:1-1.3", "hub_uplink:1-1", "usb_bus:usb1",
-                                            "controller:0000:00:1d.0"});
+  CHECK(ids(rs) == std::vector<std::string>{"drive_link:5-1.3", "hub_uplink:5-1", "usb_bus:usb5",
+                                            "controller:0000:00:1d.7"});
   CHECK(cap(rs[0]) == doctest::Approx(40));
   CHECK(cap(rs[1]) == doctest::Approx(40));
   CHECK(cap(rs[2]) == doctest::Approx(40));
-  CHECK(rs[2].label == "USB 2.0 bus usb1 (ehci, shared by all its ports)");
+  CHECK(rs[2].label == "USB 2.0 bus usb5 (ehci, shared by all its ports)");
 }
 
 TEST_CASE("path_resources: a USB3 hub pair — each drive goes through the half that carries it") {
@@ -134,7 +136,7 @@ TEST_CASE("path_resources: a USB3 hub pair — each drive goes through the half 
 }
 
 TEST_CASE("path_resources: switch card — every hop of the PCIe chain, nearest first") {
-  const Topology t = switch_card(2);
+  const Topology t = pcie_switch_card(2);
   const auto rs = path_resources(t, block(t, "sdc"));
   CHECK(ids(rs) == std::vector<std::string>{"drive_link:6-1", "controller:0000:04:00.0",
                                             "pcie_link:0000:04:00.0", "pcie_link:0000:02:02.0",
@@ -144,24 +146,24 @@ TEST_CASE("path_resources: switch card — every hop of the PCIe chain, nearest 
 }
 
 TEST_CASE("calibration: overrides by resource id and replaced table rows change the capacities") {
-  const Topology t = asm1042_two_drives();
+  const Topology t = asm1042_card();
   CapacityModel m = nominal_model();
   m.overrides_mbs["controller:0000:03:00.0"] = 360;
   m.pcie_efficiency = 0.75;
   for (auto& row : m.usb)
     if (row.rate == UsbRate::Gen1) row.uas_mbs = 420;
-  const auto rs = path_resources(t, block(t, "sdb"), m);
+  const auto rs = path_resources(t, block(t, "sda"), m);
   CHECK(cap(rs[0]) == doctest::Approx(420));
   CHECK(cap(rs[1]) == doctest::Approx(360));
   CHECK(cap(rs[2]) == doctest::Approx(375));
   // The nominal model is untouched.
-  CHECK(cap(path_resources(t, block(t, "sdb"))[0]) == doctest::Approx(400));
+  CHECK(cap(path_resources(t, block(t, "sda"))[0]) == doctest::Approx(400));
 }
 
 TEST_CASE("path_resources: a block device that is not below USB has none; node ids are stable") {
-  ModelTopo m;
-  const auto c = m.controller("0000:00:14.0", HcdKind::Xhci, std::nullopt);
-  m.root_hub(c, 2, UsbSpeed::Super);
+  Machine m;
+  const auto c = m.controller(std::nullopt, "0000:00:14.0", HcdKind::Xhci);
+  m.root_hub(c, 2, UsbSpeed::Super, 2);
   Topology t = m.finish();
   CHECK(path_resources(t, *t.find_by_name("usb2")).empty());
   CHECK(node_id(t, *t.find_by_name("usb2")) == "usb2");
@@ -171,7 +173,7 @@ TEST_CASE("path_resources: a block device that is not below USB has none; node i
 
 TEST_CASE("upstream_resources: a drive's path is its own link followed by what is above its port") {
   // The planner builds hypothetical drives from upstream_resources(port); they must match real drives exactly.
-  for (const auto& t : {asm1042_two_drives(), ehci_hub_four_sticks(), usb3_hub_ssd_and_stick(true), switch_card(4)}) {
+  for (const auto& t : {asm1042_card(), legacy_ehci(), usb3_hub_ssd_and_stick(true), pcie_switch_card(4)}) {
     for (Vertex b : block_devices(t)) {
       const auto path = path_resources(t, b);
       if (path.empty()) continue;

@@ -7,7 +7,7 @@
 #include "topology/scan.hpp"
 
 using namespace usbsat::topology;
-using usbsat::test::FakeSource;
+using usbsat::testing::FakeSource;
 
 namespace {
 const std::string kRoot = "/sys/devices/pci0000:00";

@@ -1,11 +1,11 @@
-// The planner over in-memory machines (tests/support/topologies.hpp): rate parsing, slots, the search's
+// The planner over in-memory machines (tests/support/machines.hpp): rate parsing, slots, the search's
 // choices and its determinism. The scanned-fixture cases live in plan_fixture_test.cpp.
 #include <doctest/doctest.h>
 
 #include <set>
 
 #include "src/analysis/plan/planner.hpp"
-#include "tests/support/topologies.hpp"
+#include "tests/support/machines.hpp"
 
 using namespace usbsat;
 using namespace usbsat::analysis::model;

@@ -1,10 +1,10 @@
 #include <doctest/doctest.h>
 
+#include "src/analysis/model/grouping.hpp"
 #include "src/analysis/saturate/attribution.hpp"
 #include "src/analysis/saturate/group_input.hpp"
-#include "src/analysis/model/grouping.hpp"
 #include "src/analysis/saturate/verdict_text.hpp"
-#include "tests/support/model_topologies.hpp"
+#include "tests/support/machines.hpp"
 
 using namespace usbsat::analysis::model;
 using namespace usbsat::analysis::saturate;
@@ -34,10 +34,10 @@ GroupInput from_topology(const Topology& t, const std::vector<std::string>& devs
 }  // namespace
 
 TEST_CASE("ASM1042: two BOT drives saturate the card's PCIe 2.0 x1 link at ~392 MB/s") {
-  const Topology t = asm1042_two_drives(StorageProtocol::Bot);
+  const Topology t = asm1042_card(StorageProtocol::Bot);
   const auto in =
-      from_topology(t, {"sdb", "sdc"},
-                    {phase(1, {{"sdb", {310}}, {"sdc", {310}}}), phase(2, {{"sdb", {197}}, {"sdc", {195}}})});
+      from_topology(t, {"sda", "sdb"},
+                    {phase(1, {{"sda", {310}}, {"sdb", {310}}}), phase(2, {{"sda", {197}}, {"sdb", {195}}})});
   const auto v = attribute(in);
   CHECK(v.name == "0000:03:00.0");
   CHECK(v.tolerance == doctest::Approx(kDefaultTolerance));
@@ -57,33 +57,33 @@ TEST_CASE("ASM1042: two BOT drives saturate the card's PCIe 2.0 x1 link at ~392 
   CHECK(*v.bottleneck->capacity_mbs == doctest::Approx(400));
   CHECK_FALSE(v.bottleneck->lowest_common_ancestor);
   CHECK(v.notes.empty());
-  CHECK(
-      conclusion(v) ==
-      "sdb (port 1) and sdc (port 2) share the PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042): together 392 MB/s "
-      "of 2×310 MB/s solo (63%) — move one to a port of another controller, such as a chipset port.");
+  CHECK(conclusion(v) ==
+        "sda (port 1) and sdb (port 2) share the PCIe 2.0 x1 link of 0000:03:00.0 (ASMedia Technology Inc. "
+        "ASM1042 SuperSpeed USB Host Controller): together 392 MB/s "
+        "of 2×310 MB/s solo (63%) — move one to a port of another controller, such as a chipset port.");
 }
 
 TEST_CASE("four USB 2.0 sticks behind a USB 2.0 hub on EHCI: plateau ~40 MB/s, hub uplink named") {
-  const Topology t = ehci_hub_four_sticks();
+  const Topology t = legacy_ehci();
   const auto in = from_topology(t, {"sdb", "sdc", "sdd", "sde"},
                                 {phase(1, {{"sdb", {38}}, {"sdc", {36}}, {"sdd", {37}}, {"sde", {35}}}),
                                  phase(2, {{"sdb", {20}}, {"sdc", {19}}}),
                                  phase(4, {{"sdb", {10}}, {"sdc", {10}}, {"sdd", {10}}, {"sde", {9.5}}})});
   const auto v = attribute(in);
-  CHECK(v.name == "1-1");
+  CHECK(v.name == "5-1");
   CHECK(v.phases[1].verdict == Verdict::Saturated);
   CHECK(v.phases[2].verdict == Verdict::Saturated);
   CHECK(v.deciding_phase == 2u);  // the largest phase showing contention
   CHECK(*v.plateau_mbs == doctest::Approx(39.5));
   CHECK(*v.phases[2].predicted_aggregate_mbs == doctest::Approx(40));
   REQUIRE(v.bottleneck);
-  CHECK(v.bottleneck->node == "1-1");  // hub uplink and EHCI bus both 40: the nearer one
+  CHECK(v.bottleneck->node == "5-1");  // hub uplink and EHCI bus both 40: the nearer one
   CHECK(v.bottleneck->kind == ResourceKind::HubUplink);
   CHECK(
       conclusion(v) ==
-      "sdb (port 1 of hub 1-1), sdc (port 2 of hub 1-1), sdd (port 3 of hub 1-1) and sde (port 4 of hub 1-1) "
-      "share the USB 2.0 uplink of hub 1-1 (USB2.0 Hub): together 40 MB/s of 38+36+37+35 MB/s solo (27%) — "
-      "connect one directly to the computer instead of through hub 1-1.");
+      "sdb (port 1 of hub 5-1), sdc (port 2 of hub 5-1), sdd (port 3 of hub 5-1) and sde (port 4 of hub 5-1) "
+      "share the USB 2.0 uplink of hub 5-1 (USB2.0 Hub): together 40 MB/s of 38+36+37+35 MB/s solo (27%) — "
+      "connect one directly to the computer instead of through hub 5-1.");
 }
 
 TEST_CASE("two sticks on the root ports of one EHCI: the bus is named, with bus advice") {
@@ -135,7 +135,7 @@ TEST_CASE("a slow stick next to a fast SSD is no false alarm: judged against the
 }
 
 TEST_CASE("drives on separate controllers of a PCIe switch card: no contention") {
-  const Topology t = switch_card(2);
+  const Topology t = pcie_switch_card(2);
   const auto v = attribute(from_topology(
       t, {"sdb", "sdc"},
       {phase(1, {{"sdb", {390}}, {"sdc", {385}}}), phase(2, {{"sdb", {388}}, {"sdc", {384}}})}));
@@ -144,7 +144,7 @@ TEST_CASE("drives on separate controllers of a PCIe switch card: no contention")
 }
 
 TEST_CASE("four 170 MB/s drives on separate controllers: no contention at n=2 and n=4") {
-  const Topology t = switch_card(4);
+  const Topology t = pcie_switch_card(4);
   const auto v =
       attribute(from_topology(t, {"sdb", "sdc", "sdd", "sde"},
                               {phase(1, {{"sdb", {170}}, {"sdc", {170}}, {"sdd", {170}}, {"sde", {170}}}),
@@ -157,7 +157,7 @@ TEST_CASE("four 170 MB/s drives on separate controllers: no contention at n=2 an
 }
 
 TEST_CASE("contention far above the model is unexplained and located at the lowest common ancestor") {
-  const Topology t = switch_card(2);
+  const Topology t = pcie_switch_card(2);
   const auto v = attribute(from_topology(
       t, {"sdb", "sdc"},
       {phase(1, {{"sdb", {390}}, {"sdc", {390}}}), phase(2, {{"sdb", {150}}, {"sdc", {150}}})}));
@@ -288,11 +288,11 @@ TEST_CASE("a drive without a solo baseline leaves its phase unjudged, with a not
 }
 
 TEST_CASE("a model that predicts contention that did not happen is reported for calibration") {
-  const Topology t = asm1042_two_drives();
+  const Topology t = asm1042_card();
   // Measured 600 together through a link modelled at 400: the card does better than the nominal figure.
   const auto v = attribute(from_topology(
-      t, {"sdb", "sdc"},
-      {phase(1, {{"sdb", {310}}, {"sdc", {310}}}), phase(2, {{"sdb", {300}}, {"sdc", {300}}})}));
+      t, {"sda", "sdb"},
+      {phase(1, {{"sda", {310}}, {"sdb", {310}}}), phase(2, {{"sda", {300}}, {"sdb", {300}}})}));
   CHECK(v.verdict == Verdict::NoContention);
   CHECK(v.notes ==
         std::vector<std::string>{"the model predicts contention (400 MB/s together) but none was measured "
@@ -301,7 +301,7 @@ TEST_CASE("a model that predicts contention that did not happen is reported for 
 
 TEST_CASE("attribution is deterministic") {
   auto run = [] {
-    const Topology t = ehci_hub_four_sticks();
+    const Topology t = legacy_ehci();
     const auto v = attribute(from_topology(
         t, {"sdb", "sdc", "sdd", "sde"},
         {phase(1, {{"sdb", {38, 37}}, {"sdc", {36, 36}}, {"sdd", {37, 38}}, {"sde", {35, 35}}}),
