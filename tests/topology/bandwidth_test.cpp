@@ -73,6 +73,73 @@ TEST_CASE("the USB table: figures of the issue, protocol matters, every row sour
   }
 }
 
+TEST_CASE("the USB table, every row pinned: one drive by protocol and the shared link") {
+  // Literal figures, each with the source the table cites, so a changed row fails here and not only a
+  // monotonic invariant. {rate, BOT, UAS, shared} in MB/s.
+  struct Row {
+    UsbRate rate;
+    double bot, uas, shared;
+  };
+  const Row rows[] = {
+      // USB 2.0 spec 5.7.4: no bulk endpoints at low speed; interrupt 8 B per 10 ms = 800 B/s.
+      {UsbRate::Low, 0.0008, 0.0008, 0.0008},
+      // USB 2.0 spec table 5-9: 19 x 64 B per 1 ms frame = 1.216 MB/s; ~1 MB/s measured with BOT.
+      {UsbRate::Full, 1.0, 1.0, 1.2},
+      // USB 2.0 spec table 5-10: 53.2 MB/s theoretical; EHCI scheduling and BOT give 35-43 (~40).
+      {UsbRate::High, 40, 40, 40},
+      // 5 Gb/s 8b/10b = 500 MB/s raw; measured UAS 360-430, BOT 300-320.
+      {UsbRate::Gen1, 310, 400, 400},
+      // Estimate: 2 lanes x Gen 1 with Gen 1's 80% payload; BOT scaled by 310/400.
+      {UsbRate::Gen1x2, 620, 800, 800},
+      // 10 Gb/s 128b/132b = 1212 MB/s raw; ~1000-1050 measured with UAS NVMe bridges; BOT scaled.
+      {UsbRate::Gen2, 775, 1000, 1000},
+      // 20 Gb/s 128b/132b = 2424 MB/s raw; ~2000 measured with Gen 2x2 enclosures; BOT estimate.
+      {UsbRate::Gen2x2, 1550, 2000, 2000},
+      // Upper bound: USB4 tunnels USB 3.2 at no more than Gen 2x2 rates; estimate.
+      {UsbRate::Usb4, 1550, 2000, 2000},
+  };
+  const auto table = usb_capacity_table();
+  REQUIRE(table.size() == std::size(rows));
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const Row& r = rows[i];
+    CAPTURE(to_string(r.rate));
+    CHECK(table[i].rate == r.rate);
+    CHECK(table[i].bot_mbs == doctest::Approx(r.bot));
+    CHECK(table[i].uas_mbs == doctest::Approx(r.uas));
+    CHECK(table[i].shared_mbs == doctest::Approx(r.shared));
+    // The queries read the same row.
+    CHECK(usb_drive_capacity(r.rate, StorageProtocol::Bot)->mbs() == doctest::Approx(r.bot));
+    CHECK(usb_drive_capacity(r.rate, StorageProtocol::Uas)->mbs() == doctest::Approx(r.uas));
+    CHECK(usb_shared_capacity(r.rate)->mbs() == doctest::Approx(r.shared));
+  }
+}
+
+TEST_CASE("the PCIe table, every row pinned: payload per lane, and x1 capacity at 80% efficiency") {
+  struct Row {
+    unsigned generation;
+    double gts, lane_mbs, x1_mbs;
+  };
+  const Row rows[] = {
+      {1, 2.5, 250.0, 200.0},      // 2.5 GT/s x 8b/10b / 8
+      {2, 5.0, 500.0, 400.0},      // 5 GT/s x 8b/10b / 8
+      {3, 8.0, 984.6, 787.68},     // 8 GT/s x 128b/130b / 8
+      {4, 16.0, 1969.2, 1575.36},  // 16 GT/s x 128b/130b / 8
+      {5, 32.0, 3938.5, 3150.8},   // 32 GT/s x 128b/130b / 8
+      {6, 64.0, 7375.0, 5900.0},   // 64 GT/s PAM4 FLIT mode, 236/256 bytes usable
+  };
+  const auto table = pcie_capacity_table();
+  REQUIRE(table.size() == std::size(rows));
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const Row& r = rows[i];
+    CAPTURE(r.generation);
+    CHECK(table[i].generation == r.generation);
+    CHECK(table[i].gts == doctest::Approx(r.gts));
+    CHECK(table[i].lane_mbs == doctest::Approx(r.lane_mbs));
+    CHECK(pcie_capacity(pcie(r.gts, 1))->mbs() == doctest::Approx(r.x1_mbs).epsilon(0.0005));
+    CHECK(pcie_capacity(pcie(r.gts, 4))->mbs() == doctest::Approx(4 * r.x1_mbs).epsilon(0.0005));
+  }
+}
+
 TEST_CASE("PCIe capacity: per-lane payload x width x efficiency, current link speed and width") {
   CHECK(pcie_capacity(pcie(5.0, 1))->mbs() == doctest::Approx(400));  // PCIe 2.0 x1
   CHECK(pcie_capacity(pcie(2.5, 1))->mbs() == doctest::Approx(200));  // PCIe 1.x x1
