@@ -6,7 +6,7 @@
 
 #include "report/plan_report.hpp"
 #include "tests/support/golden.hpp"
-#include "tests/support/topologies.hpp"
+#include "tests/support/machines.hpp"
 
 using namespace usbsat;
 using report::PlanBottleneck;

@@ -12,7 +12,7 @@
 #include "topology/device_source.hpp"
 #include "topology/errors.hpp"
 
-namespace usbsat::test {
+namespace usbsat::testing {
 
 class FakeSource final : public topology::DeviceSource {
  public:
@@ -132,4 +132,4 @@ class FakeSource final : public topology::DeviceSource {
   bool fail_ = false;
 };
 
-}  // namespace usbsat::test
+}  // namespace usbsat::testing

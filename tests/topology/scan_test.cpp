@@ -9,7 +9,7 @@
 #include "topology/scan.hpp"
 
 using namespace usbsat::topology;
-using usbsat::test::FakeSource;
+using usbsat::testing::FakeSource;
 
 namespace {
 const std::string kRoot = "/sys/devices/pci0000:00";
@@ -279,6 +279,54 @@ TEST_CASE("scan: without the quirk a UAS-capable BOT binding has no visible reas
   CHECK_FALSE(ui.uas_blocked_reason);
 }
 
+TEST_CASE("scan: why a UAS-capable drive runs Bulk-Only on a UHCI or OHCI companion, or at full speed") {
+  // Three UAS-capable enclosures (152d:0578, not in the quirks parameter) bound to usb-storage: on the
+  // EHCI's UHCI companion, on an OHCI, and at 12 Mb/s on the xHCI. The scanner finds the reason itself.
+  FakeSource f = system();
+  const std::string ohci = kRoot + "/0000:00:12.0";
+  f.device({.syspath = ohci, .subsystem = "pci", .driver = "ohci-pci"},
+           {{"class", "0x0c0310"}, {"vendor", "0x1002"}});
+  usb_device(f, ohci + "/usb5",
+             {{"busnum", "5"}, {"speed", "12"}, {"maxchild", "2"}, {"bDeviceClass", "09"}});
+  auto enclosure = [&](const std::string& dev, const std::string& bus, const std::string& speed) {
+    usb_device(f, dev,
+               {{"busnum", bus},
+                {"devnum", "2"},
+                {"speed", speed},
+                {"version", " 3.00"},
+                {"idVendor", "152d"},
+                {"idProduct", "0578"},
+                {"bDeviceClass", "00"}});
+    f.binary(dev, "descriptors", storage_descriptors(0x0300, true));
+    const std::string name = dev.substr(dev.rfind('/') + 1);
+    usb_interface(f, dev + "/" + name + ":1.0", "usb-storage",
+                  {{"bInterfaceNumber", "00"},
+                   {"bInterfaceClass", "08"},
+                   {"bInterfaceSubClass", "06"},
+                   {"bInterfaceProtocol", "50"},
+                   {"bAlternateSetting", " 0"},
+                   {"bNumEndpoints", "02"}});
+  };
+  enclosure(kUhci + "/usb4/4-1", "4", "12");
+  enclosure(ohci + "/usb5/5-1", "5", "12");
+  enclosure(kXhci + "/usb1/1-1", "1", "12");
+  const Topology t = scan(f, {.mountinfo_path = ""}).topology;
+  auto reason = [&](const std::string& intf) -> std::string {
+    const auto v = t.find(intf);
+    REQUIRE(v);
+    const auto& i = t[*v].as<InterfaceInfo>();
+    CHECK(i.storage == StorageProtocol::Bot);
+    CHECK(i.uas_capable);
+    return i.uas_blocked_reason.value_or("(none)");
+  };
+  CHECK(reason(kUhci + "/usb4/4-1/4-1:1.0") ==
+        "host controller is uhci (USB 1.1, no scatter-gather): the uas driver cannot bind");
+  CHECK(reason(ohci + "/usb5/5-1/5-1:1.0") ==
+        "host controller is ohci (USB 1.1, no scatter-gather): the uas driver cannot bind");
+  CHECK(reason(kXhci + "/usb1/1-1/1-1:1.0") ==
+        "device runs at 12 Mb/s (USB 1.1): uas needs high speed or better");
+}
+
 TEST_CASE("scan: non-USB disks are roots with their transport; virtual disks are skipped unless asked") {
   FakeSource f = system();
   auto r = scan(f, {.mountinfo_path = ""});
@@ -325,10 +373,18 @@ TEST_CASE("scan: one bad device is a diagnostic, a missing controller is tolerat
 }
 
 TEST_CASE("scan: deterministic across runs") {
-  FakeSource a = system(), b = system();
-  auto ra = scan(a, {.mountinfo_path = ""}), rb = scan(b, {.mountinfo_path = ""});
-  REQUIRE(ra.topology.size() == rb.topology.size());
-  for (Vertex v = 0; v < ra.topology.size(); ++v) CHECK(ra.topology[v].syspath() == rb.topology[v].syspath());
+  // Two scans of the same sources lay the graph out identically: this vertex order, every time.
+  for (int run = 0; run < 2; ++run) {
+    FakeSource f = system();
+    const auto r = scan(f, {.mountinfo_path = ""});
+    std::string order;
+    for (Vertex v = 0; v < r.topology.size(); ++v) order += std::string(node_name(r.topology[v])) + " ";
+    CHECK(order ==
+          "0000:00:1c.0 0000:03:00.0 usb1 usb1-port1 usb1-port2 1-2 usb2 usb2-port1 2-1 2-1:1.0 6:0:0:0 sdb "
+          "usb2-port2 0000:00:1d.0 usb4 usb4-port1 usb4-port2 0000:00:1d.7 usb3 usb3-port1 usb3-port2 "
+          "usb3-port3 "
+          "nvme0n1 ");
+  }
 }
 
 // ---- USB strings as lsusb shows them -------------------------------------------------------------------

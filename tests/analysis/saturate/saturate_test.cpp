@@ -6,7 +6,7 @@
 #include <map>
 
 #include "src/analysis/saturate/saturate.hpp"
-#include "tests/support/model_topologies.hpp"
+#include "tests/support/machines.hpp"
 
 using namespace usbsat;
 using namespace usbsat::analysis::model;
@@ -49,15 +49,15 @@ TEST_CASE("queue depth by protocol: BOT 1, UAS 32, mixed the deeper, --qd wins")
   CHECK(protocol_queue_depth(StorageProtocol::Uas) == 32);
   CHECK(protocol_queue_depth(StorageProtocol::None) == 32);
 
-  const auto bot = testing::asm1042_two_drives(StorageProtocol::Bot);
+  const auto bot = testing::asm1042_card(StorageProtocol::Bot);
   auto plan = plan_topology(bot, {}, std::nullopt);
   REQUIRE(plan.groups.size() == 1);
   CHECK(plan.groups[0].qd == 1);
   CHECK(plan.groups[0].node_kind == "controller");
   CHECK(plan.groups[0].levels == std::vector<unsigned>{1, 2});
-  CHECK(plan.groups[0].drives[0].path == "/dev/sdb");
+  CHECK(plan.groups[0].drives[0].path == "/dev/sda");
 
-  const auto uas = testing::asm1042_two_drives(StorageProtocol::Uas);
+  const auto uas = testing::asm1042_card(StorageProtocol::Uas);
   plan = plan_topology(uas, {}, std::nullopt);
   REQUIRE(plan.groups.size() == 1);
   CHECK(plan.groups[0].qd == 32);
@@ -73,7 +73,7 @@ TEST_CASE("queue depth by protocol: BOT 1, UAS 32, mixed the deeper, --qd wins")
 }
 
 TEST_CASE("plan_topology: groups by shared node, restricted to the named drives") {
-  const auto t = testing::ehci_hub_four_sticks();
+  const auto t = testing::legacy_ehci();
   auto plan = plan_topology(t, {}, std::nullopt);
   REQUIRE(plan.groups.size() == 1);
   CHECK(plan.groups[0].drives.size() == 4);
@@ -90,7 +90,7 @@ TEST_CASE("plan_topology: groups by shared node, restricted to the named drives"
   CHECK(plan.groups.empty());
 
   // Drives on separate controllers of a switch card share the switch: one group at the switch.
-  const auto sw = testing::switch_card(4);
+  const auto sw = testing::pcie_switch_card(4);
   plan = plan_topology(sw, {}, std::nullopt);
   REQUIRE(!plan.groups.empty());
   CHECK(plan.groups[0].drives.size() == 4);
@@ -344,10 +344,10 @@ TEST_CASE("random pass: a second pass per group with 4 KiB random reads") {
 }
 
 TEST_CASE("topology groups: the verdict names the modelled link") {
-  const auto t = testing::asm1042_two_drives(StorageProtocol::Bot);
+  const auto t = testing::asm1042_card(StorageProtocol::Bot);
   const auto plan = plan_topology(t, {}, std::nullopt);
   FakeBed bed;
-  for (const auto* d : {"/dev/sdb", "/dev/sdc"}) {
+  for (const auto* d : {"/dev/sda", "/dev/sdb"}) {
     bed.drive_cap[d] = 310;
     bed.bus_of[d] = "pcie";
   }
