@@ -101,15 +101,19 @@ def subset(expected, actual, where):
         fail(f"{where}: expected {expected!r}, got {actual!r}")
 
 
+def paired(what, mine, theirs):
+    """Both ways: names only one side has are failures; yields (name, expected, actual) for the others."""
+    if sorted(mine) != sorted(theirs):
+        fail(f"{what}: usbsat lacks {sorted(set(theirs) - set(mine))}, has extra {sorted(set(mine) - set(theirs))}")
+    for name, exp in theirs.items():
+        if name in mine:
+            yield name, exp, mine[name]
+
+
 def check_drives(expected, actual):
     mine = {d["dev"]: d for d in actual["drives"]}
     theirs = {d["dev"]: d for d in expected["drives"]}
-    if sorted(mine) != sorted(theirs):
-        fail(f"drives: usbsat lists {sorted(mine)}, the scenario has {sorted(theirs)}")
-    for dev, exp in theirs.items():
-        got = mine.get(dev)
-        if got is None:
-            continue
+    for dev, exp, got in paired("drives", mine, theirs):
         for k, v in exp.items():
             if k in IGNORED_DRIVE_KEYS:
                 continue
@@ -183,12 +187,13 @@ def usb_nodes(topo):
     return out
 
 
-def controllers_of(topo):
-    out = {}
+def nodes_of(topo, kind):
+    """Every node of `kind` in the topo JSON, depth first."""
+    out = []
 
     def walk(node):
-        if node["kind"] == "controller":
-            out[node["controller"]["pci"]] = node
+        if node["kind"] == kind:
+            out.append(node)
         for c in node.get("children", []):
             walk(c)
 
@@ -199,14 +204,9 @@ def controllers_of(topo):
 
 def check_topo(expected, topo):
     """`topo --json` against expected.json: every controller and USB device, both ways."""
-    ctrls = controllers_of(topo)
+    ctrls = {n["controller"]["pci"]: n for n in nodes_of(topo, "controller")}
     want = {c["pci"]: c for c in expected.get("controllers", [])}
-    if sorted(ctrls) != sorted(want):
-        fail(f"topo: controllers {sorted(ctrls)}, the scenario has {sorted(want)}")
-    for pci, exp in want.items():
-        got = ctrls.get(pci)
-        if got is None:
-            continue
+    for pci, exp, got in paired("topo controllers", ctrls, want):
         c = got["controller"]
         for k in ("kind", "vendor_id", "device_id"):
             subset(exp[k], c[k], f"topo.{pci}.{k}")
@@ -215,12 +215,7 @@ def check_topo(expected, topo):
 
     usb = usb_nodes(topo)
     theirs = {d["name"]: d for d in expected.get("usb_devices", [])}
-    if sorted(usb) != sorted(theirs):
-        fail(f"topo: USB devices missing {sorted(set(theirs) - set(usb))}, extra {sorted(set(usb) - set(theirs))}")
-    for name, exp in theirs.items():
-        got = usb.get(name)
-        if got is None:
-            continue
+    for name, exp, got in paired("topo USB devices", usb, theirs):
         n, where = got["node"], f"topo.{name}"
         subset(exp["busnum"], n["busnum"], f"{where}.busnum")
         subset(exp["devnum"], n["devnum"], f"{where}.devnum")
@@ -252,26 +247,12 @@ def check_topo(expected, topo):
     for d in expected.get("drives", []):   # the drive's USB device carries power/control
         if d.get("usb") and d["port_path"] in usb:
             subset(d["power_control"], usb[d["port_path"]]["node"]["power_control"], f"topo.{d['port_path']}.power_control")
+    ports = {p["id"]: p for p in nodes_of(topo, "port")}
     for c in expected.get("controllers", []):   # over-current counts live on the port nodes
-        ports = {p["id"]: p for p in ports_of(topo)}
         for k in c["connectors"]:
             sides = [ports[p] for p in (k["usb2"], k["usb3"]) if p in ports]
             got = max((p["over_current_count"] or 0 for p in sides), default=None)
             subset(k["over_current_count"], got, f"topo.{k['usb2'] or k['usb3']}.over_current_count")
-
-
-def ports_of(topo):
-    out = []
-
-    def walk(node):
-        if node["kind"] == "port":
-            out.append(node)
-        for c in node.get("children", []):
-            walk(c)
-
-    for r in topo["roots"]:
-        walk(r)
-    return out
 
 
 LSUSB_ROOT = re.compile(r"^/:\s+Bus (\d+)\.Port \d+: Dev (\d+), Class=[^,]*, Driver=([^/,]*)(?:/(\d+)p)?, ([0-9.]+)M(?:/x(\d+))?$")
