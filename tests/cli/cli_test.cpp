@@ -80,7 +80,7 @@ TEST_CASE("parse: --mountinfo for the scanning commands") {
   CHECK_FALSE(parse({"version", "--mountinfo", "x"}).invocation);
 }
 
-TEST_CASE("parse: usbsat doctor [--json] [--max-sectors-target N]") {
+TEST_CASE("parse: usbsat doctor with --json and --max-sectors-target N") {
   CHECK(bound(&cli::bind_doctor_options, {}).max_sectors_target_kb == 1024);
   CHECK(bound(&cli::bind_doctor_options, {"--max-sectors-target", "2048"}).max_sectors_target_kb == 2048);
   auto r = parse({"doctor", "--json", "--max-sectors-target", "2048"});

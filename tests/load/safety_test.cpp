@@ -46,7 +46,7 @@ TEST_CASE("parse_mountinfo reads device, mount point (unescaped), type and sourc
   CHECK(m[5].dev == DevNum{253, 0});
 }
 
-TEST_CASE("reading never needs permission; writing needs --write") {
+TEST_CASE("reading never needs permission, writing needs --write") {
   const auto f = disk("sdc", {8, 32});
   CHECK_FALSE(decide_write(req("/dev/sdc", {"/dev/sdc"}, false), &f, mounts()).allowed);
   CHECK(decide_write({true, false, "/tmp/file", {}}, nullptr, mounts()).allowed);  // regular file

@@ -227,7 +227,7 @@ TEST_CASE("calibration: overrides by resource id and replaced table rows change 
   CHECK(cap(path_resources(t, block(t, "sda"))[0]) == doctest::Approx(400));
 }
 
-TEST_CASE("path_resources: a block device that is not below USB has none; node ids are stable") {
+TEST_CASE("path_resources: a block device that is not below USB has none, and node ids are stable") {
   Machine m;
   const auto c = m.controller(std::nullopt, "0000:00:14.0", HcdKind::Xhci);
   m.root_hub(c, 2, UsbSpeed::Super, 2);
@@ -257,7 +257,7 @@ TEST_CASE("upstream_resources: a drive's path is its own link followed by what i
   }
 }
 
-TEST_CASE("parse_rate: SI multiples of bytes per second; a bare number is MB/s") {
+TEST_CASE("parse_rate: SI multiples of bytes per second, a bare number is MB/s") {
   struct Row {
     const char* in;
     std::optional<std::uint64_t> bps;

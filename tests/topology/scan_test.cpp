@@ -183,7 +183,7 @@ TEST_CASE("scan: ports, connectors, synthesized ports of old kernels") {
   CHECK(t[*old].as<PortInfo>().syspath == kEhci + "/usb3/3-0:1.0/usb3-port3");
 }
 
-TEST_CASE("scan: USB devices hang below their port with the negotiated speed; capable speed from bcdUSB") {
+TEST_CASE("scan: USB devices hang below their port with the negotiated speed, capable speed from bcdUSB") {
   FakeSource f = system();
   const ScanResult r = scan(f, {.mountinfo_path = ""});
   const Topology& t = r.topology;
@@ -259,7 +259,7 @@ TEST_CASE("scan: UAS capability, BOT binding and the quirk that forces it") {
   CHECK(controller_of(t, *sdb) == t.find(kXhci));
 }
 
-TEST_CASE("scan: without the quirk a UAS-capable BOT binding has no visible reason; with uas it is UAS") {
+TEST_CASE("scan: without the quirk a UAS-capable BOT binding has no visible reason, with uas it is UAS") {
   FakeSource f = system();
   f.dir("/sys/module/usb_storage/parameters", {{"quirks", ""}});
   auto r = scan(f, {.mountinfo_path = ""});
@@ -327,7 +327,7 @@ TEST_CASE("scan: why a UAS-capable drive runs Bulk-Only on a UHCI or OHCI compan
         "device runs at 12 Mb/s (USB 1.1): uas needs high speed or better");
 }
 
-TEST_CASE("scan: non-USB disks are roots with their transport; virtual disks are skipped unless asked") {
+TEST_CASE("scan: non-USB disks are roots with their transport, virtual disks are skipped unless asked") {
   FakeSource f = system();
   auto r = scan(f, {.mountinfo_path = ""});
   auto nvme = r.topology.find_by_name("nvme0n1");

@@ -100,7 +100,7 @@ TEST_CASE("four USB 2.0 sticks behind one USB 2.0 hub on EHCI: ~40 MB/s total, t
   CHECK(mf.min_cut == std::vector<std::string>{"hub_uplink:5-1"});
 }
 
-TEST_CASE("four USB 2.0 sticks on the root ports of one EHCI share its bus; on an xHCI they do not") {
+TEST_CASE("four USB 2.0 sticks on the root ports of one EHCI share its bus, on an xHCI they do not") {
   const Topology ehci = four_sticks_on_root_ports(HcdKind::Ehci);
   const auto fp = make_problem(ehci, specs({"sdb", "sdc", "sdd", "sde"}));
   const auto pr = predict_fair_share(fp);

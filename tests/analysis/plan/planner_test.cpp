@@ -17,7 +17,7 @@ TEST_CASE("preferences round-trip") {
   CHECK_FALSE(parse_preference("fastest"));
 }
 
-TEST_CASE("asm1042 card alone: both drives stay and share the x1 link; nothing free for a third") {
+TEST_CASE("asm1042 card alone: both drives stay and share the x1 link, nothing free for a third") {
   const auto t = testing::asm1042_card();
   PlanRequest req;
   req.devices = {"sda", "/dev/sdb"};

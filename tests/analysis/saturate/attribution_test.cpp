@@ -134,7 +134,7 @@ TEST_CASE("a slow stick next to a fast SSD is no false alarm: judged against the
       "380+35 MB/s solo (99%) — this placement is fine.");
 }
 
-TEST_CASE("drives on separate controllers of a PCIe switch card: no contention") {
+TEST_CASE("attribution: drives on separate controllers of a PCIe switch card, no contention") {
   const Topology t = pcie_switch_card(2);
   const auto v = attribute(from_topology(
       t, {"sdb", "sdc"},
@@ -209,7 +209,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "--group without topology: a declared capacity is matched; without one, contention is unexplained") {
+    "--group without topology: a declared capacity is matched, without one contention is unexplained") {
   const std::vector<PhaseMeasurement> phases{phase(1, {{"sdx", {95}}, {"sdy", {90}}}),
                                              phase(2, {{"sdx", {50}}, {"sdy", {48}}})};
   const auto capped =
@@ -233,7 +233,7 @@ TEST_CASE(
   CHECK(fine.verdict == Verdict::NoContention);
 }
 
-TEST_CASE("tolerance comes from the noise of repeats; 7% without repeats") {
+TEST_CASE("tolerance comes from the noise of repeats, 7% without repeats") {
   CHECK(derive_tolerance({phase(1, {{"a", {100}}}), phase(2, {{"a", {50}}, {"b", {50}}})}) ==
         doctest::Approx(0.07));
   // Tight repeats: the floor of 3%.

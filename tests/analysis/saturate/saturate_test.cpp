@@ -14,7 +14,7 @@ using namespace usbsat::analysis::saturate;
 using usbsat::topology::Bandwidth;
 using usbsat::topology::StorageProtocol;
 
-TEST_CASE("parse_group_spec: NAME=/dev/a,/dev/b[@CAP]") {
+TEST_CASE("parse_group_spec: NAME=/dev/a,/dev/b with an optional @CAP") {
   auto g = parse_group_spec("a=/dev/loop2,/dev/loop3@40M");
   REQUIRE(g);
   CHECK(g->name == "a");
@@ -228,7 +228,7 @@ TEST_CASE("capped drives under a wide bus, and a slow drive among fast ones: no 
   CHECK(p.phases[2].aggregate_mbs == doctest::Approx(210));
 }
 
-TEST_CASE("two groups in one run are judged separately; solo baselines are reused across groups") {
+TEST_CASE("two groups in one run are judged separately, solo baselines are reused across groups") {
   const GroupSpec specs[] = {*parse_group_spec("a=/dev/a0,/dev/a1@40M"),
                              *parse_group_spec("b=/dev/b0,/dev/b1@400M"),
                              *parse_group_spec("ab=/dev/a0,/dev/b0")};
@@ -274,7 +274,7 @@ TEST_CASE("--repeat: every phase runs N times and the spread feeds the tolerance
   CHECK(p.confidence == "high");
 }
 
-TEST_CASE("a drive that fails is recorded and left out; the others keep their numbers") {
+TEST_CASE("a drive that fails is recorded and left out, the others keep their numbers") {
   const auto spec = *parse_group_spec("a=/dev/l0,/dev/l1,/dev/l2@40M");
   const auto plan = plan_declared(std::span(&spec, 1), std::nullopt);
   FakeBed bed;
