@@ -35,10 +35,12 @@ def saturate(bed, usbsat, *args, want_rc=0):
     return res
 
 
-def check_result(res, stderr):
-    """What every saturate result must satisfy: the engine that ran, efficiency <= 1 + tolerance."""
+def check_result(res, stderr, capped=True):
+    """What every saturate result must satisfy: the engine that ran, and on capped drives efficiency <= 1 +
+    tolerance (an uncapped loop device runs as fast as the CPU lets it, so its solo rate is no ceiling on a busy
+    machine: measured 1.29 once under load)."""
     check_engine(res["job"]["engine"], stderr, "usbsat saturate")
-    for g in res["groups"]:
+    for g in (res["groups"] if capped else []):
         for p in g["phases"]:
             if p["efficiency"] is not None:
                 check(p["efficiency"] <= 1 + g["tolerance"],
@@ -254,7 +256,7 @@ def case_fault(usbsat):
         out, err = p.communicate(timeout=60)
         check(p.returncode == 4, f"a failed drive gives exit 4 (got {p.returncode}; {err.strip()})")
         res = json.loads(out)
-        check_result(res, err)
+        check_result(res, err, capped=False)  # solo:x,y,z are uncapped
         g = res["groups"][0]
         check([f["dev"] for f in g["failures"]] == [dev(x)], f"the failure is recorded for {dev(x)}: {g['failures']}")
         check(g["failures"] and g["failures"][0]["error"], "with its error message")
