@@ -6,8 +6,11 @@
 /// is its hypothetical link on the side of the connector it would use (the USB3 side when both the drive
 /// and the connector are SuperSpeed, else the USB2 side) followed by upstream_resources() of that port:
 /// hub uplinks, the EHCI/OHCI/UHCI bus, the controller and its PCIe chain. The same max-min fair prediction
-/// as `plan --predict` (src/predict.hpp) then gives every drive's share, so the planner can never disagree
+/// as `plan --predict` (src/analysis/model/predict.hpp) then gives every drive's share, so the planner can never disagree
 /// with the model it reports.
+///
+/// Files: slots.cpp, drive_model.cpp, scoring.cpp, search.cpp, advice.cpp, current.cpp, planner.cpp
+/// (make_plan); internal.hpp holds what they share.
 #include <cstddef>
 #include <map>
 #include <optional>
