@@ -104,6 +104,10 @@ report::PlanInput to_report(const topology::Topology& t, const analysis::plan::P
   in.min_mbs = plan.min.mbs();
   in.total_mbs = plan.total.mbs();
   in.moves = plan.moves;
+  in.already_optimal = plan.already_optimal;
+  if (const auto& h = plan.headroom)
+    in.headroom = report::PlanHeadroom{h->resource,         h->label,  h->capacity.mbs(),
+                                       h->load.mbs(),       h->drives, h->per_drive.mbs()};
   if (plan.current) {
     report::PredictInput cur;
     for (const auto& d : plan.current->drives) {

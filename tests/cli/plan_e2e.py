@@ -92,18 +92,32 @@ def main(argv):
         if abs(sum(p["predicted_mbs"] for p in ps) - plan["total_mbs"]) > 0.5:
             fail(f"--drives {n}: total {plan['total_mbs']} != sum of the placements")
 
-    # 3. re-place the scenario's USB drives
-    if usb_drives:
-        plan = json.loads(run(usbsat, with_fixture, scenario_dir, ["plan", *usb_drives[:4], "--json"]))
+    # 3. re-place the scenario's USB drives (link-ceiling demands, and 170 MB/s each: with a given demand the
+    #    drives often already get it where they are, and then nothing may move)
+    for demand in ([], ["--demand", "170M"]):
+        if not usb_drives:
+            break
+        args = ["plan", *usb_drives[:4], *demand, "--json"]
+        plan = json.loads(run(usbsat, with_fixture, scenario_dir, args))
         placed = [p["drive"] for p in plan["placements"]]
         if sorted(placed) != sorted(usb_drives[:4]) and not plan["diagnostics"]:
             fail(f"re-place placed {placed}, asked {usb_drives[:4]}")
         if plan["moves"] != sum(1 for p in plan["placements"] if p["moved"]):
-            fail("moves does not match the moved placements")
+            fail(f"{args}: moves does not match the moved placements")
         if plan["current"] is None:
             fail("re-place without the current prediction")
         elif plan["min_mbs"] + 0.05 < min(d["predicted_mbs"] for d in plan["current"]["drives"]):
             fail(f"the plan's minimum {plan['min_mbs']} is below the current placement's")
+        elif plan["moves"] > 0:
+            # A move must buy something the model predicts: a faster slowest drive or a higher total.
+            now_min = min(d["predicted_mbs"] for d in plan["current"]["drives"])
+            if plan["min_mbs"] <= now_min + 0.05 and plan["total_mbs"] <= plan["current"]["aggregate_mbs"] + 0.05:
+                fail(f"{args}: {plan['moves']} move(s) for no predicted gain: {plan['min_mbs']}/{plan['total_mbs']} MB/s "
+                     f"now {now_min}/{plan['current']['aggregate_mbs']}")
+        if plan.get("already_optimal") and plan["moves"] != 0:
+            fail("already_optimal with moves")
+        if "already_optimal" not in plan or "headroom" not in plan:
+            fail("plan JSON lacks already_optimal or headroom")
 
     # 4. text forms
     text = run(usbsat, with_fixture, scenario_dir, ["plan", "--predict"])

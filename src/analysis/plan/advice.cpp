@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "src/analysis/plan/internal.hpp"
 
 namespace usbsat::analysis::plan::detail {
@@ -19,6 +21,19 @@ std::string rate_label(std::optional<Bandwidth> c) {
   char buf[32];
   std::snprintf(buf, sizeof buf, v == std::floor(v) ? "%.0f" : "%.1f", v);
   return buf;
+}
+
+/// "one USB 1.1 full-speed bus (12 Mb/s)": a bus by its real signalling speed, its root hub's (an OHCI or
+/// UHCI bus runs at 12 Mb/s, an EHCI bus at 480 Mb/s).
+std::string bus_words(const topology::Topology& t, const topology::Resource& bus) {
+  const auto* rh = bus.vertex ? t[*bus.vertex].get_if<topology::UsbDeviceInfo>() : nullptr;
+  const UsbSpeed speed = rh && rh->speed ? *rh->speed : UsbSpeed::Unknown;
+  const char* generation = speed == UsbSpeed::High   ? "USB 2.0 high-speed "
+                           : speed == UsbSpeed::Full ? "USB 1.1 full-speed "
+                           : speed == UsbSpeed::Low  ? "USB 1.1 low-speed "
+                                                     : "";
+  if (!*generation) return "one USB bus";
+  return fmt::format("one {}bus ({:g} Mb/s)", generation, topology::nominal_mbps(speed));
 }
 
 }  // namespace
@@ -59,9 +74,9 @@ std::vector<AvoidNote> avoid_notes(const topology::Topology& t, const std::vecto
         if (fresh) {
           order.push_back(r.id);
           it->second = AvoidNote{"shared_link", r.node, r.capacity, {}, {}};
-          const char* what = r.kind == ResourceKind::PcieLink   ? "one PCIe link for all ports of the controller"
-                             : r.kind == ResourceKind::UsbBus  ? "one USB 2.0 bus for all its ports"
-                                                               : "one uplink for all ports of the hub";
+          const std::string what = r.kind == ResourceKind::PcieLink ? "one PCIe link for all ports of the controller"
+                                   : r.kind == ResourceKind::UsbBus ? bus_words(t, r) + " for all its ports"
+                                                                    : "one uplink for all ports of the hub";
           it->second.reason = r.label + ": " + what + ", " + rate_label(r.capacity) +
                               " MB/s in total; two drives there share it";
         }

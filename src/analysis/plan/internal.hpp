@@ -93,6 +93,8 @@ class Scorer {
 
   /// drives[i] on slots_[slots[i]]; invalid when a drive cannot connect to its slot.
   Evaluation evaluate(std::span<const DriveModel> drives, const std::vector<std::size_t>& slots);
+  /// The flow problem of drives[i] on links[i]: its own link, then upstream() of its port.
+  FlowProblem problem(std::span<const DriveModel> drives, const std::vector<SlotLink>& links);
   /// upstream_resources() of a port, cached.
   const std::vector<topology::Resource>& upstream(topology::Vertex port);
 
@@ -108,8 +110,15 @@ class Scorer {
   std::size_t evaluated_ = 0;
 };
 
-/// The order of `--prefer`: true when `a` is the better placement.
+/// The order of `--prefer`: true when `a` is the better placement (the objective, then fewer moves, then
+/// tie-breakers the model cannot see).
 bool better(const Evaluation& a, const Evaluation& b, PlanPreference prefer);
+/// True when `a` beats `b` on the objective alone: UAS drives under --prefer uas, then the slowest drive, then
+/// the total, at 0.1 MB/s.
+bool improves_objective(const Evaluation& a, const Evaluation& b, PlanPreference prefer);
+
+/// Headroom of a predicted placement (see planner.hpp); nullopt unless every drive gets a given demand.
+std::optional<Headroom> headroom(const FlowProblem& p, const Prediction& pred);
 
 // ---- search.cpp -----------------------------------------------------------------------------------------
 
@@ -117,6 +126,7 @@ struct SearchResult {
   std::optional<Evaluation> best;
   std::string method;       ///< "exhaustive" or "greedy"
   std::size_t classes = 0;  ///< connector equivalence classes searched
+  bool improvable = false;  ///< a placement beats `best` on the objective (--prefer few-moves settled)
 };
 
 /// The best placement of `drives` on the scorer's slots under `prefer` (see search.cpp).

@@ -62,6 +62,8 @@ Plan make_plan(const Topology& t, const PlanRequest& req, const topology::Capaci
   plan.min = best.min;
   plan.total = best.total;
   plan.moves = best.moves;
+  plan.already_optimal = plan.replace && best.moves == 0 && !found.improvable;
+  plan.headroom = detail::headroom(scorer.problem(drives, best.links), best.prediction);
   for (std::size_t i = 0; i < drives.size(); ++i) {
     Placement p;
     p.drive = drives[i].name;

@@ -81,6 +81,16 @@ struct AvoidNote {
   std::string reason;  ///< one sentence for users
 };
 
+/// How much more every drive could ask before the first resource on the drives' paths fills: set when every
+/// planned drive gets the demand it was given (with link-ceiling demands a drive's own link is full).
+struct Headroom {
+  std::string resource;  ///< its id, "pcie_link:0000:03:00.0"
+  std::string label;     ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042 ...)"
+  Bandwidth capacity, load;
+  unsigned drives = 0;   ///< planned drives crossing it
+  Bandwidth per_drive;   ///< (capacity - load) / drives: the smallest over all resources
+};
+
 struct Plan {
   bool replace = false;               ///< re-placing connected drives (else new drives)
   std::size_t requested = 0;          ///< drives asked about (devices given, or N)
@@ -88,6 +98,10 @@ struct Plan {
   std::vector<Placement> placements;  ///< in request order (devices as given; new drives 1..N)
   Bandwidth min, total;               ///< over the placements
   unsigned moves = 0;
+  /// Re-place mode: no placement improves the objective (--prefer uas: drives on UAS, then the slowest
+  /// drive, then the total) over the drives where they are, so nothing moves.
+  bool already_optimal = false;
+  std::optional<Headroom> headroom;   ///< see Headroom; nullopt when a drive is short of its demand
   std::optional<Prediction> current;  ///< re-place mode: the current placement's prediction
   std::vector<AvoidNote> avoid;
   std::vector<PlanSlot> slots;        ///< every usable connector considered

@@ -28,7 +28,9 @@ class Search {
 
   std::size_t classes() const { return classes_.size(); }
 
-  std::optional<Evaluation> run(double exhaustive_limit, std::string& method) {
+  /// The chosen placement; `improvable` tells whether the best placement under --prefer's order beats it on
+  /// the objective (only --prefer few-moves settles for less).
+  std::optional<Evaluation> run(double exhaustive_limit, std::string& method, bool& improvable) {
     const std::size_t nd = drives_.size(), nc = classes_.size();
     if (nd == 0 || nc == 0) return std::nullopt;
     const bool identical = std::all_of(drives_.begin(), drives_.end(), [&](const DriveModel& d) {
@@ -46,7 +48,7 @@ class Search {
       method = "greedy";
       greedy(all);
     }
-    return choose(all);
+    return choose(all, improvable);
   }
 
  private:
@@ -155,8 +157,14 @@ class Search {
       }
       cls.back() = best_c;
     }
-    // Local improvement: single moves and pairwise swaps while one strictly improves.
+    // Re-place mode: start from the current placement when it is better, so that local improvement only
+    // moves a drive for a gain (greedy may not find its way back to where the drives already are).
     auto cur = evaluate(cls);
+    if (const auto now = current_classes()) {
+      auto e = evaluate(*now);
+      if (e.valid && (!cur.valid || better(e, cur))) cls = *now, cur = std::move(e);
+    }
+    // Local improvement: single moves and pairwise swaps while one strictly improves.
     for (bool improved = true; improved;) {
       improved = false;
       for (std::size_t i = 0; i < cls.size() && !improved; ++i) {
@@ -179,7 +187,19 @@ class Search {
     if (cur.valid) all.push_back(std::move(cur));
   }
 
-  std::optional<Evaluation> choose(std::vector<Evaluation>& all) const {
+  /// The class of every drive's current slot; nullopt unless every drive has one (re-place mode).
+  std::optional<std::vector<std::size_t>> current_classes() const {
+    std::vector<std::size_t> cls;
+    for (const auto& d : drives_) {
+      if (!d.current) return std::nullopt;
+      for (std::size_t c = 0; c < classes_.size(); ++c)
+        if (std::find(classes_[c].begin(), classes_[c].end(), *d.current) != classes_[c].end()) cls.push_back(c);
+    }
+    return cls;
+  }
+
+  std::optional<Evaluation> choose(std::vector<Evaluation>& all, bool& improvable) const {
+    improvable = false;
     if (all.empty()) return std::nullopt;
     std::size_t best = 0;
     for (std::size_t i = 1; i < all.size(); ++i)
@@ -194,6 +214,7 @@ class Search {
       if (!pick || e.moves < all[*pick].moves || (e.moves == all[*pick].moves && better(e, all[*pick])))
         pick = i;
     }
+    improvable = improves_objective(top, all[*pick], prefer_);
     return std::move(all[*pick]);
   }
 
@@ -211,7 +232,7 @@ SearchResult search(Scorer& scorer, const std::vector<DriveModel>& drives, PlanP
                     std::size_t exhaustive_limit) {
   Search s(scorer, drives, prefer);
   SearchResult out;
-  out.best = s.run(static_cast<double>(exhaustive_limit), out.method);
+  out.best = s.run(static_cast<double>(exhaustive_limit), out.method, out.improvable);
   out.classes = s.classes();
   return out;
 }

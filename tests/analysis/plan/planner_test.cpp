@@ -2,6 +2,7 @@
 // choices and its determinism. The scanned-fixture cases live in plan_fixture_test.cpp.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <set>
 
 #include "src/analysis/plan/planner.hpp"
@@ -138,4 +139,187 @@ TEST_CASE("determinism: identical requests give identical plans") {
     }
     CHECK(a.evaluated == b.evaluated);
   }
+}
+
+// ---- hold-out A75 layout (issue "The main job end to end in CI") ------------------------------------------
+
+namespace {
+
+namespace tp = usbsat::topology;
+using testing::MachineBuilder;
+
+/// A Kingston HyperX stick (USB 3.0, BOT only) plugged into `port`, with whole disk `name`.
+void hyperx(MachineBuilder& m, const std::string& port, const std::string& name, unsigned host) {
+  const std::string serial = "HYPERX000" + std::to_string(host);
+  const auto dev = m.device(port, {.vid = 0x0951,
+                                   .pid = 0x1689,
+                                   .manufacturer = "Kingston",
+                                   .product = "HyperX Savage",
+                                   .serial = serial,
+                                   .bcd_usb = 0x310,
+                                   .speed = tp::UsbSpeed::Super,
+                                   .max_power_ma = 504});
+  m.usb_disk(dev, false, "usb-storage", host,
+             {.name = name, .size_bytes = 64 * testing::kGB, .vendor = "Kingston", .model = "HyperX Savage",
+              .serial = serial});
+}
+
+/// AMD A75 desktop (Hudson-D3 FCH): xHCI 00:10.0 (usb1 480M + usb2 5G, two connectors) with HyperX sticks
+/// sda and sdb; the FCH's second xHCI 00:10.1 (usb3 + usb4, two connectors) free; OHCI 00:12.0 (usb5) and
+/// EHCI 00:12.2 (usb6), OHCI 00:13.0 (usb7) and EHCI 00:13.2 (usb8), four free ports each; an ASMedia
+/// ASM1042 card (03:00.0, usb9 + usb10) behind the PCIe 2.0 x1 root port 00:15.0 with sdc and sdd.
+tp::Topology a75() {
+  using tp::HcdKind;
+  using tp::UsbSpeed;
+  MachineBuilder m;
+  auto xhci_pair = [&](const std::string& ctrl, unsigned bus) {
+    const auto hs = m.root_hub(ctrl, bus, UsbSpeed::High, 2);
+    const auto ss = m.root_hub(ctrl, bus + 1, UsbSpeed::Super, 2);
+    for (unsigned p = 1; p <= 2; ++p) m.peer(MachineBuilder::port_of(hs, p), MachineBuilder::port_of(ss, p));
+    return ss;
+  };
+  const auto x0 = m.controller(std::nullopt, "0000:00:10.0", HcdKind::Xhci, 0x1022, 0x7812, "Advanced Micro Devices, Inc. [AMD]",
+                               "FCH USB XHCI Controller");
+  const auto x0ss = xhci_pair(x0, 1);
+  const auto x1 = m.controller(std::nullopt, "0000:00:10.1", HcdKind::Xhci, 0x1022, 0x7812, "Advanced Micro Devices, Inc. [AMD]",
+                               "FCH USB XHCI Controller");
+  xhci_pair(x1, 3);
+  unsigned bus = 5;
+  for (const char* dev : {"12", "13"}) {
+    const auto o = m.controller(std::nullopt, std::string("0000:00:") + dev + ".0", HcdKind::Ohci, 0x1022, 0x7807,
+                                "Advanced Micro Devices, Inc. [AMD]", "FCH USB OHCI Controller", {},
+                                {std::string("0000:00:") + dev + ".2"});
+    const auto e = m.controller(std::nullopt, std::string("0000:00:") + dev + ".2", HcdKind::Ehci, 0x1022, 0x7808,
+                                "Advanced Micro Devices, Inc. [AMD]", "FCH USB EHCI Controller", {},
+                                {std::string("0000:00:") + dev + ".0"});
+    m.root_hub(o, bus++, UsbSpeed::Full, 4);
+    m.root_hub(e, bus++, UsbSpeed::High, 4);
+  }
+  const auto rp = m.pci_hop(std::nullopt, "0000:00:15.0", 0x1022, 0x43a0,
+                            {.speed_gts = 5.0, .width = 1, .max_speed_gts = 5.0, .max_width = 1},
+                            "Hudson PCI to PCI bridge (PCIE port 0)");
+  const auto asm1042 = m.controller(rp, "0000:03:00.0", HcdKind::Xhci, 0x1b21, 0x1042, "ASMedia Technology Inc.",
+                                    "ASM1042 SuperSpeed USB Host Controller",
+                                    {.speed_gts = 5.0, .width = 1, .max_speed_gts = 5.0, .max_width = 1});
+  const auto asmss = xhci_pair(asm1042, 9);
+  hyperx(m, MachineBuilder::port_of(x0ss, 1), "sda", 6);
+  hyperx(m, MachineBuilder::port_of(x0ss, 2), "sdb", 7);
+  hyperx(m, MachineBuilder::port_of(asmss, 1), "sdc", 8);
+  hyperx(m, MachineBuilder::port_of(asmss, 2), "sdd", 9);
+  auto t = m.finish();
+  REQUIRE(m.diagnostics.empty());
+  return t;
+}
+
+std::string connector_id(const tp::Topology& t, const Placement& p) { return t.connectors()[p.connector].id; }
+std::string controller_bdf(const tp::Topology& t, const Placement& p) {
+  return t[t.connectors()[p.connector].controller].as<tp::ControllerInfo>().bdf;
+}
+
+}  // namespace
+
+TEST_CASE("a75: four HyperX sticks at 170 MB/s are already optimal, so nothing moves") {
+  const auto t = a75();
+  PlanRequest req;
+  req.devices = {"sda", "sdb", "sdc", "sdd"};
+  req.demand = Bandwidth::from_mbs(170);
+  const auto plan = make_plan(t, req);
+  REQUIRE(plan.placements.size() == 4);
+  REQUIRE(plan.current);
+  // Now: 170 each (the ASM1042's x1 link carries 340 of its 400 MB/s); no placement does better.
+  CHECK(plan.current->aggregate.mbs() == doctest::Approx(680.0));
+  CHECK(plan.min.mbs() == doctest::Approx(170.0));
+  CHECK(plan.total.mbs() == doctest::Approx(680.0));
+  CHECK(plan.moves == 0);
+  const char* where[] = {"usb1-port1", "usb1-port2", "usb9-port1", "usb9-port2"};
+  for (std::size_t i = 0; i < 4; ++i) {
+    CHECK_FALSE(plan.placements[i].moved);
+    CHECK(connector_id(t, plan.placements[i]) == where[i]);
+  }
+  CHECK(plan.already_optimal);
+  // Headroom: the card's x1 link (400 MB/s) carries 340, so each of its two sticks could ask 30 MB/s more.
+  REQUIRE(plan.headroom);
+  CHECK(plan.headroom->resource == "pcie_link:0000:03:00.0");
+  CHECK(plan.headroom->drives == 2);
+  CHECK(plan.headroom->per_drive.mbs() == doctest::Approx(30.0));
+}
+
+TEST_CASE("a75: the Avoid list names OHCI buses USB 1.1 full speed (12 Mb/s), EHCI buses USB 2.0 (480 Mb/s)") {
+  const auto t = a75();
+  PlanRequest req;
+  req.devices = {"sda", "sdb", "sdc", "sdd"};
+  req.demand = Bandwidth::from_mbs(170);
+  const auto plan = make_plan(t, req);
+  std::map<std::string, std::string> bus_reason;
+  for (const auto& a : plan.avoid)
+    if (a.kind == "shared_link") bus_reason[a.node] = a.reason;
+  // usb5/usb7: the OHCI companions' buses; usb6/usb8: the EHCI buses.
+  for (const char* ohci : {"usb5", "usb7"}) {
+    REQUIRE(bus_reason.count(ohci) == 1);
+    CHECK(bus_reason[ohci].find("USB 1.1 full-speed bus (12 Mb/s)") != std::string::npos);
+    CHECK(bus_reason[ohci].find("USB 2.0") == std::string::npos);
+    CHECK(bus_reason[ohci].find("480") == std::string::npos);
+  }
+  for (const char* ehci : {"usb6", "usb8"}) {
+    REQUIRE(bus_reason.count(ehci) == 1);
+    CHECK(bus_reason[ehci].find("USB 2.0 high-speed bus (480 Mb/s)") != std::string::npos);
+    CHECK(bus_reason[ehci].find("12 Mb/s") == std::string::npos);
+  }
+}
+
+TEST_CASE("a75 at 210 MB/s: --prefer speed moves sdc to the FCH's second xHCI, --prefer few-moves keeps all four") {
+  const auto t = a75();
+  PlanRequest req;
+  req.devices = {"sda", "sdb", "sdc", "sdd"};
+  req.demand = Bandwidth::from_mbs(210);
+  // Now: sda and sdb 210 each, sdc and sdd 200 each on the x1 link (400 MB/s): slowest 200, total 820.
+  // Moving one stick off the card gives 210 each (slowest 210, total 840): 5% better, under few-moves' 10%.
+  const auto speed = make_plan(t, req);
+  REQUIRE(speed.placements.size() == 4);
+  CHECK(speed.moves == 1);
+  CHECK(speed.min.mbs() == doctest::Approx(210.0));
+  CHECK(speed.total.mbs() == doctest::Approx(840.0));
+  const char* speed_where[] = {"usb1-port1", "usb1-port2", "usb3-port1", "usb9-port2"};
+  for (std::size_t i = 0; i < 4; ++i) CHECK(connector_id(t, speed.placements[i]) == speed_where[i]);
+  CHECK(controller_bdf(t, speed.placements[2]) == "0000:00:10.1");
+  CHECK_FALSE(speed.already_optimal);
+
+  req.prefer = PlanPreference::FewMoves;
+  const auto few = make_plan(t, req);
+  REQUIRE(few.placements.size() == 4);
+  CHECK(few.moves == 0);
+  CHECK(few.min.mbs() == doctest::Approx(200.0));
+  CHECK_FALSE(few.already_optimal);  // it settled for less than the best (5% short), which is not optimal
+  CHECK_FALSE(few.headroom);          // sdc and sdd are short of their 210 MB/s
+  const char* few_where[] = {"usb1-port1", "usb1-port2", "usb9-port1", "usb9-port2"};
+  for (std::size_t i = 0; i < 4; ++i) {
+    CHECK(connector_id(t, few.placements[i]) == few_where[i]);
+    CHECK_FALSE(few.placements[i].moved);
+  }
+}
+
+TEST_CASE("a75, two new 30 MB/s drives: --prefer speed spreads them over two controllers, --prefer uas keeps both on USB3") {
+  const auto t = a75();
+  PlanRequest req;
+  req.new_drives = 2;
+  req.demand = Bandwidth::from_mbs(30);
+  // Every placement that avoids the OHCI ports meets 30 MB/s for both, so the tie-breakers decide: speed
+  // spreads the drives over controllers (the 00:10.1 xHCI and the first EHCI), uas keeps both on SuperSpeed.
+  const auto speed = make_plan(t, req);
+  REQUIRE(speed.placements.size() == 2);
+  CHECK(speed.min.mbs() == doctest::Approx(30.0));
+  std::set<std::string> got;
+  for (const auto& p : speed.placements) got.insert(connector_id(t, p));
+  CHECK(got == std::set<std::string>{"usb3-port1", "usb6-port1"});
+
+  req.prefer = PlanPreference::Uas;
+  const auto uas = make_plan(t, req);
+  REQUIRE(uas.placements.size() == 2);
+  got.clear();
+  for (const auto& p : uas.placements) {
+    got.insert(connector_id(t, p));
+    CHECK(p.protocol == tp::StorageProtocol::Uas);
+    CHECK(controller_bdf(t, p) == "0000:00:10.1");
+  }
+  CHECK(got == std::set<std::string>{"usb3-port1", "usb3-port2"});
 }
