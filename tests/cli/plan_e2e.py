@@ -6,8 +6,10 @@ Runs the real binary through tests/fixtures/with-fixture.sh:
      keys, predicted <= demand, the aggregate equal to the max-flow bound (on a tree they agree);
   2. `plan --drives N --json` for N = 1, 2: N placements on distinct free connectors of the scenario, each with
      a controller PCI address and a predicted rate, min <= every rate; identical output when run twice;
-  3. `plan DEV... --json` on the scenario's USB drives: every drive placed, moves counted consistently;
-  4. the text forms run and mention every drive.
+  3. `plan DEV... --json` (and with --demand 170M) on the scenario's USB drives: every drive placed, moves
+     counted consistently, a move only for a predicted gain;
+  4. bad --demand values (out of range, repeated, naming no drive or an unknown one) exit 2 with a message;
+  5. the text forms run and mention every drive.
 Exit 77 (skip) when the umockdev preload is missing.
 
 usage: plan_e2e.py USBSAT WITH_FIXTURE SCENARIO_DIR EXPECTED_JSON
@@ -119,7 +121,28 @@ def main(argv):
         if "already_optimal" not in plan or "headroom" not in plan:
             fail("plan JSON lacks already_optimal or headroom")
 
-    # 4. text forms
+    # 4. bad --demand values: a usage error (exit 2) with a message, never ignored or clamped
+    some = usb_drives[:2]
+    bad = [
+        (["--drives", "1", "--demand", "0.0000001"], "out of range"),
+        (["--drives", "1", "--demand", "1e30"], "out of range"),
+        (["--drives", "1", "--demand", "0"], "bad --demand '0'"),
+        (["--drives", "1", "--demand", "400M", "--demand", "300M"], "the common demand is already"),
+        (["--drives", "1", "--demand", "=170M"], "names no drive"),
+        (["--drives", "1", "--demand", "nosuchdisk=170M"], "nosuchdisk is not one of the drives"),
+        (["--predict", "--demand", "nosuchdisk=170M"], "--demand for nosuchdisk"),
+    ]
+    if some:
+        bad += [
+            ([*some, "--demand", "nosuchdisk=170M"], "nosuchdisk is not one of the drives asked about"),
+            ([*some, "--demand", f"{some[0]}=170M", "--demand", f"/dev/{some[0]}=200M"], "already has a demand"),
+        ]
+    for args, message in bad:
+        p = subprocess.run([with_fixture, scenario_dir, "--", usbsat, "plan", *args], capture_output=True, text=True)
+        if p.returncode != 2 or message not in p.stderr:
+            fail(f"plan {' '.join(args)}: exit {p.returncode} (want 2), stderr {p.stderr.strip()!r} lacks {message!r}")
+
+    # 5. text forms
     text = run(usbsat, with_fixture, scenario_dir, ["plan", "--predict"])
     for d in devs:
         if d not in text:

@@ -81,7 +81,7 @@ RequestedDrives requested_drives(const Topology& t, const PlanRequest& req) {
     out.drives.push_back(connected_drive(t, *found.drive));
   }
   for (unsigned i = 0; i < req.new_drives; ++i)
-    out.drives.push_back(DriveModel{.name = "drive " + std::to_string(i + 1)});
+    out.drives.push_back(DriveModel{.name = new_drive_name(i + 1)});
   for (auto& d : out.drives) {
     if (auto it = req.per_drive.find(d.name); it != req.per_drive.end())
       d.demand = it->second, d.source = model::DemandSource::Given;

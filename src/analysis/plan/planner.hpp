@@ -38,6 +38,9 @@ enum class PlanPreference : std::uint8_t {
 std::string_view to_string(PlanPreference p);                         ///< "speed", "uas", "few-moves"
 std::optional<PlanPreference> parse_preference(std::string_view s);  ///< inverse of to_string
 
+/// "drive 3": the name of new drive `i` (1-based) in a plan for new drives, and in its per-drive demands.
+std::string new_drive_name(unsigned i);
+
 /// The question. Either `devices` (connected drives to re-place) or `new_drives` > 0.
 struct PlanRequest {
   std::vector<std::string> devices;  ///< block names ("sdb" or "/dev/sdb") of connected drives to re-place

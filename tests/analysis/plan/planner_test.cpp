@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "src/analysis/plan/demands.hpp"
 #include "src/analysis/plan/planner.hpp"
 #include "tests/support/topologies.hpp"
 
@@ -322,4 +323,62 @@ TEST_CASE("a75, two new 30 MB/s drives: --prefer speed spreads them over two con
     CHECK(controller_bdf(t, p) == "0000:00:10.1");
   }
   CHECK(got == std::set<std::string>{"usb3-port1", "usb3-port2"});
+}
+
+// ---- --demand values (src/analysis/plan/demands.hpp) ----------------------------------------------------
+
+TEST_CASE("--demand: every bad value is a usage error with a message, good ones parse") {
+  struct Row {
+    std::vector<std::string> args;
+    const char* error;  ///< a piece of the message; nullptr: parses
+  };
+  const Row rows[] = {
+      {{"400M"}, nullptr},
+      {{"sdb=170M", "/dev/sdc=1.2G", "300M"}, nullptr},
+      {{"0.1M"}, nullptr},   // the smallest demand
+      {{"100G"}, nullptr},   // the largest
+      {{"drive 2=50M"}, nullptr},
+      {{"=170M"}, "'=170M' names no drive"},
+      {{"/dev/=170M"}, "names no drive"},
+      {{"sdb="}, "bad --demand 'sdb='"},
+      {{"0"}, "bad --demand '0'"},
+      {{"-5M"}, "bad --demand '-5M'"},
+      {{"fast"}, "bad --demand 'fast'"},
+      {{"0.0000001"}, "'0.0000001' is out of range (0.1M to 100G per drive)"},
+      {{"0.09M"}, "out of range"},
+      {{"1e30"}, "'1e30' is out of range"},
+      {{"101G"}, "out of range"},
+      {{"sdb=170M", "sdb=200M"}, "'sdb=200M': sdb already has a demand ('sdb=170M')"},
+      {{"sdb=170M", "/dev/sdb=170M"}, "sdb already has a demand"},
+      {{"400M", "300M"}, "'300M': the common demand is already '400M'"},
+  };
+  for (const auto& r : rows) {
+    CAPTURE(r.args.front());
+    const auto p = parse_demands(r.args);
+    CAPTURE(p.error);
+    if (!r.error) {
+      CHECK(p.error.empty());
+    } else {
+      CHECK(p.error.find(r.error) != std::string::npos);
+    }
+  }
+  const auto ok = parse_demands(std::vector<std::string>{"sdb=170M", "/dev/sdc=1.2G", "300M"});
+  REQUIRE(ok.demands.common);
+  CHECK(ok.demands.common->bytes_per_s == 300'000'000u);
+  CHECK(ok.demands.per_drive.at("sdb").bytes_per_s == 170'000'000u);
+  CHECK(ok.demands.per_drive.at("sdc").bytes_per_s == 1'200'000'000u);
+}
+
+TEST_CASE("--demand DEV=RATE must name a drive of the question") {
+  const auto d = parse_demands(std::vector<std::string>{"sdb=170M"}).demands;
+  CHECK_FALSE(unknown_demand(d, demand_names(std::vector<std::string>{"/dev/sdb", "sdc"}, 0)));
+  const auto e = unknown_demand(d, demand_names(std::vector<std::string>{"sda", "sdc"}, 0));
+  REQUIRE(e);
+  CHECK(*e == "--demand for sdb: sdb is not one of the drives asked about (sda, sdc)");
+  // New drives are "drive 1".."drive N".
+  CHECK(demand_names({}, 2) == std::vector<std::string>{"drive 1", "drive 2"});
+  CHECK(unknown_demand(d, demand_names({}, 2)));
+  CHECK_FALSE(unknown_demand(parse_demands(std::vector<std::string>{"drive 2=5M"}).demands, demand_names({}, 2)));
+  CHECK(*unknown_demand(d, {}) == "--demand for sdb: there is no drive to plan or predict");
+  CHECK_FALSE(unknown_demand(parse_demands(std::vector<std::string>{"400M"}).demands, {}));
 }
