@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "src/cli/cmd_completion.hpp"
 #include "src/cli/cmd_doctor.hpp"
 #include "src/cli/parse.hpp"
 #include "src/cli/views.hpp"
@@ -112,4 +113,34 @@ TEST_CASE("parse: usage errors and help") {
   CHECK_FALSE(help.invocation);
   CHECK(help.exit_code == kExitOk);
   for (const auto* n : {"topo", "drives", "ports"}) CHECK(help.output.find(n) != std::string::npos);
+}
+
+TEST_CASE("completion: generated from the registry, and bash completes with it") {
+  const std::string script = cli::bash_completion();
+  CHECK(script.find("    doctor) opts=\"--max-sectors-target\" ;;") != std::string::npos);
+  CHECK(script.find("    topo) opts=\"--all -a --mountinfo\" ;;") != std::string::npos);
+  CHECK(script.find("--allow-write") != std::string::npos);
+  // Real bash: complete "usbsat sat" and "usbsat doctor --max".
+  const std::string path = "/tmp/usbsat-completion-test.bash";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    REQUIRE(f);
+    std::fputs(script.c_str(), f);
+    std::fclose(f);
+  }
+  auto complete = [&](const std::string& words, int cword) {
+    const std::string cmd = "bash -c 'source " + path + "; COMP_WORDS=(" + words + "); COMP_CWORD=" +
+                            std::to_string(cword) + "; _usbsat; echo \"${COMPREPLY[*]}\"'";
+    std::FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p);
+    char buf[4096] = {};
+    std::string out;
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    pclose(p);
+    return out;
+  };
+  CHECK(complete("usbsat sat", 1) == "saturate\n");
+  CHECK(complete("usbsat doctor --max", 2) == "--max-sectors-target\n");
+  CHECK(complete("usbsat --json plan --pre", 3) == "--predict --prefer\n");
+  std::remove(path.c_str());
 }

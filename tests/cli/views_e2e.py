@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """End-to-end test of `usbsat topo|drives|ports` on one generated sysfs scenario, under umockdev.
 
-Runs the real binary through tests/fixtures/with-fixture.sh and checks
+Runs the real binary through tests/fixtures/with-fixture.sh, stdout a pipe, and checks
   1. every view (text and --json) against tests/fixtures/golden/fixture-<scenario>.<view>.{txt,json}
-     (UPDATE_GOLDEN=1 rewrites them);
+     (UPDATE_GOLDEN=1 rewrites them), with no escape sequence although TERM asks for colour and COLUMNS for
+     a narrow width (output to a pipe is never coloured or elided);
   2. `drives --json` and `ports --json` against the generator's independent <scenario>.expected.json.
 Exit 77 (skip) when the umockdev preload is missing.
 
@@ -28,10 +29,16 @@ def fail(msg):
     failures.append(msg)
 
 
+# stdout is a pipe here, so the output must be the plain text of the goldens even when everything else asks
+# for colour and a narrow width: a colour-capable TERM, no NO_COLOR, a small COLUMNS.
+PIPE_ENV = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+PIPE_ENV.update({"TERM": "xterm-256color", "COLUMNS": "40"})
+
+
 def run(usbsat, with_fixture, scenario_dir, args):
     # The host's /proc/self/mountinfo has nothing to do with the fixture's disks: read no mounts.
     p = subprocess.run([with_fixture, scenario_dir, "--", usbsat, *args, "--mountinfo", ""], capture_output=True,
-                       text=True)
+                       text=True, env=PIPE_ENV)
     if p.returncode == 77:
         print(f"SKIP: {p.stderr.strip()}")
         sys.exit(77)
@@ -39,6 +46,8 @@ def run(usbsat, with_fixture, scenario_dir, args):
         fail(f"usbsat {' '.join(args)} exited {p.returncode}: {p.stderr.strip()}")
     if "no USB host controller" in p.stderr:
         fail(f"usbsat {' '.join(args)} saw no USB controller in the fixture: {p.stderr.strip()}")
+    if "\x1b" in p.stdout:
+        fail(f"usbsat {' '.join(args)} wrote an escape sequence to a pipe (TERM=xterm-256color, no NO_COLOR)")
     return p.stdout
 
 

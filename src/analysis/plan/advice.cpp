@@ -39,7 +39,8 @@ std::string bus_words(const topology::Topology& t, const topology::Resource& bus
 }  // namespace
 
 std::vector<AvoidNote> avoid_notes(const topology::Topology& t, const std::vector<PlanSlot>& slots,
-                                   const Plan& plan, bool superspeed_drives, const topology::CapacityModel& m) {
+                                   const Plan& plan, bool superspeed_drives,
+                                   const topology::CapacityModel& m) {
   std::vector<AvoidNote> out;
   AvoidNote usb1{"usb1_only", "", Bandwidth::from_mbs(1.0), {}, ""};
   AvoidNote usb2{"usb2_only", "", Bandwidth::from_mbs(40), {}, ""};
@@ -53,7 +54,8 @@ std::vector<AvoidNote> avoid_notes(const topology::Topology& t, const std::vecto
   usb1.reason = "USB 1.1 only (a companion controller's port, 12 Mb/s): about 1 MB/s for any drive";
   usb2.reason = "no USB3 wiring: a SuperSpeed drive there runs at 480 Mb/s, at most about 40 MB/s";
   // USB2-only connectors are only worth a warning when there are SuperSpeed ones to use instead.
-  const bool any_usb3 = std::any_of(slots.begin(), slots.end(), [](const PlanSlot& s) { return s.usb3_port.has_value(); });
+  const bool any_usb3 =
+      std::any_of(slots.begin(), slots.end(), [](const PlanSlot& s) { return s.usb3_port.has_value(); });
   if (!usb2.connectors.empty() && any_usb3) out.push_back(std::move(usb2));
   if (!usb1.connectors.empty()) out.push_back(std::move(usb1));
 
@@ -74,7 +76,8 @@ std::vector<AvoidNote> avoid_notes(const topology::Topology& t, const std::vecto
         if (fresh) {
           order.push_back(r.id);
           it->second = AvoidNote{"shared_link", r.node, r.capacity, {}, {}};
-          const std::string what = r.kind == ResourceKind::PcieLink ? "one PCIe link for all ports of the controller"
+          const std::string what = r.kind == ResourceKind::PcieLink
+                                       ? "one PCIe link for all ports of the controller"
                                    : r.kind == ResourceKind::UsbBus ? bus_words(t, r) + " for all its ports"
                                                                     : "one uplink for all ports of the hub";
           it->second.reason = r.label + ": " + what + ", " + rate_label(r.capacity) +
@@ -95,7 +98,8 @@ std::vector<AvoidNote> avoid_notes(const topology::Topology& t, const std::vecto
     const bool covered = std::any_of(order.begin(), order.end(), [&](const std::string& other) {
       const auto& o = notes[other];
       return o.connectors.size() > n.connectors.size() && *o.capacity <= *n.capacity &&
-             std::includes(o.connectors.begin(), o.connectors.end(), n.connectors.begin(), n.connectors.end());
+             std::includes(o.connectors.begin(), o.connectors.end(), n.connectors.begin(),
+                           n.connectors.end());
     });
     if (!covered) out.push_back(n);
   }

@@ -1,5 +1,6 @@
 // `plan --predict`: the drives as they are plugged in now, as a flow problem for the model.
 #include "src/analysis/plan/internal.hpp"
+#include "topology/text.hpp"
 
 namespace usbsat::analysis::plan {
 
@@ -19,7 +20,8 @@ FlowProblem current_problem(const topology::Topology& t, const std::vector<std::
       if (found.drive)
         names.push_back(found.drive->name);
       else
-        left_out.push_back({topology::Severity::Warning, detail::strip_dev(d), found.problem});
+        left_out.push_back(
+            {topology::Severity::Warning, std::string(topology::strip_dev_prefix(d)), found.problem});
     }
   }
   std::vector<model::DemandSpec> specs;

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "src/analysis/plan/internal.hpp"
 #include "src/analysis/plan/planner.hpp"
+#include "topology/text.hpp"
 
 namespace usbsat::analysis::plan {
 
@@ -16,17 +16,21 @@ DemandsParse parse_demands(std::span<const std::string> args) {
   std::map<std::string, std::string, std::less<>> given;  // drive ("" = common) -> the argument that set it
   for (const auto& a : args) {
     const auto eq = a.find('=');
-    const std::string dev = eq == std::string::npos ? "" : detail::strip_dev(a.substr(0, eq));
+    const std::string dev = eq == std::string::npos
+                                ? ""
+                                : std::string(topology::strip_dev_prefix(std::string_view(a).substr(0, eq)));
     const auto rate = topology::parse_rate(eq == std::string::npos ? a : a.substr(eq + 1));
     if (eq != std::string::npos && dev.empty())
       out.error = fmt::format("--demand '{}' names no drive (expected DEV=RATE, e.g. sdb=170M)", a);
     else if (!rate)
-      out.error = fmt::format("bad --demand '{}' (expected a rate from 0.1M to 100G: 400M, 1.2G or DEV=170M)", a);
+      out.error =
+          fmt::format("bad --demand '{}' (expected a rate from 0.1M to 100G: 400M, 1.2G or DEV=170M)", a);
     else if (*rate < kMinDemand || *rate > kMaxDemand)
       out.error = fmt::format("--demand '{}' is out of range (0.1M to 100G per drive)", a);
     else if (const auto it = given.find(dev); it != given.end())
-      out.error = dev.empty() ? fmt::format("--demand '{}': the common demand is already '{}'", a, it->second)
-                              : fmt::format("--demand '{}': {} already has a demand ('{}')", a, dev, it->second);
+      out.error = dev.empty()
+                      ? fmt::format("--demand '{}': the common demand is already '{}'", a, it->second)
+                      : fmt::format("--demand '{}': {} already has a demand ('{}')", a, dev, it->second);
     if (!out.error.empty()) return out;
     given.emplace(dev, a);
     if (dev.empty())
@@ -39,7 +43,7 @@ DemandsParse parse_demands(std::span<const std::string> args) {
 
 std::vector<std::string> demand_names(std::span<const std::string> devices, unsigned new_drives) {
   std::vector<std::string> out;
-  for (const auto& d : devices) out.push_back(detail::strip_dev(d));
+  for (const auto& d : devices) out.emplace_back(topology::strip_dev_prefix(d));
   if (devices.empty())
     for (unsigned i = 1; i <= new_drives; ++i) out.push_back(new_drive_name(i));
   return out;

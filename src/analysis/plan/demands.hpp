@@ -17,7 +17,7 @@ inline constexpr topology::Bandwidth kMinDemand = topology::Bandwidth::from_mbs(
 inline constexpr topology::Bandwidth kMaxDemand = topology::Bandwidth::from_mbs(100'000);
 
 struct Demands {
-  std::optional<topology::Bandwidth> common;                           ///< "400M": every drive
+  std::optional<topology::Bandwidth> common;                          ///< "400M": every drive
   std::map<std::string, topology::Bandwidth, std::less<>> per_drive;  ///< "sdb=170M" ("/dev/" stripped)
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "src/analysis/plan/internal.hpp"
+#include "topology/text.hpp"
 
 namespace usbsat::analysis::plan::detail {
 
@@ -25,7 +26,8 @@ DriveModel connected_drive(const Topology& t, const common::UsbDrive& u) {
   for (std::optional<Vertex> cur = u.block; cur && *cur != u.device; cur = topology::parent(t, *cur))
     if (const auto* itf = t[*cur].get_if<topology::InterfaceInfo>()) {
       // A UAS-capable drive on BOT comes back as UAS on a SuperSpeed port, unless a quirk keeps it on BOT.
-      const bool quirked = itf->uas_blocked_reason && itf->uas_blocked_reason->find("quirk") != std::string::npos;
+      const bool quirked =
+          itf->uas_blocked_reason && itf->uas_blocked_reason->find("quirk") != std::string::npos;
       d.uas_ok = itf->storage == StorageProtocol::Uas || (itf->uas_capable && !quirked);
     }
   return d;
@@ -33,14 +35,10 @@ DriveModel connected_drive(const Topology& t, const common::UsbDrive& u) {
 
 }  // namespace
 
-std::string strip_dev(std::string_view dev) {
-  if (dev.substr(0, 5) == "/dev/") dev.remove_prefix(5);
-  return std::string(dev);
-}
-
 NamedDrive find_usb_drive(const std::vector<common::UsbDrive>& all, std::string_view name) {
-  const std::string n = strip_dev(name);
-  const auto it = std::find_if(all.begin(), all.end(), [&](const common::UsbDrive& d) { return d.name == n; });
+  const std::string_view n = topology::strip_dev_prefix(name);
+  const auto it =
+      std::find_if(all.begin(), all.end(), [&](const common::UsbDrive& d) { return d.name == n; });
   if (it == all.end()) return {std::nullopt, false, "not a USB drive of the scanned topology; left out"};
   if (!it->has_media) return {std::nullopt, true, "no medium (an empty card-reader slot); left out"};
   return {*it, false, {}};
@@ -64,7 +62,7 @@ RequestedDrives requested_drives(const Topology& t, const PlanRequest& req) {
   RequestedDrives out;
   const auto usb = common::usb_drives(t);
   for (const auto& raw : req.devices) {
-    const std::string name = strip_dev(raw);
+    const std::string name(topology::strip_dev_prefix(raw));
     const auto found = find_usb_drive(usb, name);
     if (!found.drive) {
       // Unknown: an error (exit 4). An empty card-reader slot is a drive of the scan with nothing to move.

@@ -21,9 +21,6 @@
 
 namespace usbsat::analysis::plan::detail {
 
-/// "sdb" from "/dev/sdb" or "sdb". (To be replaced by topology/text.hpp's strip_dev_prefix once it lands.)
-std::string strip_dev(std::string_view dev);
-
 // ---- drive_model.cpp ------------------------------------------------------------------------------------
 
 /// A drive to place: what it can negotiate and how it would run.
@@ -31,8 +28,8 @@ struct DriveModel {
   std::string name;
   std::optional<topology::Vertex> block, usb_device;
   topology::UsbSpeed capable = topology::UsbSpeed::SuperPlus2x2;
-  bool uas_ok = true;                  ///< would bind `uas` on a SuperSpeed connector
-  std::optional<Bandwidth> demand;     ///< nullopt: its link ceiling on the candidate connector
+  bool uas_ok = true;               ///< would bind `uas` on a SuperSpeed connector
+  std::optional<Bandwidth> demand;  ///< nullopt: its link ceiling on the candidate connector
   model::DemandSource source = model::DemandSource::LinkCeiling;
   std::optional<std::size_t> current;  ///< index into the slot list
   std::optional<std::size_t> current_connector;
@@ -69,7 +66,8 @@ struct RequestedDrives {
 RequestedDrives requested_drives(const topology::Topology& t, const PlanRequest& req);
 
 /// Each connected drive's current connector and, when that connector is one of `slots`, its slot index.
-void locate_current(const topology::Topology& t, const std::vector<PlanSlot>& slots, std::vector<DriveModel>& drives);
+void locate_current(const topology::Topology& t, const std::vector<PlanSlot>& slots,
+                    std::vector<DriveModel>& drives);
 
 // ---- scoring.cpp ----------------------------------------------------------------------------------------
 
@@ -80,8 +78,9 @@ struct Evaluation {
   Prediction prediction;
   Bandwidth min, total;
   unsigned uas = 0, moves = 0, panels = 0, spread = 0;
-  unsigned hubs = 0;         ///< drives behind an external hub (one more shared uplink, one more thing to fail)
-  unsigned shared_util = 0;  ///< highest load/capacity (per mille) of a resource that two planned drives share
+  unsigned hubs = 0;  ///< drives behind an external hub (one more shared uplink, one more thing to fail)
+  unsigned shared_util =
+      0;  ///< highest load/capacity (per mille) of a resource that two planned drives share
   bool valid = false;
 };
 
@@ -113,8 +112,8 @@ class Scorer {
 /// The order of `--prefer`: true when `a` is the better placement (the objective, then fewer moves, then
 /// tie-breakers the model cannot see).
 bool better(const Evaluation& a, const Evaluation& b, PlanPreference prefer);
-/// True when `a` beats `b` on the objective alone: UAS drives under --prefer uas, then the slowest drive, then
-/// the total, at 0.1 MB/s.
+/// True when `a` beats `b` on the objective alone: UAS drives under --prefer uas, then the slowest drive,
+/// then the total, at 0.1 MB/s.
 bool improves_objective(const Evaluation& a, const Evaluation& b, PlanPreference prefer);
 
 /// Headroom of a predicted placement (see planner.hpp); nullopt unless every drive gets a given demand.
@@ -138,6 +137,7 @@ SearchResult search(Scorer& scorer, const std::vector<DriveModel>& drives, PlanP
 /// Connectors to avoid: USB2-only (when `superspeed_drives` and SuperSpeed connectors exist), USB 1.1-only,
 /// and shared links that cannot carry two drives at the plan's demand.
 std::vector<AvoidNote> avoid_notes(const topology::Topology& t, const std::vector<PlanSlot>& slots,
-                                   const Plan& plan, bool superspeed_drives, const topology::CapacityModel& m);
+                                   const Plan& plan, bool superspeed_drives,
+                                   const topology::CapacityModel& m);
 
 }  // namespace usbsat::analysis::plan::detail

@@ -10,7 +10,9 @@ namespace usbsat::analysis::plan {
 using topology::Severity;
 using topology::Topology;
 
-std::string new_drive_name(unsigned i) { return "drive " + std::to_string(i); }
+std::string new_drive_name(unsigned i) {
+  return "drive " + std::to_string(i);
+}
 
 Plan make_plan(const Topology& t, const PlanRequest& req, const topology::CapacityModel& m) {
   Plan plan;

@@ -38,7 +38,9 @@ namespace {
 
 /// Rates compared at 0.1 MB/s: placements that differ by rounding noise are ties, and ties go on to the
 /// next criterion (transitive, unlike a relative tolerance).
-std::uint64_t q(Bandwidth b) { return (b.bytes_per_s + 50'000) / 100'000; }
+std::uint64_t q(Bandwidth b) {
+  return (b.bytes_per_s + 50'000) / 100'000;
+}
 
 /// The objective: under --prefer uas first the number of drives on UAS, then the slowest drive, then the
 /// total (at 0.1 MB/s). Nonzero when it tells `a` and `b` apart: > 0 when `a` is better.
@@ -130,8 +132,8 @@ Evaluation Scorer::evaluate(std::span<const DriveModel> drives, const std::vecto
   for (const auto& [c, k] : per_controller) e.spread += k * k;
   for (const auto& r : e.prediction.resources)
     if (r.drives >= 2 && r.capacity && !r.capacity->is_zero())
-      e.shared_util = std::max(e.shared_util, static_cast<unsigned>(std::llround(
-                                                  1000.0 * r.load.mbs() / r.capacity->mbs())));
+      e.shared_util = std::max(
+          e.shared_util, static_cast<unsigned>(std::llround(1000.0 * r.load.mbs() / r.capacity->mbs())));
   e.valid = true;
   return e;
 }
@@ -143,7 +145,8 @@ std::optional<Headroom> headroom(const FlowProblem& p, const Prediction& pred) {
   for (std::size_t r = 0; r < pred.resources.size(); ++r) {
     const auto& load = pred.resources[r];
     if (!load.capacity || load.drives == 0) continue;
-    const Bandwidth spare = Bandwidth::from_bytes_per_s((*load.capacity - load.load).bytes_per_s / load.drives);
+    const Bandwidth spare =
+        Bandwidth::from_bytes_per_s((*load.capacity - load.load).bytes_per_s / load.drives);
     if (out && !(spare < out->per_drive)) continue;  // the first (nearest) of equal ones
     out = Headroom{load.resource, p.resources[r].label, *load.capacity, load.load, load.drives, spare};
   }

@@ -193,7 +193,8 @@ class Search {
     for (const auto& d : drives_) {
       if (!d.current) return std::nullopt;
       for (std::size_t c = 0; c < classes_.size(); ++c)
-        if (std::find(classes_[c].begin(), classes_[c].end(), *d.current) != classes_[c].end()) cls.push_back(c);
+        if (std::find(classes_[c].begin(), classes_[c].end(), *d.current) != classes_[c].end())
+          cls.push_back(c);
     }
     return cls;
   }
