@@ -382,3 +382,48 @@ TEST_CASE("--demand DEV=RATE must name a drive of the question") {
   CHECK(*unknown_demand(d, {}) == "--demand for sdb: there is no drive to plan or predict");
   CHECK_FALSE(unknown_demand(parse_demands(std::vector<std::string>{"400M"}).demands, {}));
 }
+
+// ---- the one drive rule (src/analysis/common/usb_drives.hpp) in plan and --predict --------------------------
+
+TEST_CASE("plan and --predict take only USB drives with a medium: an empty card reader and a SATA disk are left out") {
+  MachineBuilder m;
+  m.block(std::nullopt, {.name = "sda", .size_bytes = 500 * testing::kGB, .vendor = "ATA", .model = "SATA SSD"},
+          "sata", false);
+  const auto x = m.controller(std::nullopt, "0000:00:14.0", tp::HcdKind::Xhci, 0x8086, 0xa36d, "Intel Corporation",
+                              "Cannon Lake PCH USB 3.1 xHCI Host Controller");
+  const auto hs = m.root_hub(x, 1, tp::UsbSpeed::High, 2);
+  m.root_hub(x, 2, tp::UsbSpeed::Super, 2);
+  const auto reader = m.device(MachineBuilder::port_of(hs, 1), {.vid = 0x0bda,
+                                                                .pid = 0x0158,
+                                                                .manufacturer = "Generic",
+                                                                .product = "USB2.0-CRW",
+                                                                .bcd_usb = 0x200,
+                                                                .speed = tp::UsbSpeed::High});
+  m.usb_disk(reader, false, "usb-storage", 6, {.name = "sdb", .size_bytes = 0});  // no card in the slot
+  hyperx(m, MachineBuilder::port_of(hs, 2), "sdc", 7);
+  const auto t = m.finish();
+  REQUIRE(m.diagnostics.empty());
+
+  PlanRequest req;
+  req.devices = {"sdb", "sdc"};
+  const auto plan = make_plan(t, req);
+  REQUIRE(plan.placements.size() == 1);
+  CHECK(plan.placements[0].drive == "sdc");
+  REQUIRE(plan.diagnostics.size() == 1);
+  CHECK(plan.diagnostics[0].where == "sdb");
+  CHECK(plan.diagnostics[0].severity == tp::Severity::Warning);
+  CHECK(plan.diagnostics[0].message == "no medium (an empty card-reader slot); left out");
+
+  const auto named = current_problem(t, {"/dev/sda", "sdb", "sdc"}, {});
+  REQUIRE(named.drives.size() == 1);
+  CHECK(named.drives[0].dev == "sdc");
+  REQUIRE(named.diagnostics.size() == 2);
+  CHECK(named.diagnostics[0].where == "sda");
+  CHECK(named.diagnostics[0].message == "not a USB drive of the scanned topology; left out");
+  CHECK(named.diagnostics[1].where == "sdb");
+  CHECK(named.diagnostics[1].message == "no medium (an empty card-reader slot); left out");
+
+  const auto all = current_problem(t, {}, {});
+  REQUIRE(all.drives.size() == 1);
+  CHECK(all.drives[0].dev == "sdc");
+}
