@@ -122,6 +122,14 @@ std::string render_plan_json(const PlanInput& in) {
          {"min_mbs", round1(in.min_mbs)},
          {"total_mbs", round1(in.total_mbs)},
          {"moves", in.moves},
+         {"already_optimal", in.already_optimal},
+         {"headroom", in.headroom ? Json{{"resource", in.headroom->resource},
+                                         {"label", in.headroom->label},
+                                         {"capacity_mbs", round1(in.headroom->capacity_mbs)},
+                                         {"load_mbs", round1(in.headroom->load_mbs)},
+                                         {"drives", in.headroom->drives},
+                                         {"per_drive_mbs", round1(in.headroom->per_drive_mbs)}}
+                                  : Json(nullptr)},
          {"current", in.current ? json_predict(*in.current) : Json(nullptr)},
          {"avoid", avoid},
          {"search",
@@ -168,6 +176,12 @@ std::string render_plan_text(const PlanInput& in) {
       lo = i == 0 ? in.current->drives[i].predicted_mbs : std::min(lo, in.current->drives[i].predicted_mbs);
     out += fmt::format("  now: slowest {} MB/s, total {} MB/s\n", mbs(lo), mbs(in.current->aggregate_mbs));
   }
+  if (in.already_optimal)
+    out += "  already optimal: no move would make the slowest drive or the total faster; every drive stays\n";
+  if (in.headroom)
+    out += fmt::format("  headroom: {} MB/s more per drive before the {} is full ({} of {} MB/s, {} drive{})\n",
+                       mbs(in.headroom->per_drive_mbs), in.headroom->label, mbs(in.headroom->load_mbs),
+                       mbs(in.headroom->capacity_mbs), in.headroom->drives, in.headroom->drives == 1 ? "" : "s");
   if (!in.avoid.empty()) {
     out += "\nAvoid:\n";
     for (const auto& a : in.avoid) {

@@ -68,6 +68,15 @@ struct PlanAvoid {
   std::string reason;
 };
 
+/// How much more every planned drive could ask before the first resource on their paths fills.
+struct PlanHeadroom {
+  std::string resource;  ///< "pcie_link:0000:03:00.0"
+  std::string label;     ///< "PCIe 2.0 x1 link of 0000:03:00.0 (...)"
+  double capacity_mbs = 0, load_mbs = 0;
+  unsigned drives = 0;   ///< planned drives crossing it
+  double per_drive_mbs = 0;
+};
+
 /// `plan --drives N` / `plan DEV...`.
 struct PlanInput {
   bool replace = false;
@@ -77,6 +86,8 @@ struct PlanInput {
   std::vector<PlanRow> rows;
   double min_mbs = 0, total_mbs = 0;
   unsigned moves = 0;
+  bool already_optimal = false;         ///< re-place mode: no move improves the objective, nothing moves
+  std::optional<PlanHeadroom> headroom;  ///< when every drive gets its given demand
   std::optional<PredictInput> current;  ///< re-place mode: the current placement
   std::vector<PlanAvoid> avoid;
   std::string method;  ///< "exhaustive" / "greedy"
@@ -93,7 +104,8 @@ std::string render_predict_text(const PredictInput& in);
 
 /// {"mode":"new"|"replace","requested","prefer","demand_mbs","placements":[{"drive","connector":{...},"port",
 ///   "superspeed","controller":{...},"from":{...}|null,"moved","rate","protocol","demand_mbs",
-///   "demand_source","predicted_mbs","bottleneck"}],"min_mbs","total_mbs","moves","current":{...}|null,
+///   "demand_source","predicted_mbs","bottleneck"}],"min_mbs","total_mbs","moves","already_optimal",
+///   "headroom":{"resource","label","capacity_mbs","load_mbs","drives","per_drive_mbs"}|null,"current":{...}|null,
 ///   "avoid":[{"kind","node","capacity_mbs","connectors","reason"}],"search":{"method","classes",
 ///   "evaluated","usable_connectors"},"diagnostics":[...]}
 std::string render_plan_json(const PlanInput& in);

@@ -12,6 +12,8 @@
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/terminal.hpp"
+#include "src/analysis/common/usb_drives.hpp"
+#include "src/analysis/plan/demands.hpp"
 #include "src/analysis/plan/planner.hpp"
 #include "src/cli/views.hpp"
 #include "src/analysis/saturate/verdict_text.hpp"
@@ -22,33 +24,6 @@ namespace usbsat::cli {
 namespace {
 
 using analysis::model::Bandwidth;
-
-/// The demands of --demand: one common rate ("400M") and per-drive ones ("sdb=170M").
-struct Demands {
-  std::optional<Bandwidth> common;
-  std::map<std::string, Bandwidth, std::less<>> per_drive;
-  std::string error;
-};
-
-Demands parse_demands(const std::vector<std::string>& args) {
-  Demands d;
-  for (const auto& a : args) {
-    const auto eq = a.find('=');
-    const auto rate = topology::parse_rate(eq == std::string::npos ? a : a.substr(eq + 1));
-    if (!rate) {
-      d.error = "bad --demand '" + a + "' (expected 400M, 1.2G or DEV=170M)";
-      return d;
-    }
-    if (eq == std::string::npos) {
-      d.common = rate;
-    } else {
-      std::string dev = a.substr(0, eq);
-      if (dev.rfind("/dev/", 0) == 0) dev.erase(0, 5);
-      d.per_drive[dev] = *rate;
-    }
-  }
-  return d;
-}
 
 std::optional<report::PlanBottleneck> to_report(const std::optional<analysis::model::Bottleneck>& b) {
   if (!b) return std::nullopt;
@@ -107,6 +82,10 @@ report::PlanInput to_report(const topology::Topology& t, const analysis::plan::P
   in.min_mbs = plan.min.mbs();
   in.total_mbs = plan.total.mbs();
   in.moves = plan.moves;
+  in.already_optimal = plan.already_optimal;
+  if (const auto& h = plan.headroom)
+    in.headroom = report::PlanHeadroom{h->resource,         h->label,  h->capacity.mbs(),
+                                       h->load.mbs(),       h->drives, h->per_drive.mbs()};
   if (plan.current) {
     report::PredictInput cur;
     for (const auto& d : plan.current->drives) {
@@ -137,7 +116,7 @@ report::PlanInput to_report(const topology::Topology& t, const analysis::plan::P
 void bind_plan_options(CLI::App& sub, PlanOptions& o) {
   sub.add_flag("--predict", o.predict, "Predicted shares of the drives as plugged in now (all USB drives, or DEV...)");
   sub.add_option("--drives", o.drives, "Plan N drives that are not connected yet")->check(CLI::Range(1, 64));
-  sub.add_option("--demand", o.demand, "Per-drive demand: 400M for every drive, or DEV=170M (repeatable)")
+  sub.add_option("--demand", o.demand, "Per-drive demand, 0.1M to 100G: 400M for every drive, or DEV=170M (once per drive)")
       ->allow_extra_args(false);
   sub.add_option("--prefer", o.prefer, "speed|uas|few-moves")
       ->check(CLI::IsMember({"speed", "uas", "few-moves"}))
@@ -145,18 +124,26 @@ void bind_plan_options(CLI::App& sub, PlanOptions& o) {
   sub.add_option("devices", o.devices, "Connected drives to re-place (or to predict), e.g. sdb sdc");
 }
 
+/// A usage error: the message on stderr, exit 2.
+static int usage_error(const std::string& message) {
+  std::fprintf(stderr, "usbsat plan: %s\n", message.c_str());
+  return kExitUsage;
+}
+
 static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
-  // 1. The question must be one of: --predict, --drives N, or DEV...
-  const Demands demands = parse_demands(o.demand);
-  if (!demands.error.empty()) {
-    std::fprintf(stderr, "usbsat plan: %s\n", demands.error.c_str());
-    return kExitUsage;
-  }
-  if (!o.predict && (o.drives == 0) == o.devices.empty()) {
-    std::fprintf(stderr, "usbsat plan: give --drives N (new drives) or the drives to re-place (sdb sdc ...), "
-                         "or --predict\n");
-    return kExitUsage;
-  }
+  // 1. The question must be one of: --predict, --drives N, or DEV...; --demand values must parse, lie in
+  //    range, be given once each and name drives of the question (for `--predict` of every USB drive the
+  //    names are known after the scan).
+  const auto parsed = analysis::plan::parse_demands(o.demand);
+  if (!parsed.error.empty()) return usage_error(parsed.error);
+  const auto& demands = parsed.demands;
+  if (!o.predict && (o.drives == 0) == o.devices.empty())
+    return usage_error("give --drives N (new drives) or the drives to re-place (sdb sdc ...), or --predict");
+  const bool names_after_scan = o.predict && o.devices.empty();
+  if (!names_after_scan)
+    if (auto e = analysis::plan::unknown_demand(
+            demands, analysis::plan::demand_names(o.devices, o.predict ? 0 : o.drives)))
+      return usage_error(*e);
 
   // 2. Scan. No controller at all: say so plainly, pointing at the fixtures; the (empty) answer still prints.
   const auto scan = topology::scan_system();
@@ -165,6 +152,11 @@ static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
   const std::string shown = o.predict ? "plan --predict" : "plan --drives " + std::to_string(std::max(o.drives, 1u));
   if (auto notice = no_usb_notice(t, shown)) std::fputs(notice->c_str(), stderr);
   print_diagnostics(stderr, scan.diagnostics, global);
+  if (names_after_scan) {
+    std::vector<std::string> usb;
+    for (const auto& d : analysis::common::usb_drives_with_media(t)) usb.push_back(d.name);
+    if (auto e = analysis::plan::unknown_demand(demands, usb)) return usage_error(*e);
+  }
 
   // 3a. --predict: the model over the current placement (all USB drives, or the ones named).
   if (o.predict) {

@@ -8,8 +8,10 @@ Runs the real binary through tests/fixtures/with-fixture.sh:
   2. `plan --drives N --json` for N = 1, 2: N placements on distinct connectors that are free in the scenario
      (no device of expected.json sits on either of their ports), each on a controller of the scenario with a
      predicted rate, min <= every rate; identical output when run twice;
-  3. `plan DEV... --json` on the scenario's USB drives: every drive placed, moves counted consistently;
-  4. the text forms run and mention every drive.
+  3. `plan DEV... --json` (and with --demand 170M) on the scenario's USB drives: every drive placed, moves
+     counted consistently, a move only for a predicted gain;
+  4. bad --demand values (out of range, repeated, naming no drive or an unknown one) exit 2 with a message;
+  5. the text forms run and mention every drive.
 Exit 77 (skip) when the umockdev preload is missing.
 
 usage: plan_e2e.py USBSAT WITH_FIXTURE SCENARIO_DIR EXPECTED_JSON
@@ -112,20 +114,55 @@ def main(argv):
         if abs(sum(p["predicted_mbs"] for p in ps) - plan["total_mbs"]) > 0.5:
             fail(f"--drives {n}: total {plan['total_mbs']} != sum of the placements")
 
-    # 3. re-place the scenario's USB drives
-    if usb_drives:
-        plan = json.loads(run(usbsat, with_fixture, scenario_dir, ["plan", *usb_drives[:4], "--json"]))
+    # 3. re-place the scenario's USB drives (link-ceiling demands, and 170 MB/s each: with a given demand the
+    #    drives often already get it where they are, and then nothing may move)
+    for demand in ([], ["--demand", "170M"]):
+        if not usb_drives:
+            break
+        args = ["plan", *usb_drives[:4], *demand, "--json"]
+        plan = json.loads(run(usbsat, with_fixture, scenario_dir, args))
         placed = [p["drive"] for p in plan["placements"]]
         if sorted(placed) != sorted(usb_drives[:4]) and not plan["diagnostics"]:
             fail(f"re-place placed {placed}, asked {usb_drives[:4]}")
         if plan["moves"] != sum(1 for p in plan["placements"] if p["moved"]):
-            fail("moves does not match the moved placements")
+            fail(f"{args}: moves does not match the moved placements")
         if plan["current"] is None:
             fail("re-place without the current prediction")
         elif plan["min_mbs"] + 0.05 < min(d["predicted_mbs"] for d in plan["current"]["drives"]):
             fail(f"the plan's minimum {plan['min_mbs']} is below the current placement's")
+        elif plan["moves"] > 0:
+            # A move must buy something the model predicts: a faster slowest drive or a higher total.
+            now_min = min(d["predicted_mbs"] for d in plan["current"]["drives"])
+            if plan["min_mbs"] <= now_min + 0.05 and plan["total_mbs"] <= plan["current"]["aggregate_mbs"] + 0.05:
+                fail(f"{args}: {plan['moves']} move(s) for no predicted gain: {plan['min_mbs']}/{plan['total_mbs']} MB/s "
+                     f"now {now_min}/{plan['current']['aggregate_mbs']}")
+        if plan.get("already_optimal") and plan["moves"] != 0:
+            fail("already_optimal with moves")
+        if "already_optimal" not in plan or "headroom" not in plan:
+            fail("plan JSON lacks already_optimal or headroom")
 
-    # 4. text forms
+    # 4. bad --demand values: a usage error (exit 2) with a message, never ignored or clamped
+    some = usb_drives[:2]
+    bad = [
+        (["--drives", "1", "--demand", "0.0000001"], "out of range"),
+        (["--drives", "1", "--demand", "1e30"], "out of range"),
+        (["--drives", "1", "--demand", "0"], "bad --demand '0'"),
+        (["--drives", "1", "--demand", "400M", "--demand", "300M"], "the common demand is already"),
+        (["--drives", "1", "--demand", "=170M"], "names no drive"),
+        (["--drives", "1", "--demand", "nosuchdisk=170M"], "nosuchdisk is not one of the drives"),
+        (["--predict", "--demand", "nosuchdisk=170M"], "--demand for nosuchdisk"),
+    ]
+    if some:
+        bad += [
+            ([*some, "--demand", "nosuchdisk=170M"], "nosuchdisk is not one of the drives asked about"),
+            ([*some, "--demand", f"{some[0]}=170M", "--demand", f"/dev/{some[0]}=200M"], "already has a demand"),
+        ]
+    for args, message in bad:
+        p = subprocess.run([with_fixture, scenario_dir, "--", usbsat, "plan", *args], capture_output=True, text=True)
+        if p.returncode != 2 or message not in p.stderr:
+            fail(f"plan {' '.join(args)}: exit {p.returncode} (want 2), stderr {p.stderr.strip()!r} lacks {message!r}")
+
+    # 5. text forms
     text = run(usbsat, with_fixture, scenario_dir, ["plan", "--predict"])
     for d in devs:
         if d not in text:

@@ -119,3 +119,24 @@ TEST_CASE("plan and --predict on a narrow terminal: the controller / limit colum
   CHECK(predict.find("  sda    port 1  400.0 (link)  200.0           PCIe 2.0 x1 link of ...roller) (400.0 MB/s)\n") !=
         std::string::npos);
 }
+
+TEST_CASE("plan: an already optimal re-placement says so, with its headroom, in text and JSON") {
+  auto in = plan_input();
+  in.already_optimal = true;
+  in.headroom = report::PlanHeadroom{"pcie_link:0000:03:00.0", "PCIe 2.0 x1 link of 0000:03:00.0", 400.0, 340.0, 2, 30.0};
+  const auto text = report::render_plan_text(in);
+  CHECK(text.find("  already optimal: no move would make the slowest drive or the total faster; every drive stays\n") !=
+        std::string::npos);
+  CHECK(text.find("  headroom: 30.0 MB/s more per drive before the PCIe 2.0 x1 link of 0000:03:00.0 is full "
+                  "(340.0 of 400.0 MB/s, 2 drives)\n") != std::string::npos);
+  const auto j = nlohmann::json::parse(report::render_plan_json(in));
+  CHECK(j["already_optimal"] == true);
+  CHECK(j["headroom"]["resource"] == "pcie_link:0000:03:00.0");
+  CHECK(j["headroom"]["per_drive_mbs"] == 30.0);
+  CHECK(j["headroom"]["drives"] == 2);
+
+  const auto plain = report::render_plan_text(plan_input());
+  CHECK(plain.find("already optimal") == std::string::npos);
+  CHECK(plain.find("headroom") == std::string::npos);
+  CHECK(nlohmann::json::parse(report::render_plan_json(plan_input()))["headroom"].is_null());
+}

@@ -6,8 +6,11 @@
 /// is its hypothetical link on the side of the connector it would use (the USB3 side when both the drive
 /// and the connector are SuperSpeed, else the USB2 side) followed by upstream_resources() of that port:
 /// hub uplinks, the EHCI/OHCI/UHCI bus, the controller and its PCIe chain. The same max-min fair prediction
-/// as `plan --predict` (src/predict.hpp) then gives every drive's share, so the planner can never disagree
+/// as `plan --predict` (src/analysis/model/predict.hpp) then gives every drive's share, so the planner can never disagree
 /// with the model it reports.
+///
+/// Files: slots.cpp, drive_model.cpp, scoring.cpp, search.cpp, advice.cpp, current.cpp, planner.cpp
+/// (make_plan); internal.hpp holds what they share.
 #include <cstddef>
 #include <map>
 #include <optional>
@@ -34,6 +37,9 @@ enum class PlanPreference : std::uint8_t {
 };
 std::string_view to_string(PlanPreference p);                         ///< "speed", "uas", "few-moves"
 std::optional<PlanPreference> parse_preference(std::string_view s);  ///< inverse of to_string
+
+/// "drive 3": the name of new drive `i` (1-based) in a plan for new drives, and in its per-drive demands.
+std::string new_drive_name(unsigned i);
 
 /// The question. Either `devices` (connected drives to re-place) or `new_drives` > 0.
 struct PlanRequest {
@@ -78,6 +84,16 @@ struct AvoidNote {
   std::string reason;  ///< one sentence for users
 };
 
+/// How much more every drive could ask before the first resource on the drives' paths fills: set when every
+/// planned drive gets the demand it was given (with link-ceiling demands a drive's own link is full).
+struct Headroom {
+  std::string resource;  ///< its id, "pcie_link:0000:03:00.0"
+  std::string label;     ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042 ...)"
+  Bandwidth capacity, load;
+  unsigned drives = 0;   ///< planned drives crossing it
+  Bandwidth per_drive;   ///< (capacity - load) / drives: the smallest over all resources
+};
+
 struct Plan {
   bool replace = false;               ///< re-placing connected drives (else new drives)
   std::size_t requested = 0;          ///< drives asked about (devices given, or N)
@@ -85,6 +101,10 @@ struct Plan {
   std::vector<Placement> placements;  ///< in request order (devices as given; new drives 1..N)
   Bandwidth min, total;               ///< over the placements
   unsigned moves = 0;
+  /// Re-place mode: no placement improves the objective (--prefer uas: drives on UAS, then the slowest
+  /// drive, then the total) over the drives where they are, so nothing moves.
+  bool already_optimal = false;
+  std::optional<Headroom> headroom;   ///< see Headroom; nullopt when a drive is short of its demand
   std::optional<Prediction> current;  ///< re-place mode: the current placement's prediction
   std::vector<AvoidNote> avoid;
   std::vector<PlanSlot> slots;        ///< every usable connector considered

@@ -1,0 +1,109 @@
+// What to avoid: connectors that would make a planned drive slow, and links that cannot carry two drives.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "src/analysis/plan/internal.hpp"
+
+namespace usbsat::analysis::plan::detail {
+
+using topology::ResourceKind;
+using topology::UsbSpeed;
+
+namespace {
+
+std::string rate_label(std::optional<Bandwidth> c) {
+  if (!c) return "";
+  const double v = c->mbs();
+  char buf[32];
+  std::snprintf(buf, sizeof buf, v == std::floor(v) ? "%.0f" : "%.1f", v);
+  return buf;
+}
+
+/// "one USB 1.1 full-speed bus (12 Mb/s)": a bus by its real signalling speed, its root hub's (an OHCI or
+/// UHCI bus runs at 12 Mb/s, an EHCI bus at 480 Mb/s).
+std::string bus_words(const topology::Topology& t, const topology::Resource& bus) {
+  const auto* rh = bus.vertex ? t[*bus.vertex].get_if<topology::UsbDeviceInfo>() : nullptr;
+  const UsbSpeed speed = rh && rh->speed ? *rh->speed : UsbSpeed::Unknown;
+  const char* generation = speed == UsbSpeed::High   ? "USB 2.0 high-speed "
+                           : speed == UsbSpeed::Full ? "USB 1.1 full-speed "
+                           : speed == UsbSpeed::Low  ? "USB 1.1 low-speed "
+                                                     : "";
+  if (!*generation) return "one USB bus";
+  return fmt::format("one {}bus ({:g} Mb/s)", generation, topology::nominal_mbps(speed));
+}
+
+}  // namespace
+
+std::vector<AvoidNote> avoid_notes(const topology::Topology& t, const std::vector<PlanSlot>& slots,
+                                   const Plan& plan, bool superspeed_drives,
+                                   const topology::CapacityModel& m) {
+  std::vector<AvoidNote> out;
+  AvoidNote usb1{"usb1_only", "", Bandwidth::from_mbs(1.0), {}, ""};
+  AvoidNote usb2{"usb2_only", "", Bandwidth::from_mbs(40), {}, ""};
+  for (const auto& s : slots) {
+    if (s.usb3_port) continue;
+    if (s.usb2_speed && *s.usb2_speed <= UsbSpeed::Full)
+      usb1.connectors.push_back(s.connector);
+    else if (superspeed_drives)
+      usb2.connectors.push_back(s.connector);
+  }
+  usb1.reason = "USB 1.1 only (a companion controller's port, 12 Mb/s): about 1 MB/s for any drive";
+  usb2.reason = "no USB3 wiring: a SuperSpeed drive there runs at 480 Mb/s, at most about 40 MB/s";
+  // USB2-only connectors are only worth a warning when there are SuperSpeed ones to use instead.
+  const bool any_usb3 =
+      std::any_of(slots.begin(), slots.end(), [](const PlanSlot& s) { return s.usb3_port.has_value(); });
+  if (!usb2.connectors.empty() && any_usb3) out.push_back(std::move(usb2));
+  if (!usb1.connectors.empty()) out.push_back(std::move(usb1));
+
+  // Shared links that cannot carry two drives at the plan's per-drive demand: hub uplinks, EHCI buses,
+  // PCIe links shared by two or more free connectors.
+  Bandwidth demand = Bandwidth::zero();
+  for (const auto& p : plan.placements) demand = std::max(demand, p.prediction.demand);
+  std::vector<std::string> order;
+  std::map<std::string, AvoidNote> notes;
+  for (const auto& s : slots) {
+    std::set<std::string> seen;
+    for (const auto& side : {s.usb3_port, s.usb2_port}) {
+      if (!side) continue;
+      for (const auto& r : topology::upstream_resources(t, *side, m)) {
+        if (!r.capacity || r.kind == ResourceKind::Controller || !seen.insert(r.id).second) continue;
+        if (!(*r.capacity < demand + demand)) continue;
+        auto [it, fresh] = notes.try_emplace(r.id);
+        if (fresh) {
+          order.push_back(r.id);
+          it->second = AvoidNote{"shared_link", r.node, r.capacity, {}, {}};
+          const std::string what = r.kind == ResourceKind::PcieLink
+                                       ? "one PCIe link for all ports of the controller"
+                                   : r.kind == ResourceKind::UsbBus ? bus_words(t, r) + " for all its ports"
+                                                                    : "one uplink for all ports of the hub";
+          it->second.reason = r.label + ": " + what + ", " + rate_label(r.capacity) +
+                              " MB/s in total; two drives there share it";
+        }
+        it->second.connectors.push_back(s.connector);
+      }
+    }
+  }
+  // Nested links that concern the same connectors (a card's own x1 link and the root port above it) are
+  // one piece of advice: keep the one nearest to the drives.
+  // A link whose connectors all sit below a wider-reaching link that is no faster (a rate-matching hub on an
+  // EHCI bus) adds nothing to the advice either.
+  std::set<std::vector<std::size_t>> reported;
+  for (const auto& id : order) {
+    const auto& n = notes[id];
+    if (n.connectors.size() < 2 || !reported.insert(n.connectors).second) continue;
+    const bool covered = std::any_of(order.begin(), order.end(), [&](const std::string& other) {
+      const auto& o = notes[other];
+      return o.connectors.size() > n.connectors.size() && *o.capacity <= *n.capacity &&
+             std::includes(o.connectors.begin(), o.connectors.end(), n.connectors.begin(),
+                           n.connectors.end());
+    });
+    if (!covered) out.push_back(n);
+  }
+  return out;
+}
+
+}  // namespace usbsat::analysis::plan::detail
