@@ -1,6 +1,5 @@
 // diagnose(): the table of checks and the order findings are presented in.
 #include <algorithm>
-#include <array>
 
 #include "src/analysis/doctor/checks.hpp"
 
@@ -9,7 +8,7 @@ namespace {
 
 /// One row per check; the id is the stable finding id. Row order is the presentation order within one
 /// severity (each check appends in topology order).
-constexpr std::array<CheckRow, 9> kChecks{{
+constexpr CheckRow kChecks[] = {
     {"legacy_companion", &check_legacy_companion},
     {"overcurrent", &check_overcurrent},
     {"speed_below_capability", &check_speed_below_capability},
@@ -19,7 +18,7 @@ constexpr std::array<CheckRow, 9> kChecks{{
     {"pcie_link_degraded", &check_pcie_link_degraded},
     {"max_sectors_below_hw", &check_max_sectors_below_hw},
     {"autosuspend", &check_autosuspend},
-}};
+};
 
 }  // namespace
 
