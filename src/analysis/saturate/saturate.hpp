@@ -32,9 +32,18 @@ struct GroupSpec {
   std::optional<topology::Bandwidth> capacity;
   bool operator==(const GroupSpec&) const = default;
 };
+/// The capacities a `--group` may declare, bytes/s: 1 KB/s to 1000 GB/s (anything else is a typo).
+inline constexpr double kMinGroupCapacity = 1e3;
+inline constexpr double kMaxGroupCapacity = 1e12;
+
 /// Parse one `--group` value; nullopt when the name is empty, fewer than two paths are given, a path is
-/// empty or repeated, or CAP is not a rate.
-std::optional<GroupSpec> parse_group_spec(std::string_view s);
+/// empty or repeated, or CAP is not a rate within [kMinGroupCapacity, kMaxGroupCapacity]. Then `*error`
+/// (when given) says which, in one sentence.
+std::optional<GroupSpec> parse_group_spec(std::string_view s, std::string* error = nullptr);
+
+/// The usage error for a set of groups that cannot all be measured as given (two groups with one name),
+/// nullopt when they can. Pure.
+std::optional<std::string> check_group_specs(std::span<const GroupSpec> specs);
 
 /// Queue depth by storage protocol: BOT carries one command at a time (QD1); UAS queues (QD32); anything
 /// else (unknown protocol, a --group device) gets the deep queue too, so the device decides.
