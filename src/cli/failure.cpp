@@ -43,7 +43,7 @@ int check_output(std::FILE* out, std::FILE* err, int rc) {
   const int saved = errno;
   if (flushed && !std::ferror(out)) return rc;
   fmt::print(err, "usbsat: cannot write the output: {}\n",
-             saved ? std::strerror(saved) : "an earlier write failed");
+             saved ? std::strerror(saved) : "a write to standard output failed");
   return kExitEnvironment;
 }
 
