@@ -10,8 +10,10 @@ BUILD_DEPS=(g++ cmake ninja-build pkg-config ccache
             libudev-dev libboost-graph-dev libfmt-dev doctest-dev
             libcli11-dev nlohmann-json3-dev liburing-dev)
 # Test-only: umockdev replays sysfs trees, lsusb -t (usbutils) is the peer oracle, udev provides the
-# hwdb that names vendors, fio is the reference load tool, util-linux/e2fsprogs build the loop bed.
-TEST_DEPS=(umockdev libumockdev-dev usbutils udev fio util-linux e2fsprogs xz-utils python3 kmod)
+# hwdb that names vendors, fio is the reference load tool, util-linux/e2fsprogs build the loop bed,
+# python3-jsonschema validates every --json document against report/schemas.
+TEST_DEPS=(umockdev libumockdev-dev usbutils udev fio util-linux e2fsprogs xz-utils python3 kmod
+           python3-jsonschema)
 
 install_deps() {
   local missing=()

@@ -14,14 +14,14 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
-std::string_view label(FindingSeverity s) {
+std::string label(FindingSeverity s, const TextStyle& style) {
   switch (s) {
     case FindingSeverity::Info:
-      return "INFO";
+      return paint("INFO", Color::Info, style);
     case FindingSeverity::Warning:
-      return "WARNING";
+      return paint("WARNING", Color::Warning, style);
     case FindingSeverity::Problem:
-      return "PROBLEM";
+      return paint("PROBLEM", Color::Problem, style);
   }
   return "INFO";
 }
@@ -59,7 +59,7 @@ std::string render_doctor_text(const DoctorReportInput& in) {
   fmt::format_to(it, "usbsat doctor: {}: {}\n", checked, fmt::join(parts, ", "));
 
   for (const auto& f : in.findings) {
-    fmt::format_to(it, "\n{} {}", label(f.severity), f.id);
+    fmt::format_to(it, "\n{} {}", label(f.severity, in.style), f.id);
     if (!f.devices.empty()) fmt::format_to(it, ": {}", fmt::join(f.devices, ", "));
     fmt::format_to(it, "\n");
     append_indented(out, f.message, "  ");

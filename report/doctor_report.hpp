@@ -5,6 +5,7 @@
 #include <string>
 
 #include "report/finding.hpp"
+#include "report/style.hpp"
 #include "topology/diagnostic.hpp"
 
 namespace usbsat::report {
@@ -16,6 +17,7 @@ struct DoctorReportInput {
       diagnostics;  ///< scan problems (JSON only; src/ prints them on stderr)
   std::size_t controllers_checked = 0;
   std::size_t drives_checked = 0;  ///< USB mass-storage devices looked at
+  TextStyle style{};               ///< text: colour the severities (PROBLEM red, WARNING yellow, INFO cyan)
 };
 
 /// Text: a summary line, then one block per finding (severity, id, devices, message, fix, evidence).

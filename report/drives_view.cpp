@@ -5,6 +5,7 @@
 #include "report/describe.hpp"
 #include "report/escape.hpp"
 #include "report/formatters.hpp"
+#include "report/style.hpp"
 #include "report/table.hpp"
 
 namespace usbsat::report {
@@ -93,9 +94,12 @@ std::string render_drives_text(const ViewInput& in) {
   std::vector<std::string> notes;
   for (const auto& d : drives) {
     const std::string speed = d.usb ? describe_speed(d.speed, d.capable_speed) : "-";
-    const std::string proto = d.protocol && *d.protocol != topology::StorageProtocol::None
-                                  ? std::string(protocol_label(*d.protocol))
-                                  : "-";
+    // UAS green, BOT (one command at a time) yellow, on a colour terminal.
+    const std::string proto =
+        d.protocol && *d.protocol != topology::StorageProtocol::None
+            ? paint(protocol_label(*d.protocol),
+                    *d.protocol == topology::StorageProtocol::Uas ? Color::Good : Color::Warning, in.style)
+            : "-";
     const std::string ctrl =
         d.controller ? short_pci(d.controller->pci) + " " + std::string(hcd_label(d.controller->kind)) : "-";
     std::string name = disk_model(d.vendor, d.model);
@@ -106,8 +110,10 @@ std::string render_drives_text(const ViewInput& in) {
     auto n = notes_for(d);
     notes.insert(notes.end(), n.begin(), n.end());
   }
+  // On a narrow terminal the model names give way (elided in the middle).
   std::string out = render_table(
-      {"DEV", "SIZE", "BUS", "PORT", "SPEED", "PROTO", "QD", "CONTROLLER", "CONNECTOR", "MODEL"}, rows);
+      {"DEV", "SIZE", "BUS", "PORT", "SPEED", "PROTO", "QD", "CONTROLLER", "CONNECTOR", "MODEL"}, rows,
+      {in.style.width, {9}});
   if (!notes.empty()) {
     out += "\n";
     for (const auto& n : notes) out += n + "\n";

@@ -1,6 +1,6 @@
 #pragma once
 /// `usbsat drives`: one row per whole-disk block device (text table plus notes) or the JSON document
-/// {"drives":[...],"diagnostics":[...]} whose schema README.md documents.
+/// {"drives":[...],"diagnostics":[...]} whose keys report/README.md documents.
 #include <span>
 #include <string>
 

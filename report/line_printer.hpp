@@ -1,18 +1,12 @@
 #pragma once
 /// Single-line overprinting status output (ninja's LinePrinter), made pure: the printer returns the bytes to
-/// write and src/ writes them. Whether the terminal is smart is decided from facts src/ passes in (isatty,
-/// $TERM, $NO_COLOR): nothing below src/ calls isatty or getenv.
+/// write and src/ writes them. Whether the terminal is smart, and its width, src/cli/terminal decides and
+/// passes in: nothing below src/ calls isatty or getenv.
 #include <cstddef>
 #include <string>
 #include <string_view>
 
 namespace usbsat::report {
-
-/// A terminal is smart when stdout/stderr is a TTY and TERM is set and not "dumb" (ninja).
-bool is_smart_terminal(bool is_tty, const char* term);
-/// Colour only on a smart terminal, and never when NO_COLOR is set (any value, https://no-color.org) or
-/// --no-color was given.
-bool use_color(bool smart, const char* no_color_env, bool no_color_flag);
 
 class LinePrinter {
  public:
@@ -29,8 +23,5 @@ class LinePrinter {
   std::size_t width_;
   bool have_blank_line_ = true;
 };
-
-/// Shorten `s` to `width` columns by replacing its middle with "..." (ninja ElideMiddle).
-std::string elide_middle(std::string_view s, std::size_t width);
 
 }  // namespace usbsat::report

@@ -1,5 +1,5 @@
 #pragma once
-/// Renderers for `usbsat load` results: a human table (fmt) and JSON (schema in README "usbsat load").
+/// Renderers for `usbsat load` results: a human table (fmt) and JSON (keys explained in load/README.md).
 /// Pure and deterministic: same input, same bytes (G14). MB/s is 10^6 bytes per second.
 #include <optional>
 #include <string>

@@ -45,7 +45,9 @@ std::string predict_table(const PredictInput& in) {
     rows.push_back({d.dev, d.where.empty() ? "-" : d.where,
                     mbs(d.demand_mbs) + (d.demand_source == "link_ceiling" ? " (link)" : ""), mbs(d.predicted_mbs),
                     limit_text(d.bottleneck)});
-  return render_table({"drive", "where", "demand MB/s", "predicted MB/s", "limited by"}, rows);
+  // Indented by 2; on a terminal the "limited by" labels give way (elided in the middle) to fit.
+  return render_table({"drive", "where", "demand MB/s", "predicted MB/s", "limited by"}, rows,
+                      {in.style.width > 2 ? in.style.width - 2 : 0, {4}});
 }
 
 std::string indent(const std::string& block, std::string_view pad) {
@@ -149,7 +151,10 @@ std::string render_plan_text(const PlanInput& in) {
                     where_text(r.connector), r.rate + " " + (r.protocol == "uas" ? "UAS" : "BOT"),
                     mbs(r.predicted_mbs)});
   }
-  out += "\n" + indent(render_table({"drive", "connector", "controller", "where", "link", "MB/s"}, rows), "  ");
+  // Indented by 2; on a terminal the controller names give way (elided in the middle) to fit.
+  out += "\n" + indent(render_table({"drive", "connector", "controller", "where", "link", "MB/s"}, rows,
+                                    {in.style.width > 2 ? in.style.width - 2 : 0, {2}}),
+                       "  ");
   out += fmt::format("\n  all at once: slowest {} MB/s, total {} MB/s", mbs(in.min_mbs), mbs(in.total_mbs));
   if (in.replace) out += fmt::format(", {} move{}", in.moves, in.moves == 1 ? "" : "s");
   out += "\n";

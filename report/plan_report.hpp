@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "report/style.hpp"
 #include "topology/connectors.hpp"
 #include "topology/diagnostic.hpp"
 
@@ -36,6 +37,7 @@ struct PredictInput {
   double max_flow_mbs = 0;            ///< the max-flow cross-check of the aggregate
   std::vector<std::string> min_cut;   ///< its minimum cut (resource ids, "demand:sdb")
   std::vector<topology::Diagnostic> diagnostics;
+  TextStyle style{};                  ///< text: the width the table fits (the "limited by" column gives way)
 };
 
 /// One drive's place in a plan.
@@ -80,6 +82,7 @@ struct PlanInput {
   std::string method;  ///< "exhaustive" / "greedy"
   std::size_t classes = 0, evaluated = 0, usable_connectors = 0;
   std::vector<topology::Diagnostic> diagnostics;
+  TextStyle style{};  ///< text: the width the table fits (the controller column gives way)
 };
 
 /// {"drives":[{"dev","where","demand_mbs","demand_source","predicted_mbs","bottleneck":{"node","kind",

@@ -60,7 +60,8 @@ std::string render_ports_text(const ViewInput& in) {
   std::string out;
   for (const auto& cp : groups) {
     if (!out.empty()) out += "\n";
-    out += "Controller " + describe_controller(cp.controller) + "\n";
+    const std::string heading = "Controller " + describe_controller(cp.controller);
+    out += (in.style.width ? elide_middle(heading, in.style.width) : heading) + "\n";
     std::string hubs;
     for (const auto& rh : cp.controller.root_hubs)
       if (auto v = t.find_by_name(rh)) {
@@ -84,8 +85,9 @@ std::string render_ports_text(const ViewInput& in) {
                         c.connect_type.value_or("-"), where.empty() ? "-" : where, occupant_text(t, c),
                         c.drives.empty() ? "-" : join(c.drives)});
       }
-      auto table =
-          render_table({"CONNECTOR", "HUB PORT", "SPEED", "TYPE", "LOCATION", "OCCUPANT", "DRIVES"}, rows);
+      // Indented by 2: on a terminal the occupant and location cells give way to fit the rest.
+      auto table = render_table({"CONNECTOR", "HUB PORT", "SPEED", "TYPE", "LOCATION", "OCCUPANT", "DRIVES"}, rows,
+                                {in.style.width > 2 ? in.style.width - 2 : 0, {5, 4}});
       for (std::size_t pos = 0; pos < table.size();) {
         const auto nl = table.find('\n', pos);
         out += "  " + table.substr(pos, nl - pos + 1);

@@ -62,7 +62,7 @@ std::string group_heading(const SaturateGroup& g) {
   return s;
 }
 
-void render_pass_text(std::string& out, const SaturatePass& p) {
+void render_pass_text(std::string& out, const SaturatePass& p, const TextStyle& style) {
   out += fmt::format("  {}{}\n", pass_title(p), p.complete ? "" : " (interrupted: partial)");
   // Table: one row per drive, one column per phase.
   std::vector<std::string> devs;
@@ -107,12 +107,14 @@ void render_pass_text(std::string& out, const SaturatePass& p) {
     std::string by = p.bottleneck ? " by " + p.bottleneck->label : "";
     if (p.bottleneck && p.bottleneck->capacity_mbs)
       by += fmt::format(" ({:.1f} MB/s modelled)", *p.bottleneck->capacity_mbs);
-    out += fmt::format("    verdict: saturated at {:.1f} MB/s{}\n", *p.plateau_mbs, by);
+    out += fmt::format("    verdict: {} at {:.1f} MB/s{}\n", paint("saturated", Color::Warning, style),
+                       *p.plateau_mbs, by);
   } else if (*p.verdict == "unexplained") {
-    out += fmt::format("    verdict: contention above the model (unexplained shared resource){}\n",
+    out += fmt::format("    verdict: {} (unexplained shared resource){}\n",
+                       paint("contention above the model", Color::Problem, style),
                        p.plateau_mbs ? fmt::format(", plateau {:.1f} MB/s", *p.plateau_mbs) : "");
   } else {
-    out += "    verdict: no contention\n";
+    out += "    verdict: " + paint("no contention", Color::Good, style) + "\n";
   }
   if (p.verdict)
     out += fmt::format("    tolerance ±{:.0f}%, confidence {}\n", p.tolerance * 100, p.confidence);
@@ -209,7 +211,7 @@ std::string render_saturate_text(const SaturateReport& r) {
   for (const auto& g : r.groups) {
     out += "\n" + group_heading(g) + "\n";
     out += "  drives: " + drive_list(g) + "\n";
-    for (const auto& p : g.passes) render_pass_text(out, p);
+    for (const auto& p : g.passes) render_pass_text(out, p, r.style);
     if (g.passes.empty()) out += "  not measured\n";
     for (const auto& f : g.failures)
       out += fmt::format("  failed: {} ({} {}): {}\n", f.dev, f.pass, level_label(f.n), f.message);

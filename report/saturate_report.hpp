@@ -1,6 +1,6 @@
 #pragma once
-/// Renderers for `usbsat saturate`: a text table per group and the JSON document of README "usbsat
-/// saturate", plus the `--dry-run` plan and the live progress line. Pure and deterministic (G14); src/ fills
+/// Renderers for `usbsat saturate`: a text table per group and the JSON document of report/README.md
+/// ("saturate --json"), plus the `--dry-run` plan and the live progress line. Pure and deterministic (G14); src/ fills
 /// the input (G15). MB/s is 10^6 bytes per second.
 #include <cstdint>
 #include <optional>
@@ -9,6 +9,7 @@
 
 #include "load/runner.hpp"
 #include "report/load_report.hpp"
+#include "report/style.hpp"
 
 namespace usbsat::report {
 
@@ -94,13 +95,14 @@ struct SaturateReport {
   bool interrupted = false;
   std::vector<SaturateGroup> groups;
   std::vector<LoadDiagnostic> diagnostics;
+  TextStyle style{};  ///< text: colour the verdict (no contention green, saturated yellow, unexplained red)
 };
 
 /// Human output: one table per group and pass (drives × phases), verdict and conclusion.
 std::string render_saturate_text(const SaturateReport& r);
 /// `{"groups":[{"name","node":{"kind","id"},"drives","phases":[{"n","per_drive_mbs","aggregate_mbs",
 /// "efficiency","predicted_aggregate_mbs"}],"verdict","plateau_mbs","bottleneck":{"node","kind",
-/// "capacity_mbs"}}]}` plus the extra keys documented in README.
+/// "capacity_mbs"}}]}` plus the extra keys documented in report/README.md.
 std::string render_saturate_json(const SaturateReport& r);
 /// `--dry-run`: the groups and the phases that would run (text, or JSON when `json`).
 std::string render_saturate_plan(const SaturateReport& r, bool json);

@@ -7,6 +7,7 @@
 #include "report/describe.hpp"
 #include "report/escape.hpp"
 #include "report/formatters.hpp"
+#include "report/table.hpp"
 #include "topology/connectors.hpp"
 
 namespace usbsat::report {
@@ -78,6 +79,12 @@ class TreeWriter {
       }
     } else {
       line = line_for(v);
+      // On a terminal, long controller and PCI names are elided in the middle to fit the line.
+      const auto kind = t_[v].kind;
+      if (in_.style.width > 0 && (kind == NodeKind::Controller || kind == NodeKind::PciHop)) {
+        const std::size_t lead_width = display_width(lead);
+        if (in_.style.width > lead_width) line = elide_middle(line, in_.style.width - lead_width);
+      }
     }
     out_ += lead + line + "\n";
     const auto kids = t_[shown].kind == NodeKind::ScsiDevice ? std::vector<Vertex>{} : shown_children(shown);

@@ -3,6 +3,8 @@
 /// scan, and presentation choices. src/ fills it; report/ never calls back into src/ (G15).
 #include <span>
 
+#include "report/style.hpp"
+
 #include "topology/diagnostic.hpp"
 #include "topology/topology.hpp"
 
@@ -12,6 +14,7 @@ struct ViewInput {
   const topology::Topology& topology;
   std::span<const topology::Diagnostic> diagnostics;  ///< included in JSON; the text views leave them to src/
   bool show_empty_ports = false;                      ///< topo text: one line per empty port, not a summary
+  TextStyle style{};  ///< text on a terminal: colour (drives: UAS/BOT) and the width tables and controller lines fit
 };
 
 }  // namespace usbsat::report

@@ -8,6 +8,8 @@
 #include <array>
 #include <cmath>
 
+#include "topology/text.hpp"
+
 namespace usbsat::topology {
 namespace {
 
@@ -337,11 +339,6 @@ std::optional<Bandwidth> drive_link_capacity(const Topology& t, Vertex block, co
 }
 
 namespace {
-std::string_view trim_space(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 bool iequals_ascii(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
@@ -350,14 +347,14 @@ bool iequals_ascii(std::string_view a, std::string_view b) {
 }  // namespace
 
 std::optional<Bandwidth> parse_rate(std::string_view s) {
-  s = trim_space(s);
+  s = trim(s);
   // Unit suffix: an optional "B/s", "B" or "/s" after K/M/G (case-insensitive).
   for (std::string_view tail : {"b/s", "/s", "b"})
     if (s.size() > tail.size() && iequals_ascii(s.substr(s.size() - tail.size()), tail)) {
       s.remove_suffix(tail.size());
       break;
     }
-  s = trim_space(s);
+  s = trim(s);
   if (s.empty()) return std::nullopt;
   double mult = 0;
   switch (std::tolower(static_cast<unsigned char>(s.back()))) {
@@ -375,7 +372,7 @@ std::optional<Bandwidth> parse_rate(std::string_view s) {
   }
   if (mult == 0) return std::nullopt;
   if (!std::isdigit(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  s = trim_space(s);
+  s = trim(s);
   double v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc{} || end != s.data() + s.size() || !std::isfinite(v) || v <= 0) return std::nullopt;

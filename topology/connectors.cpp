@@ -1,17 +1,12 @@
 #include "topology/connectors.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
+
+#include "topology/text.hpp"
 
 namespace usbsat::topology {
 namespace {
-
-std::string hex4(std::uint16_t v) {
-  char buf[5];
-  std::snprintf(buf, sizeof buf, "%04x", v);
-  return buf;
-}
 
 const UsbDeviceInfo* usb_info(const Topology& t, Vertex v) {
   return t[v].get_if<UsbDeviceInfo>();
@@ -203,7 +198,7 @@ std::vector<ControllerPorts> summarize_ports(const Topology& t) {
           seen.push_back(*d.hub_peer);
           halves.push_back(*pv);
         }
-      if (d.vendor_id && d.product_id) hs.description = hex4(*d.vendor_id) + ":" + hex4(*d.product_id);
+      if (d.vendor_id && d.product_id) hs.description = format_vid_pid(*d.vendor_id, *d.product_id);
       const std::string name = (d.manufacturer ? *d.manufacturer : std::string()) +
                                (d.manufacturer && d.product ? " " : "") +
                                (d.product ? *d.product : std::string());

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "topology/diagnostic.hpp"
+
 namespace usbsat::topology {
 
 /// One device as the platform enumerates it. Paths are absolute syspaths ("/sys/devices/...").
@@ -56,6 +58,11 @@ class DeviceSource {
   virtual std::vector<HwdbEntry> hwdb(std::string_view key) = 0;
   /// Whole contents of a non-sysfs text file (mountinfo); nullopt when unreadable.
   virtual std::optional<std::string> read_text_file(std::string_view path) = 0;
+  /// What could not be read since the last call, as warnings naming the file: an attribute that is not a
+  /// regular file (a FIFO or /dev/zero linked in its place), larger than the source's cap, not permitted
+  /// (a 0700 directory as non-root), a text file that could not be opened. Absent attributes are not
+  /// problems. The scan moves these into its diagnostics.
+  virtual std::vector<Diagnostic> take_read_problems() { return {}; }
 };
 
 }  // namespace usbsat::topology

@@ -1,14 +1,7 @@
 #include "topology/drives.hpp"
 
-#include <cstdio>
 
 namespace usbsat::topology {
-
-std::string format_vid_pid(std::uint16_t vid, std::uint16_t pid) {
-  char buf[10];
-  std::snprintf(buf, sizeof buf, "%04x:%04x", vid, pid);
-  return buf;
-}
 
 DriveSummary summarize_drive(const Topology& t, Vertex block) {
   const auto& b = t[block].as<BlockInfo>();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "topology/connectors.hpp"
+#include "topology/text.hpp"  // format_vid_pid()
 #include "topology/topology.hpp"
 
 namespace usbsat::topology {
@@ -56,8 +57,5 @@ struct DriveSummary {
 std::vector<DriveSummary> summarize_drives(const Topology& t);
 /// The summary of one Block vertex.
 DriveSummary summarize_drive(const Topology& t, Vertex block);
-
-/// "0781:558c".
-std::string format_vid_pid(std::uint16_t vid, std::uint16_t pid);
 
 }  // namespace usbsat::topology

@@ -164,6 +164,10 @@ struct BlockInfo {
   std::optional<unsigned> queue_depth;   ///< that SCSI device's queue_depth (1 for BOT, > 1 for UAS/SATA NCQ)
   bool usb = false;                      ///< below a USB device
   std::string transport;                 ///< "usb", "sata", "nvme", "virtio", "scsi", "mmc", "loop", "unknown"
+  /// The storage controller device of a non-USB disk when the disk's own path does not show it: the first
+  /// path controller ("/sys/devices/.../nvme/nvme0") of an NVMe multipath namespace head, which lives below
+  /// /sys/devices/virtual/nvme-subsystem.
+  std::optional<std::string> storage_controller;
 };
 
 using NodeData = std::variant<PciHopInfo, ControllerInfo, UsbDeviceInfo, PortInfo, InterfaceInfo,

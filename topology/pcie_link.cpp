@@ -4,15 +4,9 @@
 #include <charconv>
 #include <cmath>
 
-namespace usbsat::topology {
-namespace {
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) s.remove_suffix(1);
-  return s;
-}
-}  // namespace
+#include "topology/text.hpp"
 
+namespace usbsat::topology {
 std::optional<double> parse_pcie_speed(std::string_view s) {
   // Kernel spellings: "2.5 GT/s", "5 GT/s", "8 GT/s" (< 4.15), "8.0 GT/s PCIe" (>= 5.x), "Unknown speed".
   s = trim(s);
@@ -21,7 +15,9 @@ std::optional<double> parse_pcie_speed(std::string_view s) {
   const auto num = trim(s.substr(0, unit));
   double v = 0;
   const auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
-  if (ec != std::errc{} || ptr != num.data() + num.size() || !(v > 0)) return std::nullopt;
+  // PCIe 7.0 signals at 128 GT/s; anything beyond a generation or two more (inf, 1e300) is not a link.
+  if (ec != std::errc{} || ptr != num.data() + num.size() || !std::isfinite(v) || !(v > 0) || v > 512)
+    return std::nullopt;
   return v;
 }
 

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "topology/text.hpp"
+
 namespace usbsat::topology {
 namespace {
 struct SpeedRow {
@@ -22,12 +24,6 @@ constexpr std::array kSpeeds{
     SpeedRow{UsbSpeed::Usb4_40, "40000", 40000, "40G"},
     SpeedRow{UsbSpeed::Usb4_80, "80000", 80000, "80G"},
 };
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) s.remove_suffix(1);
-  return s;
-}
 }  // namespace
 
 std::optional<UsbSpeed> parse_speed(std::string_view sysfs) {

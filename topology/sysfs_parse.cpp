@@ -39,13 +39,6 @@ std::optional<unsigned> parse_small(std::string_view s) {
 
 }  // namespace
 
-std::string_view trim(std::string_view s) {
-  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 std::optional<std::uint16_t> parse_hex16(std::string_view s) {
   auto v = parse_hex_digits(s, 4);
   return v ? std::optional<std::uint16_t>(static_cast<std::uint16_t>(*v)) : std::nullopt;

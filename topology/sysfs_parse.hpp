@@ -10,11 +10,9 @@
 #include <vector>
 
 #include "topology/node.hpp"
+#include "topology/text.hpp"  // trim(), used by callers of these parsers
 
 namespace usbsat::topology {
-
-/// Strip surrounding blanks and newlines.
-std::string_view trim(std::string_view s);
 
 /// "0781", "0x0781", "8086\n" -> 0x0781. More than 4 hex digits or non-hex -> nullopt.
 std::optional<std::uint16_t> parse_hex16(std::string_view s);

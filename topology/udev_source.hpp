@@ -31,8 +31,21 @@ class UdevSource final : public DeviceSource {
   std::vector<std::string> list(std::string_view syspath, std::string_view name) override;
   std::vector<HwdbEntry> hwdb(std::string_view key) override;
   std::optional<std::string> read_text_file(std::string_view path) override;
+  std::vector<Diagnostic> take_read_problems() override;
+
+  /// Caps on what one read may return: a text attribute (sysfs text attributes are at most a page), a binary
+  /// one (`descriptors`: the 18-byte device descriptor plus up to USB_MAXCONFIG = 8 configurations of at
+  /// most 65535 bytes each; `bos_descriptors` is one 65535-byte descriptor set), a text file (mountinfo).
+  static constexpr std::size_t kMaxTextAttribute = 64 * 1024;
+  static constexpr std::size_t kMaxBinaryAttribute = 18 + 8 * 65535;
+  static constexpr std::size_t kMaxTextFile = 16 * 1024 * 1024;
 
  private:
+  /// read_all() of `dir`/`name` with cap `cap`; a refused or failed read becomes a problem naming it.
+  std::optional<std::string> read_checked(std::string_view dir, std::string_view name, std::size_t cap,
+                                          bool sysfs = true);
+
+  std::vector<Diagnostic> problems_;
   UdevPtr udev_;
   UdevHwdbPtr hwdb_;  ///< null when the hwdb is not installed: names stay empty
   std::set<std::string, std::less<>> known_devices_;  ///< directories seen to be devices (have `uevent`)

@@ -1,4 +1,6 @@
 // usbsat doctor: scan, gather the few facts outside the topology, run the checks, render, exit by severity.
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +14,7 @@
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/analysis/doctor/doctor.hpp"
 #include "src/cli/exit_codes.hpp"
+#include "src/cli/terminal.hpp"
 #include "src/analysis/doctor/share_predictor.hpp"
 #include "topology/scan.hpp"
 
@@ -67,7 +70,7 @@ static int run_doctor(const DoctorOptions& o, const GlobalOptions& global) {
   // 4. The checks, then the rendering; the exit code is the worst severity.
   const auto result = analysis::doctor::diagnose(scan.topology, config);
   const report::DoctorReportInput in{result.findings, scan.diagnostics, result.controllers_checked,
-                                     result.drives_checked};
+                                     result.drives_checked, terminal_for(STDOUT_FILENO, global.no_color).style()};
   const std::string out = global.json ? report::render_doctor_json(in) : report::render_doctor_text(in);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return doctor_exit_code(report::worst_severity(result.findings));

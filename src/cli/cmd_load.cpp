@@ -27,6 +27,7 @@
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
 #include "src/cli/signal_stop.hpp"
+#include "src/cli/terminal.hpp"
 
 namespace usbsat::cli {
 namespace {
@@ -174,9 +175,9 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
   bool interrupted = false;
   {
     SignalStop signals(stop);
-    const bool live = !global.json && !global.quiet &&
-                      report::is_smart_terminal(::isatty(STDERR_FILENO) == 1, std::getenv("TERM"));
-    report::LinePrinter printer(live, terminal_width());
+    const Terminal progress_terminal = terminal_for(STDERR_FILENO, global.no_color);
+    const bool live = !global.json && !global.quiet && progress_terminal.smart;
+    report::LinePrinter printer(live, progress_terminal.width);
     load::SnapshotFn on_snapshot;
     const load::Clock clock;
     if (live)

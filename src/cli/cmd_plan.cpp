@@ -1,5 +1,7 @@
 // `usbsat plan`: where to plug N new drives (or re-place connected ones) so that, all running at once, the
 // slowest is as fast as possible; `usbsat plan --predict`: the model's shares for the drives as plugged now.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fmt/format.h>
@@ -9,6 +11,7 @@
 #include "src/cli/cmd_plan.hpp"
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
+#include "src/cli/terminal.hpp"
 #include "src/analysis/plan/planner.hpp"
 #include "src/cli/views.hpp"
 #include "src/analysis/saturate/verdict_text.hpp"
@@ -167,6 +170,7 @@ static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
   if (o.predict) {
     const auto problem = analysis::plan::current_problem(t, o.devices, demands.per_drive);
     auto in = to_report(t, problem, analysis::model::predict_fair_share(problem));
+    in.style = terminal_for(STDOUT_FILENO, global.no_color).style();
     if (demands.common)
       std::fputs("usbsat plan: --predict takes per-drive demands (DEV=RATE); the common one is ignored\n", stderr);
     std::fputs((global.json ? report::render_predict_json(in) : report::render_predict_text(in)).c_str(),
@@ -184,7 +188,8 @@ static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
   req.per_drive = demands.per_drive;
   req.prefer = analysis::plan::parse_preference(o.prefer).value_or(analysis::plan::PlanPreference::Speed);
   const auto plan = analysis::plan::make_plan(t, req);
-  const auto in = to_report(t, plan, demands.common);
+  auto in = to_report(t, plan, demands.common);
+  in.style = terminal_for(STDOUT_FILENO, global.no_color).style();
   std::fputs((global.json ? report::render_plan_json(in) : report::render_plan_text(in)).c_str(), stdout);
   std::fflush(stdout);
   // Without any USB controller there is nothing to place drives on: the notice above is the answer, not a

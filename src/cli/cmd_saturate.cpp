@@ -24,6 +24,7 @@
 #include "src/analysis/common/usb_drives.hpp"
 #include "src/analysis/saturate/saturate.hpp"
 #include "src/cli/signal_stop.hpp"
+#include "src/cli/terminal.hpp"
 #include "topology/scan.hpp"
 
 namespace usbsat::cli {
@@ -123,7 +124,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
                      d + ",...");
     }
     if (usb.empty()) {
-      // Nothing failed: there is just nothing to measure here. Exit 0 (README "usbsat saturate").
+      // Nothing failed: there is just nothing to measure here. Exit 0 (src/README.md, "usbsat saturate").
       if (json)
         std::fputs(report::render_saturate_json(analysis::saturate::build_report(plan, settings, nullptr, &t)).c_str(),
                    stdout);
@@ -194,9 +195,9 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   bool interrupted = false;
   {
     SignalStop signals(stop);
-    const bool live = !json && !global.quiet &&
-                      report::is_smart_terminal(::isatty(STDERR_FILENO) == 1, std::getenv("TERM"));
-    report::LinePrinter printer(live, terminal_width());
+    const Terminal progress_terminal = terminal_for(STDERR_FILENO, global.no_color);
+    const bool live = !json && !global.quiet && progress_terminal.smart;
+    report::LinePrinter printer(live, progress_terminal.width);
     const load::Clock clock;
     analysis::saturate::StepSnapshotFn on_snapshot;
     if (live)
@@ -221,6 +222,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   auto r = analysis::saturate::build_report(plan, settings, &m, topo, tolerance);
   r.diagnostics = diags;
   r.interrupted = interrupted;
+  r.style = terminal_for(STDOUT_FILENO, global.no_color).style();
   const std::string out = json ? report::render_saturate_json(r) : report::render_saturate_text(r);
   std::fputs(out.c_str(), stdout);
   std::fflush(stdout);

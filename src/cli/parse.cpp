@@ -32,12 +32,12 @@ std::string command_list() {
   return out;
 }
 
-/// No subcommand was recognised: name the word that is not one, or say that one is needed; nullopt when an
-/// unknown option comes first (CLI11's message says that).
-std::optional<std::string> no_command_message(const std::vector<std::string>& reversed) {
+/// No subcommand was recognised: name the word or option that is not one, or say that one is needed.
+std::string no_command_message(const std::vector<std::string>& reversed) {
   for (auto it = reversed.rbegin(); it != reversed.rend(); ++it) {
     if (is_global_flag(*it)) continue;
-    if (it->starts_with("-")) return std::nullopt;
+    if (it->starts_with("-"))
+      return "unknown option '" + *it + "' before the command; the commands are: " + command_list();
     return "unknown command '" + *it + "'; the commands are: " + command_list();
   }
   return "a command is required: " + command_list();
@@ -79,8 +79,7 @@ ParseResult parse_args(std::span<const std::string> argv) {
     for (auto* sub : app.get_subcommands()) help = sub->help();
     if (help.empty()) help = app.help();
     std::string message = e.what();
-    if (app.get_subcommands().empty())
-      if (auto m = no_command_message(given)) message = *m;
+    if (app.get_subcommands().empty()) message = no_command_message(given);
     return {std::nullopt, kExitUsage, "usbsat: " + message + "\n\n" + help, message, json_requested(given)};
   }
   for (auto& [name, runner] : runners)

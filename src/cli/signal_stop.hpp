@@ -1,13 +1,9 @@
 #pragma once
-/// SIGINT/SIGTERM → a stop request, and the terminal width for progress lines: shared by the commands that
-/// run load (`usbsat load`, `usbsat saturate`).
+/// SIGINT/SIGTERM → a stop request: shared by the commands that run load (`usbsat load`, `usbsat saturate`).
 #include <pthread.h>
 #include <signal.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include <atomic>
-#include <cstddef>
 #include <ctime>
 #include <stop_token>
 #include <thread>
@@ -49,11 +45,5 @@ class SignalStop {
   std::atomic<bool> signalled_{false};
   std::jthread watcher_;
 };
-
-/// Columns of the terminal on stderr, 0 when unknown.
-inline std::size_t terminal_width() {
-  winsize ws{};
-  return ::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
-}
 
 }  // namespace usbsat::cli

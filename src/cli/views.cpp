@@ -3,7 +3,10 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include "src/cli/diagnostics_printer.hpp"
+#include "src/cli/terminal.hpp"
 
 namespace usbsat::cli {
 
@@ -30,11 +33,12 @@ std::optional<std::string> no_usb_notice(const topology::Topology& t, std::strin
 }
 
 int show_view(const topology::ScanResult& scan, std::string_view command, const ViewOptions& o,
-              const GlobalOptions& g, const ViewRenderers& view, std::FILE* out, std::FILE* err) {
+              const GlobalOptions& g, const ViewRenderers& view, std::FILE* out, std::FILE* err,
+              const report::TextStyle& style) {
   // 1. No controller at all: say so before anything else, so nobody mistakes an empty tree for an answer.
   if (auto notice = no_usb_notice(scan.topology, command)) std::fputs(notice->c_str(), err);
   // 2. The view itself: JSON carries the diagnostics inside, text leaves them to stderr.
-  const report::ViewInput in{scan.topology, scan.diagnostics, o.all_devices};
+  const report::ViewInput in{scan.topology, scan.diagnostics, o.all_devices, style};
   const std::string body = g.json ? view.json(in) : view.text(in);
   std::fputs(body.c_str(), out);
   std::fflush(out);
@@ -44,7 +48,8 @@ int show_view(const topology::ScanResult& scan, std::string_view command, const 
 }
 
 int run_view(std::string_view command, const ViewOptions& o, const GlobalOptions& g, const ViewRenderers& view) {
-  return show_view(scan(o.scan), command, o, g, view, stdout, stderr);
+  return show_view(scan(o.scan), command, o, g, view, stdout, stderr,
+                   terminal_for(STDOUT_FILENO, g.no_color).style());
 }
 
 }  // namespace usbsat::cli

@@ -38,10 +38,12 @@ std::optional<std::string> no_usb_notice(const topology::Topology& t, std::strin
 
 /// Render an already scanned system: the view on `out`, the notice and diagnostics on `err`. Returns the
 /// exit code. Separate from the scan so tests can drive it with in-memory topologies.
+/// `style` is how the text may be decorated (colour, width): the default is plain, as for a pipe.
 int show_view(const topology::ScanResult& scan, std::string_view command, const ViewOptions& o,
-              const GlobalOptions& g, const ViewRenderers& view, std::FILE* out, std::FILE* err);
+              const GlobalOptions& g, const ViewRenderers& view, std::FILE* out, std::FILE* err,
+              const report::TextStyle& style = {});
 
-/// scan() and show_view() on stdout/stderr.
+/// scan() and show_view() on stdout/stderr, styled for stdout's terminal (src/cli/terminal.hpp).
 int run_view(std::string_view command, const ViewOptions& o, const GlobalOptions& g, const ViewRenderers& view);
 
 }  // namespace usbsat::cli

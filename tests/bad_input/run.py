@@ -6,7 +6,6 @@
 Exit 0 when every row passed, 1 when one failed, 77 (CTest SKIP) when every row asked for was skipped (root
 rows without root, min_mem_gb rows on small machines). Each row runs in a fresh temp dir with its own fixtures.
 """
-import hashlib
 import json
 import os
 import re
@@ -16,6 +15,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bed"))
+from e2e_test import sha  # noqa: E402  (one sha256 of a file or device for every test that checks bytes)
 
 DEFAULT_TIMEOUT = 30.0
 
@@ -42,14 +44,6 @@ def parse_table(path):
                          "expect": [e.strip() for e in expect.split(" && ") if e.strip()],
                          "unchanged": unchanged.split(), "line": lineno})
     return rows
-
-
-def sha(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def sh(*argv):

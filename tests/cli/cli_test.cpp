@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "src/cli/cmd_completion.hpp"
 #include "src/cli/cmd_doctor.hpp"
 #include "src/cli/parse.hpp"
 #include "src/cli/views.hpp"
@@ -81,7 +82,7 @@ TEST_CASE("parse: --mountinfo for the scanning commands") {
   CHECK_FALSE(parse({"version", "--mountinfo", "x"}).invocation);
 }
 
-TEST_CASE("parse: usbsat doctor [--json] [--max-sectors-target N]") {
+TEST_CASE("parse: usbsat doctor with --json and --max-sectors-target N") {
   CHECK(bound(&cli::bind_doctor_options, {}).max_sectors_target_kb == 1024);
   CHECK(bound(&cli::bind_doctor_options, {"--max-sectors-target", "2048"}).max_sectors_target_kb == 2048);
   auto r = parse({"doctor", "--json", "--max-sectors-target", "2048"});
@@ -157,4 +158,34 @@ TEST_CASE("check_output: a lost write of the output is exit 3 with a message") {
   std::fputs("fine\n", ok);
   CHECK(cli::check_output(ok, stderr, kExitPartial) == kExitPartial);  // nothing lost: the command's code
   std::fclose(ok);
+}
+
+TEST_CASE("completion: generated from the registry, and bash completes with it") {
+  const std::string script = cli::bash_completion();
+  CHECK(script.find("    doctor) opts=\"--max-sectors-target\" ;;") != std::string::npos);
+  CHECK(script.find("    topo) opts=\"--all -a --mountinfo\" ;;") != std::string::npos);
+  CHECK(script.find("--allow-write") != std::string::npos);
+  // Real bash: complete "usbsat sat" and "usbsat doctor --max".
+  const std::string path = "/tmp/usbsat-completion-test.bash";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    REQUIRE(f);
+    std::fputs(script.c_str(), f);
+    std::fclose(f);
+  }
+  auto complete = [&](const std::string& words, int cword) {
+    const std::string cmd = "bash -c 'source " + path + "; COMP_WORDS=(" + words + "); COMP_CWORD=" +
+                            std::to_string(cword) + "; _usbsat; echo \"${COMPREPLY[*]}\"'";
+    std::FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p);
+    char buf[4096] = {};
+    std::string out;
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    pclose(p);
+    return out;
+  };
+  CHECK(complete("usbsat sat", 1) == "saturate\n");
+  CHECK(complete("usbsat doctor --max", 2) == "--max-sectors-target\n");
+  CHECK(complete("usbsat --json plan --pre", 3) == "--predict --prefer\n");
+  std::remove(path.c_str());
 }

@@ -2,10 +2,12 @@
 """End-to-end test of `usbsat plan` on one generated sysfs scenario, under umockdev.
 
 Runs the real binary through tests/fixtures/with-fixture.sh:
-  1. `plan --predict --json`: one entry per USB drive (with a medium) of <scenario>.expected.json, the documented
-     keys, predicted <= demand, the aggregate equal to the max-flow bound (on a tree they agree);
-  2. `plan --drives N --json` for N = 1, 2: N placements on distinct free connectors of the scenario, each with
-     a controller PCI address and a predicted rate, min <= every rate; identical output when run twice;
+  1. `plan --predict --json`: exactly one entry per USB drive of <scenario>.expected.json whose medium is present
+     (size > 0 in the fixture's own sysfs), the documented keys, predicted <= demand, the aggregate equal to the
+     max-flow bound (on a tree they agree);
+  2. `plan --drives N --json` for N = 1, 2: N placements on distinct connectors that are free in the scenario
+     (no device of expected.json sits on either of their ports), each on a controller of the scenario with a
+     predicted rate, min <= every rate; identical output when run twice;
   3. `plan DEV... --json` on the scenario's USB drives: every drive placed, moves counted consistently;
   4. the text forms run and mention every drive.
 Exit 77 (skip) when the umockdev preload is missing.
@@ -13,6 +15,7 @@ Exit 77 (skip) when the umockdev preload is missing.
 usage: plan_e2e.py USBSAT WITH_FIXTURE SCENARIO_DIR EXPECTED_JSON
 """
 import json
+import os
 import subprocess
 import sys
 
@@ -35,6 +38,16 @@ def run(usbsat, with_fixture, scenario_dir, args, ok=(0,)):
     return p.stdout
 
 
+def has_medium(scenario_dir, dev):
+    """The fixture tree's own sysfs size (512-byte sectors), read without usbsat: 0 is an empty card slot."""
+    try:
+        with open(os.path.join(scenario_dir, "sys", "class", "block", dev, "size"), encoding="ascii") as f:
+            return int(f.read().strip() or 0) > 0
+    except (OSError, ValueError) as e:
+        fail(f"cannot read the fixture's size of {dev}: {e}")
+        return True
+
+
 def main(argv):
     if len(argv) != 5:
         print(__doc__, file=sys.stderr)
@@ -43,13 +56,17 @@ def main(argv):
     with open(expected_path, encoding="utf-8") as f:
         expected = json.load(f)
     usb_drives = sorted(d["dev"] for d in expected.get("drives", []) if d.get("usb"))
+    with_medium = sorted(d for d in usb_drives if has_medium(scenario_dir, d))
+    # Ports with a device on them, from the generator's device list (not from usbsat's occupant field).
+    occupied_ports = {d["port"] for d in expected.get("usb_devices", []) if d.get("port")}
+    controllers = {c["pci"] for c in expected.get("controllers", [])}
 
     # 1. --predict
     pred = json.loads(run(usbsat, with_fixture, scenario_dir, ["plan", "--predict", "--json"]))
     devs = sorted(d["dev"] for d in pred["drives"])
     # Every USB drive, except card-reader slots without a medium (size 0), which --predict leaves out.
-    if not set(devs) <= set(usb_drives) or (usb_drives and not devs):
-        fail(f"--predict drives {devs} do not match the USB drives {usb_drives}")
+    if devs != with_medium:
+        fail(f"--predict drives {devs}, the scenario's USB drives with a medium are {with_medium}")
     for d in pred["drives"]:
         for k in ("dev", "demand_mbs", "predicted_mbs", "bottleneck"):
             if k not in d:
@@ -85,8 +102,11 @@ def main(argv):
         for p in ps:
             if p["connector"]["occupant"] is not None:
                 fail(f"--drives {n}: {p['connector']['id']} is occupied by {p['connector']['occupant']}")
-            if not p["controller"]["pci"]:
-                fail(f"--drives {n}: no controller address")
+            busy = {p["connector"]["usb2_port"], p["connector"]["usb3_port"]} & occupied_ports
+            if busy:
+                fail(f"--drives {n}: {p['connector']['id']} is not free in the scenario: a device sits on {sorted(busy)}")
+            if p["controller"]["pci"] not in controllers:
+                fail(f"--drives {n}: controller {p['controller']['pci']!r} is not one of the scenario's {sorted(controllers)}")
             if p["predicted_mbs"] + 0.05 < plan["min_mbs"]:
                 fail(f"--drives {n}: {p['drive']} below the reported minimum")
         if abs(sum(p["predicted_mbs"] for p in ps) - plan["total_mbs"]) > 0.5:

@@ -8,7 +8,7 @@
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/views.hpp"
-#include "tests/support/topologies.hpp"
+#include "tests/support/machines.hpp"
 
 using namespace usbsat;
 namespace tp = usbsat::topology;
@@ -86,8 +86,8 @@ TEST_CASE("show_view: view on out, notice and diagnostics on err, exit code from
     CHECK(err.text().find("usbsat: error:") != std::string::npos);
   }
   SUBCASE("no USB: the notice on stderr, non-USB disks still listed") {
-    testing::MachineBuilder m;
-    m.block(std::nullopt, {.name = "vda", .size_bytes = 1000000000}, "virtio", false);
+    testing::Machine m;
+    m.system_disk({.name = "vda", .size_bytes = 1000000000}, "virtio");
     tp::ScanResult scan{m.finish(), {}};
     Capture out, err;
     CHECK(cli::show_view(scan, "drives", opts, global, drives, out.f, err.f) == kExitOk);

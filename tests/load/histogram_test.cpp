@@ -54,6 +54,22 @@ TEST_CASE("histogram percentiles") {
   CHECK(p == doctest::Approx(1e6).epsilon(0.008));
 }
 
+TEST_CASE("histogram percentiles round a fractional rank up (nearest-rank method)") {
+  // Values below 128 have a bucket each, so the answers are exact. The rank is ceil(q * count): with 3
+  // samples the median is rank ceil(1.5) = 2, p90 is rank ceil(2.7) = 3; with 10 samples p25 is rank
+  // ceil(2.5) = 3 and p95 rank ceil(9.5) = 10. Rounding down would give 1, 2, 2 and 9.
+  LatencyHistogram three;
+  for (std::uint64_t v : {10, 20, 30}) three.record(v);
+  CHECK(three.percentile(0.5) == 20);
+  CHECK(three.percentile(0.9) == 30);
+  CHECK(three.percentile(0.34) == 20);  // rank ceil(1.02) = 2
+  LatencyHistogram ten;
+  for (std::uint64_t v = 1; v <= 10; ++v) ten.record(v);
+  CHECK(ten.percentile(0.25) == 3);
+  CHECK(ten.percentile(0.95) == 10);
+  CHECK(ten.percentile(0.01) == 1);  // rank ceil(0.1) = 1
+}
+
 TEST_CASE("histogram merge is associative and commutative") {
   std::mt19937_64 rng(3);
   LatencyHistogram a, b, c;

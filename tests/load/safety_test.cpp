@@ -51,7 +51,7 @@ TEST_CASE("parse_mountinfo reads device, mount point (unescaped), type and sourc
   CHECK(m[5].dev == DevNum{253, 0});
 }
 
-TEST_CASE("reading never needs permission; writing needs --write") {
+TEST_CASE("reading never needs permission, writing needs --write") {
   const auto f = disk("sdc", {8, 32});
   CHECK_FALSE(decide_write(req("/dev/sdc", {"/dev/sdc"}, false), &f, mounts()).allowed);
   CHECK_FALSE(decide_write({false, false, "/tmp/file", {"/tmp/file"}, {}}, nullptr, mounts()).allowed);
@@ -65,7 +65,7 @@ TEST_CASE("files need --allow-write naming exactly that file, as block devices d
   CHECK_FALSE(decide_write({true, false, "/tmp/file", {"/tmp/other"}, {}}, nullptr, mounts()).allowed);
 }
 
-TEST_CASE("a file that backs a mounted or held loop device is refused; an idle loop device is not") {
+TEST_CASE("a file that backs a mounted or held loop device is refused, an idle loop device is not") {
   // loop3 (7:3) itself is mounted on /mnt/image; loop5's partition (8:17 here) is the one on /mnt/my backup.
   std::vector<ResolvedMount> m = mounts();
   m.push_back({{DevNum{7, 3}, "/mnt/image", "ext4", "/dev/loop3"}, DevNum{7, 3}});

@@ -82,3 +82,20 @@ TEST_CASE("worst_severity") {
   CHECK(report::worst_severity(std::span(fs).subspan(1)) == FindingSeverity::Info);
   CHECK(report::to_string(FindingSeverity::Warning) == "warning");
 }
+
+TEST_CASE("doctor text on a colour terminal paints the severities, and only them") {
+  const auto fs = sample();
+  report::DoctorReportInput in{fs, {}, 2, 3};
+  const std::string plain = report::render_doctor_text(in);
+  in.style = report::TextStyle{true, 0};
+  const std::string coloured = report::render_doctor_text(in);
+  CHECK(coloured.find("\n\x1b[1;31mPROBLEM\x1b[0m overcurrent: usb1-port1\n") != std::string::npos);
+  CHECK(coloured.find("\n\x1b[36mINFO\x1b[0m max_sectors_below_hw: sdc, 2-1\n") != std::string::npos);
+  // Removing the two colour pairs gives back the plain text byte for byte.
+  std::string stripped = coloured;
+  for (const std::string_view seq : {"\x1b[1;31m", "\x1b[36m", "\x1b[0m"})
+    for (auto pos = stripped.find(seq); pos != std::string::npos; pos = stripped.find(seq))
+      stripped.erase(pos, seq.size());
+  CHECK(stripped == plain);
+  CHECK(plain.find('\x1b') == std::string::npos);
+}

@@ -99,17 +99,6 @@ TEST_CASE("format_progress is a pure function of snapshot and time") {
   CHECK(report::format_progress(s, 9'000'000'000).rfind("[phase 2/4] 6.0/6.0 s |", 0) == 0);
 }
 
-TEST_CASE("smart terminal and colour decisions") {
-  CHECK(report::is_smart_terminal(true, "xterm-256color"));
-  CHECK_FALSE(report::is_smart_terminal(true, "dumb"));
-  CHECK_FALSE(report::is_smart_terminal(true, nullptr));
-  CHECK_FALSE(report::is_smart_terminal(false, "xterm"));
-  CHECK(report::use_color(true, nullptr, false));
-  CHECK_FALSE(report::use_color(true, "", false));  // NO_COLOR set, even empty
-  CHECK_FALSE(report::use_color(true, nullptr, true));
-  CHECK_FALSE(report::use_color(false, nullptr, false));
-}
-
 TEST_CASE("LinePrinter overprints on a smart terminal and prints lines otherwise") {
   report::LinePrinter smart(true, 20);
   CHECK(smart.finish().empty());
@@ -120,6 +109,6 @@ TEST_CASE("LinePrinter overprints on a smart terminal and prints lines otherwise
   report::LinePrinter dumb(false, 20);
   CHECK(dumb.status("x") == "x\n");
   CHECK(dumb.finish().empty());
-  CHECK(report::elide_middle("abcdefghij", 7) == "ab...ij");
-  CHECK(report::elide_middle("abc", 7) == "abc");
+  report::LinePrinter unknown_width(true, 0);  // width unknown: the line is not elided
+  CHECK(unknown_width.status("a very long status line here") == "\ra very long status line here\x1b[K");
 }

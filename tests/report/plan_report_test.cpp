@@ -6,7 +6,7 @@
 
 #include "report/plan_report.hpp"
 #include "tests/support/golden.hpp"
-#include "tests/support/topologies.hpp"
+#include "tests/support/machines.hpp"
 
 using namespace usbsat;
 using report::PlanBottleneck;
@@ -96,4 +96,26 @@ TEST_CASE("plan: an empty plan says so, and renderers are deterministic") {
   CHECK(text.find("no placement") != std::string::npos);
   CHECK(report::render_plan_json(plan_input()) == report::render_plan_json(plan_input()));
   CHECK(report::render_plan_text(plan_input()) == report::render_plan_text(plan_input()));
+}
+
+TEST_CASE("plan and --predict on a narrow terminal: the controller / limit columns give way") {
+  auto in = plan_input();
+  const std::string wide = report::render_plan_text(in);
+  in.style.width = 100;
+  const std::string narrow = report::render_plan_text(in);
+  CHECK(narrow != wide);
+  CHECK(narrow.find("0000:03:00.0 xHCI (ASM1042 SuperSpeed USB Host Controller)") == std::string::npos);
+  CHECK(narrow.find("  sda (stays)  usb4-port1 (USB3 5G)  0000:03:00.0 x...t Controller)  -      "
+                    "USB 3.2 Gen 1 UAS  200.0\n") != std::string::npos);
+  // The table rows fit (the prose lines below it are not a table and keep their words).
+  for (const std::string_view row : {"  drive ", "  sda (stays)", "  sdb (stays)"}) {
+    const auto b = narrow.find(row);
+    REQUIRE(b != std::string::npos);
+    CHECK(narrow.find('\n', b) - b <= 100);
+  }
+  auto p = predict_input();
+  p.style.width = 90;
+  const std::string predict = report::render_predict_text(p);
+  CHECK(predict.find("  sda    port 1  400.0 (link)  200.0           PCIe 2.0 x1 link of ...roller) (400.0 MB/s)\n") !=
+        std::string::npos);
 }

@@ -168,3 +168,24 @@ TEST_CASE("saturate progress line: group, step, elapsed/total, ramp, per-drive a
   CHECK(format_saturate_progress("a", "loop2 alone", 0, 6, s, 3'000'000'000) ==
         "[a 1/6] loop2 alone 3.0/6.0 s, ~33 s left | loop2 20.1 MB/s");
 }
+
+TEST_CASE("saturate verdict line on a colour terminal: no contention green, saturated yellow, unexplained red") {
+  auto r = sample();
+  const std::string plain = render_saturate_text(r);
+  r.style.color = true;
+  const std::string coloured = render_saturate_text(r);
+  CHECK(coloured.find("    verdict: \x1b[33msaturated\x1b[0m at ") != std::string::npos);
+  std::string stripped = coloured;
+  for (const std::string_view seq : {"\x1b[33m", "\x1b[32m", "\x1b[1;31m", "\x1b[0m"})
+    for (auto pos = stripped.find(seq); pos != std::string::npos; pos = stripped.find(seq))
+      stripped.erase(pos, seq.size());
+  CHECK(stripped == plain);
+
+  r.groups[0].passes[0].verdict = "no_contention";
+  CHECK(render_saturate_text(r).find("    verdict: \x1b[32mno contention\x1b[0m\n") != std::string::npos);
+  r.groups[0].passes[0].verdict = "unexplained";
+  CHECK(render_saturate_text(r).find("    verdict: \x1b[1;31mcontention above the model\x1b[0m (unexplained") !=
+        std::string::npos);
+  r.style.color = false;
+  CHECK(render_saturate_text(r).find('\x1b') == std::string::npos);
+}

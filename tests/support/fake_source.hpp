@@ -6,12 +6,13 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "topology/device_source.hpp"
 #include "topology/errors.hpp"
 
-namespace usbsat::test {
+namespace usbsat::testing {
 
 class FakeSource final : public topology::DeviceSource {
  public:
@@ -51,6 +52,14 @@ class FakeSource final : public topology::DeviceSource {
     text_files_[path] = text;
     return *this;
   }
+  /// An attribute that is listed but cannot be read (as a 0400 file of another user would be): attribute()
+  /// gives nullopt and reports a read problem, as UdevSource does.
+  FakeSource& unreadable(const std::string& dir, const std::string& name) {
+    unreadable_.insert(dir + "/" + name);
+    files_.erase(dir + "/" + name);
+    dirs_.insert(dir);
+    return *this;
+  }
   /// Make enumerate() fail like an unusable environment.
   void fail_enumeration() { fail_ = true; }
 
@@ -67,6 +76,11 @@ class FakeSource final : public topology::DeviceSource {
     return it->second;
   }
   std::optional<std::string> attribute(std::string_view syspath, std::string_view name) override {
+    if (unreadable_.contains(std::string(syspath) + "/" + std::string(name))) {
+      problems_.push_back({topology::Severity::Warning, std::string(syspath),
+                           "attribute '" + std::string(name) + "': Permission denied"});
+      return std::nullopt;
+    }
     auto it = files_.find(std::string(syspath) + "/" + std::string(name));
     if (it == files_.end()) return std::nullopt;
     std::string v = it->second;
@@ -95,6 +109,7 @@ class FakeSource final : public topology::DeviceSource {
     for (const auto& [p, v] : files_) take(p);
     for (const auto& [p, v] : links_) take(p);
     for (const auto& p : dirs_) take(p);
+    for (const auto& p : unreadable_) take(p);
     return {out.begin(), out.end()};
   }
   std::vector<topology::HwdbEntry> hwdb(std::string_view key) override {
@@ -106,13 +121,15 @@ class FakeSource final : public topology::DeviceSource {
     if (it == text_files_.end()) return std::nullopt;
     return it->second;
   }
+  std::vector<topology::Diagnostic> take_read_problems() override { return std::exchange(problems_, {}); }
 
  private:
   std::map<std::string, topology::RawDevice> devices_;
   std::map<std::string, std::string> files_, links_, text_files_;
-  std::set<std::string> dirs_;
+  std::set<std::string> dirs_, unreadable_;
+  std::vector<topology::Diagnostic> problems_;
   std::map<std::string, std::vector<topology::HwdbEntry>> hwdb_;
   bool fail_ = false;
 };
 
-}  // namespace usbsat::test
+}  // namespace usbsat::testing

@@ -1,6 +1,9 @@
 #pragma once
 /// Golden-file comparison: CHECK that `actual` equals tests/fixtures/golden/<name>. With UPDATE_GOLDEN=1 in
 /// the environment the file is (re)written instead and the check passes; without it a missing file fails.
+/// Under CI (CI set and not empty/0/false) UPDATE_GOLDEN=1 is refused: it would make every golden check pass.
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -14,9 +17,23 @@ inline std::string golden_path(const std::string& name) {
   return std::string(USBSAT_SOURCE_DIR) + "/tests/fixtures/golden/" + name;
 }
 
+/// True when the CI environment variable says we run in CI (the same rule as the top CMakeLists.txt).
+inline bool running_in_ci() {
+  const char* ci = std::getenv("CI");
+  if (!ci) return false;
+  std::string v(ci);
+  std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return !v.empty() && v != "0" && v != "false";
+}
+
 inline void check_golden(const std::string& name, const std::string& actual) {
   const std::string path = golden_path(name);
   const char* update = std::getenv("UPDATE_GOLDEN");
+  if (update && std::string(update) == "1" && running_in_ci()) {
+    FAIL_CHECK("UPDATE_GOLDEN=1 is refused under CI (CI=" << std::string(std::getenv("CI"))
+                                                         << "): it would rewrite " << path << " and pass; compare instead");
+    update = nullptr;  // and compare, so the real state of the golden is reported too
+  }
   if (update && std::string(update) == "1") {
     std::ofstream(path, std::ios::binary) << actual;
     MESSAGE("updated golden file " << path);

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "tests/support/topologies.hpp"
+#include "tests/support/machines.hpp"
 #include "topology/connectors.hpp"
 
 using namespace usbsat::topology;
@@ -85,16 +85,7 @@ TEST_CASE("drives_below and shared_pcie_uplinks") {
   CHECK(shared_pcie_uplinks(t).empty());  // one controller only
 
   // A PCIe switch above two controllers: the switch's downstream hops are not shared, its upstream is.
-  usbsat::testing::MachineBuilder m;
-  const auto rp = m.pci_hop(std::nullopt, "0000:00:01.0", 0x8086, 0x1901, {.speed_gts = 8.0, .width = 4});
-  const auto up = m.pci_hop(rp, "0000:01:00.0", 0x111d, 0x8018, {.speed_gts = 8.0, .width = 4});
-  const auto d1 = m.pci_hop(up, "0000:02:01.0", 0x111d, 0x8018, {.speed_gts = 5.0, .width = 1});
-  const auto d2 = m.pci_hop(up, "0000:02:02.0", 0x111d, 0x8018, {.speed_gts = 5.0, .width = 1});
-  m.controller(d1, "0000:03:00.0", HcdKind::Xhci, 0x1912, 0x0015, "Renesas", "uPD720202",
-               {.speed_gts = 5.0, .width = 1});
-  m.controller(d2, "0000:04:00.0", HcdKind::Xhci, 0x1912, 0x0015, "Renesas", "uPD720202",
-               {.speed_gts = 5.0, .width = 1});
-  const auto sw = m.finish();
+  const auto sw = usbsat::testing::pcie_switch_card(2);
   const auto shared = shared_pcie_uplinks(sw);
   REQUIRE(shared.size() == 1);
   CHECK(shared[0].pci == "0000:01:00.0");

@@ -2,12 +2,14 @@
 // capable speed, UAS detection and the reason it is blocked, SCSI/block attribution, diagnostics.
 #include <doctest/doctest.h>
 
+#include <functional>
+
 #include "tests/support/fake_source.hpp"
 #include "topology/errors.hpp"
 #include "topology/scan.hpp"
 
 using namespace usbsat::topology;
-using usbsat::test::FakeSource;
+using usbsat::testing::FakeSource;
 
 namespace {
 const std::string kRoot = "/sys/devices/pci0000:00";
@@ -181,7 +183,7 @@ TEST_CASE("scan: ports, connectors, synthesized ports of old kernels") {
   CHECK(t[*old].as<PortInfo>().syspath == kEhci + "/usb3/3-0:1.0/usb3-port3");
 }
 
-TEST_CASE("scan: USB devices hang below their port with the negotiated speed; capable speed from bcdUSB") {
+TEST_CASE("scan: USB devices hang below their port with the negotiated speed, capable speed from bcdUSB") {
   FakeSource f = system();
   const ScanResult r = scan(f, {.mountinfo_path = ""});
   const Topology& t = r.topology;
@@ -257,7 +259,7 @@ TEST_CASE("scan: UAS capability, BOT binding and the quirk that forces it") {
   CHECK(controller_of(t, *sdb) == t.find(kXhci));
 }
 
-TEST_CASE("scan: without the quirk a UAS-capable BOT binding has no visible reason; with uas it is UAS") {
+TEST_CASE("scan: without the quirk a UAS-capable BOT binding has no visible reason, with uas it is UAS") {
   FakeSource f = system();
   f.dir("/sys/module/usb_storage/parameters", {{"quirks", ""}});
   auto r = scan(f, {.mountinfo_path = ""});
@@ -277,7 +279,55 @@ TEST_CASE("scan: without the quirk a UAS-capable BOT binding has no visible reas
   CHECK_FALSE(ui.uas_blocked_reason);
 }
 
-TEST_CASE("scan: non-USB disks are roots with their transport; virtual disks are skipped unless asked") {
+TEST_CASE("scan: why a UAS-capable drive runs Bulk-Only on a UHCI or OHCI companion, or at full speed") {
+  // Three UAS-capable enclosures (152d:0578, not in the quirks parameter) bound to usb-storage: on the
+  // EHCI's UHCI companion, on an OHCI, and at 12 Mb/s on the xHCI. The scanner finds the reason itself.
+  FakeSource f = system();
+  const std::string ohci = kRoot + "/0000:00:12.0";
+  f.device({.syspath = ohci, .subsystem = "pci", .driver = "ohci-pci"},
+           {{"class", "0x0c0310"}, {"vendor", "0x1002"}});
+  usb_device(f, ohci + "/usb5",
+             {{"busnum", "5"}, {"speed", "12"}, {"maxchild", "2"}, {"bDeviceClass", "09"}});
+  auto enclosure = [&](const std::string& dev, const std::string& bus, const std::string& speed) {
+    usb_device(f, dev,
+               {{"busnum", bus},
+                {"devnum", "2"},
+                {"speed", speed},
+                {"version", " 3.00"},
+                {"idVendor", "152d"},
+                {"idProduct", "0578"},
+                {"bDeviceClass", "00"}});
+    f.binary(dev, "descriptors", storage_descriptors(0x0300, true));
+    const std::string name = dev.substr(dev.rfind('/') + 1);
+    usb_interface(f, dev + "/" + name + ":1.0", "usb-storage",
+                  {{"bInterfaceNumber", "00"},
+                   {"bInterfaceClass", "08"},
+                   {"bInterfaceSubClass", "06"},
+                   {"bInterfaceProtocol", "50"},
+                   {"bAlternateSetting", " 0"},
+                   {"bNumEndpoints", "02"}});
+  };
+  enclosure(kUhci + "/usb4/4-1", "4", "12");
+  enclosure(ohci + "/usb5/5-1", "5", "12");
+  enclosure(kXhci + "/usb1/1-1", "1", "12");
+  const Topology t = scan(f, {.mountinfo_path = ""}).topology;
+  auto reason = [&](const std::string& intf) -> std::string {
+    const auto v = t.find(intf);
+    REQUIRE(v);
+    const auto& i = t[*v].as<InterfaceInfo>();
+    CHECK(i.storage == StorageProtocol::Bot);
+    CHECK(i.uas_capable);
+    return i.uas_blocked_reason.value_or("(none)");
+  };
+  CHECK(reason(kUhci + "/usb4/4-1/4-1:1.0") ==
+        "host controller is uhci (USB 1.1, no scatter-gather): the uas driver cannot bind");
+  CHECK(reason(ohci + "/usb5/5-1/5-1:1.0") ==
+        "host controller is ohci (USB 1.1, no scatter-gather): the uas driver cannot bind");
+  CHECK(reason(kXhci + "/usb1/1-1/1-1:1.0") ==
+        "device runs at 12 Mb/s (USB 1.1): uas needs high speed or better");
+}
+
+TEST_CASE("scan: non-USB disks are roots with their transport, virtual disks are skipped unless asked") {
   FakeSource f = system();
   auto r = scan(f, {.mountinfo_path = ""});
   auto nvme = r.topology.find_by_name("nvme0n1");
@@ -323,8 +373,199 @@ TEST_CASE("scan: one bad device is a diagnostic, a missing controller is tolerat
 }
 
 TEST_CASE("scan: deterministic across runs") {
-  FakeSource a = system(), b = system();
-  auto ra = scan(a, {.mountinfo_path = ""}), rb = scan(b, {.mountinfo_path = ""});
-  REQUIRE(ra.topology.size() == rb.topology.size());
-  for (Vertex v = 0; v < ra.topology.size(); ++v) CHECK(ra.topology[v].syspath() == rb.topology[v].syspath());
+  // Two scans of the same sources lay the graph out identically: this vertex order, every time.
+  for (int run = 0; run < 2; ++run) {
+    FakeSource f = system();
+    const auto r = scan(f, {.mountinfo_path = ""});
+    std::string order;
+    for (Vertex v = 0; v < r.topology.size(); ++v) order += std::string(node_name(r.topology[v])) + " ";
+    CHECK(order ==
+          "0000:00:1c.0 0000:03:00.0 usb1 usb1-port1 usb1-port2 1-2 usb2 usb2-port1 2-1 2-1:1.0 6:0:0:0 sdb "
+          "usb2-port2 0000:00:1d.0 usb4 usb4-port1 usb4-port2 0000:00:1d.7 usb3 usb3-port1 usb3-port2 "
+          "usb3-port3 "
+          "nvme0n1 ");
+  }
+}
+
+// ---- USB strings as lsusb shows them -------------------------------------------------------------------
+
+TEST_CASE("scan: USB string descriptors lose surrounding whitespace, as lsusb shows them") {
+  struct Row {
+    std::string raw, shown;
+  };
+  const Row rows[] = {
+      {" SanDisk 3.2Gen1", "SanDisk 3.2Gen1"},  // leading space, common on real devices
+      {"USB  ", "USB"},
+      {"\tCruzer Blade \r", "Cruzer Blade"},
+      {"Plain", "Plain"},
+      {"Two  inner  spaces", "Two  inner  spaces"},  // only the ends are trimmed
+      {"   ", ""},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.raw);
+    FakeSource f = system();
+    usb_device(f, kXhci + "/usb1/1-2",
+               {{"busnum", "1"}, {"devnum", "3"}, {"speed", "480"}, {"version", " 3.00"}, {"idVendor", "0781"},
+                {"idProduct", "5591"}, {"bDeviceClass", "00"}, {"manufacturer", row.raw}, {"product", row.raw},
+                {"serial", row.raw}});
+    const auto r = scan(f, {.mountinfo_path = ""});
+    const auto& d = r.topology[*r.topology.find_by_name("1-2")].as<UsbDeviceInfo>();
+    CHECK(d.manufacturer == row.shown);
+    CHECK(d.product == row.shown);
+    CHECK(d.serial == row.shown);
+  }
+}
+
+// ---- implausible, unreadable and dangling values: unknown plus a diagnostic ----------------------------
+
+namespace {
+struct BadInput {
+  const char* name;
+  std::function<void(FakeSource&)> mutate;
+  std::string where;                            ///< the diagnostic's `where`
+  std::string says;                             ///< a part of its message
+  std::function<void(const Topology&)> unknown;  ///< checks the value stayed unknown
+};
+
+const std::string kEnc = kXhci + "/usb2/2-1";
+const std::string kLun = kEnc + "/2-1:1.0/host6/target6:0:0/6:0:0:0";
+const std::string kSdb = kLun + "/block/sdb";
+const std::string kPort = kXhci + "/usb2/2-0:1.0/usb2-port1";
+
+const UsbDeviceInfo& usb_named(const Topology& t, std::string_view name) {
+  return t[*t.find_by_name(name)].as<UsbDeviceInfo>();
+}
+const BlockInfo& sdb(const Topology& t) { return t[*t.find_by_name("sdb")].as<BlockInfo>(); }
+
+void stick_speed(FakeSource& f, const std::string& speed) { f.attr(kXhci + "/usb1/1-2", "speed", speed); }
+void stick_speed_unknown(const Topology& t) { CHECK_FALSE(usb_named(t, "1-2").speed); }
+}  // namespace
+
+TEST_CASE("scan: implausible, unreadable or dangling values stay unknown and are reported") {
+  const BadInput rows[] = {
+      {"speed inf", [](FakeSource& f) { stick_speed(f, "inf"); }, kXhci + "/usb1/1-2", "'speed' = 'inf'",
+       stick_speed_unknown},
+      {"speed huge", [](FakeSource& f) { stick_speed(f, "99999999999999999999"); }, kXhci + "/usb1/1-2",
+       "'speed' = '99999999999999999999'", stick_speed_unknown},
+      {"speed empty", [](FakeSource& f) { stick_speed(f, ""); }, kXhci + "/usb1/1-2", "'speed' = ''",
+       stick_speed_unknown},
+      {"speed garbage", [](FakeSource& f) { stick_speed(f, "fast\x01"); }, kXhci + "/usb1/1-2",
+       "'speed' = 'fast?'", stick_speed_unknown},
+      {"speed unreadable", [](FakeSource& f) { f.unreadable(kXhci + "/usb1/1-2", "speed"); }, kXhci + "/usb1/1-2",
+       "'speed' could not be read", stick_speed_unknown},
+      {"max_link_speed inf", [](FakeSource& f) { f.attr(kXhci, "max_link_speed", "inf GT/s"); }, kXhci,
+       "'max_link_speed' = 'inf GT/s'",
+       [](const Topology& t) { CHECK_FALSE(t[*t.find(kXhci)].as<ControllerInfo>().link.max_speed_gts); }},
+      {"max_link_speed huge", [](FakeSource& f) { f.attr(kRp, "max_link_speed", "1e300 GT/s"); }, kRp,
+       "'max_link_speed' = '1e300 GT/s'",
+       [](const Topology& t) { CHECK_FALSE(t[*t.find(kRp)].as<PciHopInfo>().link.max_speed_gts); }},
+      {"current_link_speed nan", [](FakeSource& f) { f.attr(kRp, "current_link_speed", "nan GT/s"); }, kRp,
+       "'current_link_speed' = 'nan GT/s'",
+       [](const Topology& t) { CHECK_FALSE(t[*t.find(kRp)].as<PciHopInfo>().link.speed_gts); }},
+      {"disk size wraps at x512", [](FakeSource& f) { f.attr(kSdb, "size", "18446744073709551615"); }, kSdb,
+       "'size' = '18446744073709551615'", [](const Topology& t) { CHECK_FALSE(sdb(t).size_bytes); }},
+      {"disk size beyond 1 EiB", [](FakeSource& f) { f.attr(kSdb, "size", "4611686018427387904"); }, kSdb,
+       "'size'", [](const Topology& t) { CHECK_FALSE(sdb(t).size_bytes); }},
+      {"partition size wraps", [](FakeSource& f) { f.attr(kSdb + "/sdb1", "size", "36028797018963968"); },
+       kSdb + "/sdb1", "'size'",
+       [](const Topology& t) {
+         REQUIRE(sdb(t).partitions.size() == 1);
+         CHECK_FALSE(sdb(t).partitions[0].size_bytes);
+       }},
+      {"queue_depth -1", [](FakeSource& f) { f.attr(kLun, "queue_depth", "4294967295"); }, kLun,
+       "'queue_depth' = '4294967295'",
+       [](const Topology& t) {
+         CHECK_FALSE(sdb(t).queue_depth);
+         CHECK_FALSE(t[*t.find(kLun)].as<ScsiDeviceInfo>().queue_depth);
+       }},
+      {"peer dangling", [](FakeSource& f) { f.link(kPort, "peer", "/sys/devices/nowhere/usb9-port1"); }, kPort,
+       "not a scanned port",
+       [](const Topology& t) { CHECK_FALSE(t[*t.find(kPort)].as<PortInfo>().peer); }},
+      {"peer self", [](FakeSource& f) { f.link(kPort, "peer", kPort); }, kPort, "the port itself",
+       [](const Topology& t) { CHECK_FALSE(t[*t.find(kPort)].as<PortInfo>().peer); }},
+      {"PCI bridge missing",
+       [](FakeSource& f) {
+         // An xHCI behind a bridge whose directory is not a device (partial recording).
+         const std::string x = kRoot + "/0000:00:1c.6/0000:07:00.0";
+         f.device({.syspath = x, .subsystem = "pci", .driver = "xhci_hcd", .parent = kRoot},
+                  {{"vendor", "0x1b21"}, {"device", "0x2142"}, {"class", "0x0c0330"}});
+         usb_device(f, x + "/usb7", {{"busnum", "7"}, {"speed", "480"}, {"maxchild", "0"}, {"bDeviceClass", "09"}});
+       },
+       kRoot + "/0000:00:1c.6", "not in the device tree",
+       [](const Topology& t) { CHECK(t.find(kRoot + "/0000:00:1c.6/0000:07:00.0")); }},  // the scan goes on
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.name);
+    FakeSource f = system();
+    row.mutate(f);
+    const auto r = scan(f, {.mountinfo_path = ""});
+    bool found = false;
+    for (const auto& d : r.diagnostics) {
+      CAPTURE(d.where);
+      CAPTURE(d.message);
+      found |= d.where == row.where && d.message.find(row.says) != std::string::npos;
+    }
+    CHECK(found);
+    row.unknown(r.topology);
+  }
+}
+
+TEST_CASE("scan: a USB device whose root hub is missing is reported, not attached to a guess") {
+  FakeSource f = system();
+  // 5-1 below a usb5 directory that is no device: no root hub, no controller.
+  usb_device(f, "/sys/devices/platform/dwc3.0/usb5/5-1", {{"busnum", "5"}, {"speed", "480"}, {"bDeviceClass", "00"}});
+  const auto r = scan(f, {.mountinfo_path = ""});
+  bool reported = false;
+  for (const auto& d : r.diagnostics) reported |= d.message.find("/sys/devices/platform/dwc3.0/usb5") != std::string::npos;
+  CHECK(reported);
+  auto dev = r.topology.find_by_name("5-1");
+  REQUIRE(dev);
+  CHECK_FALSE(controller_of(r.topology, *dev));
+}
+
+TEST_CASE("scan: the source's read problems become diagnostics") {
+  FakeSource f = system();
+  f.unreadable(kPort, "connect_type");
+  const auto r = scan(f, {.mountinfo_path = ""});
+  bool found = false;
+  for (const auto& d : r.diagnostics)
+    found |= d.where == kPort && d.message.find("connect_type") != std::string::npos;
+  CHECK(found);
+}
+
+TEST_CASE("scan: a mountinfo file that cannot be read is an error, the system's missing one a warning") {
+  FakeSource f = system();
+  CHECK_THROWS_AS(scan(f, {.mountinfo_path = "/nonexistent"}), ScanError);
+  FakeSource g = system();
+  const auto r = scan(g, {});  // FakeSource has no /proc/self/mountinfo
+  bool warned = false;
+  for (const auto& d : r.diagnostics) warned |= d.where == "/proc/self/mountinfo" && d.severity == Severity::Warning;
+  CHECK(warned);
+}
+
+TEST_CASE("scan: an NVMe namespace head of native multipath is listed, with its path controller") {
+  FakeSource f = system();
+  const std::string ctrl = kRoot + "/0000:00:1d.0/0000:3d:00.0/nvme/nvme1";
+  const std::string subsys = "/sys/devices/virtual/nvme-subsystem/nvme-subsys1";
+  f.device({.syspath = kRoot + "/0000:00:1d.0/0000:3d:00.0", .subsystem = "pci", .driver = "nvme"},
+           {{"class", "0x010802"}});
+  f.device({.syspath = ctrl, .subsystem = "nvme"}, {{"model", "Samsung SSD 990 PRO 2TB                 "},
+                                                    {"serial", "S7DNNJ0W123456K     "}});
+  f.device({.syspath = subsys, .subsystem = "nvme-subsystem"}, {{"model", "Samsung SSD 990 PRO 2TB"}});
+  f.link(subsys, "nvme1", ctrl);
+  f.device({.syspath = subsys + "/nvme1n1", .subsystem = "block", .devtype = "disk", .devnode = "/dev/nvme1n1",
+            .parent = subsys},
+           {{"size", "3907029168"}, {"dev", "259:3"}});
+  const auto r = scan(f, {.mountinfo_path = ""});
+  CHECK(r.diagnostics.empty());
+  auto v = r.topology.find_by_name("nvme1n1");
+  REQUIRE(v);
+  const auto& b = r.topology[*v].as<BlockInfo>();
+  CHECK(b.transport == "nvme");
+  CHECK_FALSE(b.usb);
+  CHECK(b.storage_controller == ctrl);
+  CHECK(b.model == "Samsung SSD 990 PRO 2TB");
+  CHECK(b.serial == "S7DNNJ0W123456K");
+  CHECK(b.size_bytes == 3907029168ull * 512);
+  CHECK(block_devices(r.topology).size() == 3);  // sdb, nvme0n1, nvme1n1 (loop0 still skipped)
 }

@@ -26,7 +26,7 @@ TEST_CASE("hex ids") {
   CHECK_FALSE(parse_uint("99999999999999999999999"));
 }
 
-TEST_CASE("bcdUSB version strings keep their meaning; 3.1 is not 10 Gb/s") {
+TEST_CASE("bcdUSB version strings keep their meaning (3.1 is not 10 Gb/s)") {
   struct Row {
     const char* text;
     std::optional<std::uint16_t> bcd;

@@ -1,5 +1,7 @@
 #include "src/analysis/model/predict.hpp"
 
+#include "topology/text.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -14,12 +16,7 @@ using topology::Diagnostic;
 using topology::Resource;
 using topology::Severity;
 
-namespace {
-std::string strip_dev(std::string dev) {
-  if (dev.rfind("/dev/", 0) == 0) dev.erase(0, 5);
-  return dev;
-}
-}  // namespace
+namespace {}  // namespace
 
 std::string_view to_string(DemandSource s) {
   switch (s) {
@@ -38,7 +35,7 @@ FlowProblem make_problem(const topology::Topology& t, std::span<const DemandSpec
   FlowProblem p;
   std::map<std::string, std::size_t, std::less<>> index;
   for (const auto& spec : drives) {
-    const std::string dev = strip_dev(spec.dev);
+    const std::string dev = std::string(topology::strip_dev_prefix(spec.dev));
     const auto v = t.find_by_name(dev);
     if (!v || t[*v].kind != topology::NodeKind::Block) {
       p.diagnostics.push_back(
@@ -81,7 +78,7 @@ FlowProblem declared_problem(const std::string& name, std::span<const DemandSpec
                                    .capacity = capacity,
                                    .label = "declared shared link of group " + name});
   for (const auto& spec : drives) {
-    const std::string dev = strip_dev(spec.dev);
+    const std::string dev = std::string(topology::strip_dev_prefix(spec.dev));
     if (!spec.demand) {
       p.diagnostics.push_back({Severity::Warning, dev, "no demand and no topology to derive one; left out"});
       continue;

@@ -3,7 +3,7 @@
 /// phases and the model's prediction, decide `no_contention`, `saturated` (at a plateau, by a named link) or
 /// `unexplained` (contention the model does not predict), with a tolerance derived from the noise.
 ///
-/// Rules (README "Saturation verdict"):
+/// Rules (written down only here; src/README.md, "usbsat saturate", points to them):
 ///  * efficiency = aggregate / sum of the drives' solo rates. Judged against the *sum of solo rates*, a slow
 ///    drive next to fast ones is no alarm: unequal shares are not contention, a lost aggregate is.
 ///  * efficiency >= 1 - tol                                   -> no_contention

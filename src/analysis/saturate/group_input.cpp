@@ -1,5 +1,5 @@
-#include "report/describe.hpp"
 #include "src/analysis/saturate/group_input.hpp"
+#include "report/describe.hpp"
 
 #include "src/analysis/saturate/verdict_text.hpp"
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "src/analysis/saturate/attribution.hpp"
 #include "src/analysis/model/grouping.hpp"
+#include "src/analysis/saturate/attribution.hpp"
 #include "topology/bandwidth.hpp"
 #include "topology/topology.hpp"
 

@@ -12,7 +12,7 @@
 #include "src/analysis/doctor/doctor.hpp"
 #include "topology/bandwidth.hpp"
 #include "src/analysis/doctor/share_predictor.hpp"
-#include "tests/support/doctor_topologies.hpp"
+#include "tests/support/machines.hpp"
 
 using namespace usbsat;
 using namespace usbsat::testing;
@@ -66,7 +66,7 @@ class FakePredictor : public analysis::doctor::SharePredictor {
 }  // namespace
 
 TEST_CASE("a UAS SSD at 10 Gb/s on a USB3 connector gives no finding at all") {
-  const auto t = healthy_machine();
+  const auto t = healthy_ssd();
   const auto r = diagnose(t, {.usb_storage_quirks = "", .uas_driver_loaded = true});
   CHECK(r.findings.empty());
   CHECK(r.drives_checked == 1);
@@ -77,29 +77,30 @@ TEST_CASE("a UAS SSD at 10 Gb/s on a USB3 connector gives no finding at all") {
 }
 
 TEST_CASE("workstation: exactly the expected findings, in severity order") {
-  const auto t = workstation_machine();
+  const auto t = workstation();
   const auto r = diagnose(t, {.usb_storage_quirks = kWorkstationQuirks, .uas_driver_loaded = true});
   CHECK(ids(r.findings) == std::vector<std::string>{"speed_below_capability", "uas_inactive"});
-  CHECK(r.drives_checked == 3);
+  CHECK(r.drives_checked == 4);  // sdb, sdc, sdd, sde; not SATA sda nor nvme0n1
 
   const auto& slow = only(r.findings, "speed_below_capability");
   CHECK(slow.severity == FindingSeverity::Problem);
-  CHECK(slow.devices == std::vector<std::string>{"sdb", "1-5"});
-  CHECK(evidence(slow, "1-5/speed") == "480");
-  CHECK(evidence(slow, "1-5/bos_descriptors (capable speed)") == "5000");
-  CHECK(evidence(slow, "usb1-port5/peer") == "(none)");
-  CHECK(contains(slow.message, "usb1-port5 is USB 2.0 only"));
-  // Free connectors of the same controller with a USB3 side: 3 and 4 (1 and 2 are taken).
+  CHECK(slow.devices == std::vector<std::string>{"sde", "1-4"});
+  CHECK(evidence(slow, "1-4/speed") == "480");
+  CHECK(evidence(slow, "1-4/version (capable speed)") == "5000");  // bcdUSB 3.20, no BOS
+  CHECK(evidence(slow, "usb1-port4/peer") == "(none)");
+  CHECK(contains(slow.message, "usb1-port4 is USB 2.0 only"));
+  // Free connectors of the same controller with a USB3 side: every root connector is taken (hub, SSD,
+  // keyboard), so ports 3 and 4 of the hub pair (1 and 2 hold sdc and sdd).
   CHECK(evidence(slow, "free connectors at full speed (same controller)") ==
-        "usb1-port3 (USB3 side usb2-port3), usb1-port4 (USB3 side usb2-port4)");
-  CHECK(contains(slow.fix, "Move it to usb1-port3"));
+        "1-1-port3 (USB3 side 2-1-port3), 1-1-port4 (USB3 side 2-1-port4)");
+  CHECK(contains(slow.fix, "Move it to 1-1-port3"));
 
   const auto& uas = only(r.findings, "uas_inactive");
   CHECK(uas.severity == FindingSeverity::Info);  // a deliberate quirk
-  CHECK(uas.devices == std::vector<std::string>{"sdc", "2-2"});
+  CHECK(uas.devices == std::vector<std::string>{"sdc", "2-1.1"});
   CHECK(evidence(uas, "usb_storage.quirks") == "152d:0578:u");
-  CHECK(evidence(uas, "2-2:1.0/driver") == "usb-storage");
-  CHECK(evidence(uas, "2-2:1.0/descriptors (alt settings)") == "alt 0: 08/06/50; alt 1: 08/06/62");
+  CHECK(evidence(uas, "2-1.1:1.0/driver") == "usb-storage");
+  CHECK(evidence(uas, "2-1.1:1.0/descriptors (alt settings)") == "alt 0: 08/06/50; alt 1: 08/06/62");
   CHECK(contains(uas.message, "152d:0578"));
   CHECK(contains(uas.fix, "Risk"));
   CHECK(contains(uas.fix, "remove 152d:0578:u"));
@@ -107,7 +108,7 @@ TEST_CASE("workstation: exactly the expected findings, in severity order") {
 }
 
 TEST_CASE("workstation renders to the golden text and JSON") {
-  const auto t = workstation_machine();
+  const auto t = workstation();
   const auto r = diagnose(t, {.usb_storage_quirks = kWorkstationQuirks, .uas_driver_loaded = true});
   const report::DoctorReportInput in{r.findings, {}, r.controllers_checked, r.drives_checked};
   check_golden("doctor_workstation.txt", report::render_doctor_text(in));
@@ -115,26 +116,39 @@ TEST_CASE("workstation renders to the golden text and JSON") {
 }
 
 TEST_CASE("diagnose is deterministic") {
-  const auto a = diagnose(workstation_machine(), {.usb_storage_quirks = kWorkstationQuirks});
-  const auto b = diagnose(workstation_machine(), {.usb_storage_quirks = kWorkstationQuirks});
-  CHECK(a.findings == b.findings);
-  const auto t = workstation_machine();
-  CHECK(diagnose(t).findings == diagnose(t).findings);
+  // Each call, on a machine built anew or on the same one, gives these exact findings in this order.
+  auto summary = [](const analysis::doctor::DoctorResult& r) {
+    std::string s;
+    for (const auto& f : r.findings) {
+      s += f.id + "(" + std::string(report::to_string(f.severity)) + "):";
+      for (const auto& d : f.devices) s += " " + d;
+      s += ";";
+    }
+    return s;
+  };
+  for (int i = 0; i < 2; ++i)
+    CHECK(summary(diagnose(workstation(), {.usb_storage_quirks = kWorkstationQuirks})) ==
+          "speed_below_capability(problem): sde 1-4;uas_inactive(info): sdc 2-1.1;");
+  const auto t = workstation();
+  // Without the quirk in the configuration, the BOT binding has no known reason: a warning.
+  for (int i = 0; i < 2; ++i)
+    CHECK(summary(diagnose(t)) ==
+          "speed_below_capability(problem): sde 1-4;uas_inactive(warning): sdc 2-1.1;");
 }
 
 TEST_CASE("uas_inactive: reasons and severities") {
   auto build = [](std::uint16_t vid, std::uint16_t pid, UsbSpeed speed, bool uas_capable,
                   std::string driver) {
     Machine m;
-    auto h = xhci_host(m);
-    const bool ss = is_superspeed(speed);
-    m.drive(Machine::port_path(ss ? h.usb2 : h.usb1, ss ? "usb2" : "usb1", 1), {.name = ss ? "2-1" : "1-1",
-                                                                                .vid = vid,
-                                                                                .pid = pid,
-                                                                                .speed = speed,
-                                                                                .driver = std::move(driver),
-                                                                                .uas_capable = uas_capable,
-                                                                                .disk = "sdd"});
+    const auto h = intel_xhci(m);
+    m.drive(Machine::port_of(is_superspeed(speed) ? h.usb3 : h.usb2, 1),
+            {.vid = vid,
+             .pid = pid,
+             .speed = speed,
+             .bcd_usb = 0x320,
+             .capable = speed,
+             .capable_from_bos = true},
+            {.name = "sdd"}, {.driver = std::move(driver), .uas_alt = uas_capable});
     return m.finish();
   };
   SUBCASE("no visible reason: warning that points at dmesg") {
@@ -165,15 +179,11 @@ TEST_CASE("uas_inactive: reasons and severities") {
   }
   SUBCASE("on an OHCI companion: no scatter-gather; the scanner's reason is kept as evidence") {
     Machine m;
-    auto ohci = m.controller(std::nullopt, "0000:00:12.0", HcdKind::Ohci);
-    auto u3 = m.root_hub(ohci, 3, UsbSpeed::Full);
-    m.port(u3, "usb3", 1);
-    m.drive(Machine::port_path(u3, "usb3", 1), {.name = "3-1",
-                                                .speed = UsbSpeed::Full,
-                                                .capable = UsbSpeed::Full,
-                                                .driver = "usb-storage",
-                                                .uas_capable = true,
-                                                .disk = "sdd"});
+    const auto ohci = m.controller(std::nullopt, "0000:00:12.0", HcdKind::Ohci);
+    const auto u3 = m.root_hub(ohci, 3, UsbSpeed::Full, 1);
+    m.drive(Machine::port_of(u3, 1),
+            {.speed = UsbSpeed::Full, .bcd_usb = 0x320, .capable = UsbSpeed::Full, .capable_from_bos = true},
+            {.name = "sdd"}, {.driver = "usb-storage", .uas_alt = true});
     auto t = m.finish();
     const auto r = diagnose(t);
     const auto& f = only(r.findings, "uas_inactive");
@@ -184,11 +194,10 @@ TEST_CASE("uas_inactive: reasons and severities") {
   }
   SUBCASE("a reason only the scanner saw is used") {
     Machine m;
-    auto h = xhci_host(m);
-    const auto dev =
-        m.drive(Machine::port_path(h.usb2, "usb2", 1),
-                {.name = "2-1", .speed = UsbSpeed::Super, .driver = "usb-storage", .disk = "sdd"});
-    m.node(dev + "/2-1:1.0").as<InterfaceInfo>().uas_blocked_reason = "some reason the scanner saw";
+    const auto h = intel_xhci(m);
+    m.drive(Machine::port_of(h.usb3, 1), {.speed = UsbSpeed::Super, .capable_from_bos = true},
+            {.name = "sdd"},
+            {.driver = "usb-storage", .uas_alt = true, .uas_blocked_reason = "some reason the scanner saw"});
     const auto t = m.finish();
     const auto r = diagnose(t, {.uas_driver_loaded = true});
     const auto& f = only(r.findings, "uas_inactive");
@@ -204,9 +213,10 @@ TEST_CASE("uas_inactive: reasons and severities") {
 TEST_CASE("speed_below_capability: causes and suggested connectors") {
   SUBCASE("USB3 connector, device on its USB2 side: cable or connector") {
     Machine m;
-    auto h = xhci_host(m);
-    m.drive(Machine::port_path(h.usb1, "usb1", 2),
-            {.name = "1-2", .speed = UsbSpeed::High, .capable = UsbSpeed::Super, .disk = "sde"});
+    const auto h = intel_xhci(m);
+    m.drive(Machine::port_of(h.usb2, 2),
+            {.speed = UsbSpeed::High, .bcd_usb = 0x320, .capable = UsbSpeed::Super, .capable_from_bos = true},
+            {.name = "sde"});
     const auto r = diagnose(m.finish());
     const auto& f = only(r.findings, "speed_below_capability");
     CHECK(f.severity == FindingSeverity::Problem);
@@ -216,13 +226,14 @@ TEST_CASE("speed_below_capability: causes and suggested connectors") {
   }
   SUBCASE("a USB3 peer marked 'not used' makes the connector USB2-only") {
     Machine m;
-    auto ctrl = m.controller(std::nullopt, "0000:00:14.0", HcdKind::Xhci);
-    auto u1 = m.root_hub(ctrl, 1, UsbSpeed::High);
-    auto u2 = m.root_hub(ctrl, 2, UsbSpeed::Super);
-    m.port(u1, "usb1", 7, Machine::port_path(u2, "usb2", 7));
-    m.port(u2, "usb2", 7, Machine::port_path(u1, "usb1", 7), PortInfo{.connect_type = "not used"});
-    m.drive(Machine::port_path(u1, "usb1", 7),
-            {.name = "1-7", .speed = UsbSpeed::High, .capable = UsbSpeed::Super, .disk = "sdc"});
+    const auto ctrl = m.controller(std::nullopt, "0000:00:14.0", HcdKind::Xhci);
+    const auto u1 = m.root_hub(ctrl, 1, UsbSpeed::High, 7);
+    const auto u2 = m.root_hub(ctrl, 2, UsbSpeed::Super, 7);
+    m.peer(Machine::port_of(u1, 7), Machine::port_of(u2, 7));
+    m.port(Machine::port_of(u2, 7)).connect_type = "not used";
+    m.drive(Machine::port_of(u1, 7),
+            {.speed = UsbSpeed::High, .bcd_usb = 0x320, .capable = UsbSpeed::Super, .capable_from_bos = true},
+            {.name = "sdc"});
     const auto r = diagnose(m.finish());
     const auto& f = only(r.findings, "speed_below_capability");
     CHECK(contains(
@@ -232,10 +243,11 @@ TEST_CASE("speed_below_capability: causes and suggested connectors") {
   }
   SUBCASE("10G drive at 5G on a Gen 1 controller: names the controller, suggests another one") {
     Machine m;
-    auto gen1 = xhci_host(m, UsbSpeed::Super, "0000:00:14.0", 1);
-    xhci_host(m, UsbSpeed::SuperPlus, "0000:05:00.0", 3);
-    m.drive(Machine::port_path(gen1.usb2, "usb2", 1),
-            {.name = "2-1", .speed = UsbSpeed::Super, .capable = UsbSpeed::SuperPlus, .disk = "sdf"});
+    const auto gen1 = intel_xhci(m, UsbSpeed::Super, "0000:00:14.0", 1);
+    intel_xhci(m, UsbSpeed::SuperPlus, "0000:05:00.0", 3);
+    m.drive(Machine::port_of(gen1.usb3, 1),
+            {.speed = UsbSpeed::Super, .capable = UsbSpeed::SuperPlus, .capable_from_bos = true},
+            {.name = "sdf"});
     const auto r = diagnose(m.finish());
     const auto& f = only(r.findings, "speed_below_capability");
     CHECK(f.severity == FindingSeverity::Warning);
@@ -247,24 +259,25 @@ TEST_CASE("speed_below_capability: causes and suggested connectors") {
   }
   SUBCASE("bcdUSB 3.20 without BOS does not prove 10 Gb/s") {
     Machine m;
-    auto h = xhci_host(m);
-    m.drive(Machine::port_path(h.usb2, "usb2", 1), {.name = "2-1",
-                                                    .speed = UsbSpeed::Super,
-                                                    .capable = UsbSpeed::SuperPlus,
-                                                    .capable_from_bos = false,
-                                                    .disk = "sdg"});
+    const auto h = intel_xhci(m);
+    m.drive(Machine::port_of(h.usb3, 1),
+            {.speed = UsbSpeed::Super,
+             .bcd_usb = 0x320,
+             .capable = UsbSpeed::SuperPlus,
+             .capable_from_bos = false},
+            {.name = "sdg"});
     CHECK(diagnose(m.finish()).findings.empty());
   }
   SUBCASE("connectors marked 'not used' and occupied ones are never suggested") {
     Machine m;
-    auto ctrl = m.controller(std::nullopt, "0000:00:14.0", HcdKind::Xhci);
-    auto u1 = m.root_hub(ctrl, 1, UsbSpeed::High);
-    auto u2 = m.root_hub(ctrl, 2, UsbSpeed::Super);
-    m.port(u1, "usb1", 1, Machine::port_path(u2, "usb2", 1));
-    m.port(u2, "usb2", 1, Machine::port_path(u1, "usb1", 1), PortInfo{.connect_type = "not used"});
-    m.port(u1, "usb1", 2);
-    m.drive(Machine::port_path(u1, "usb1", 2),
-            {.name = "1-2", .speed = UsbSpeed::High, .capable = UsbSpeed::Super, .disk = "sdh"});
+    const auto ctrl = m.controller(std::nullopt, "0000:00:14.0", HcdKind::Xhci);
+    const auto u1 = m.root_hub(ctrl, 1, UsbSpeed::High, 2);
+    const auto u2 = m.root_hub(ctrl, 2, UsbSpeed::Super, 1);
+    m.pair_ports(u1, u2, 1);
+    m.port(Machine::port_of(u2, 1)).connect_type = "not used";
+    m.drive(Machine::port_of(u1, 2),
+            {.speed = UsbSpeed::High, .bcd_usb = 0x320, .capable = UsbSpeed::Super, .capable_from_bos = true},
+            {.name = "sdh"});
     const auto r = diagnose(m.finish());
     const auto& f = only(r.findings, "speed_below_capability");
     CHECK(contains(f.fix, "No free connector on this machine runs at 5 Gb/s"));
@@ -273,28 +286,16 @@ TEST_CASE("speed_below_capability: causes and suggested connectors") {
 
 TEST_CASE("slow_hub_uplink: a 5G drive behind a USB2 hub, and two drives behind one USB3 hub") {
   Machine m;
-  auto h = xhci_host(m);
+  const auto h = intel_xhci(m);
   // USB2-only hub 1-1 (480) with a 5G-capable drive on its port 1.
-  UsbDeviceInfo hub2{.name = "1-1"};
-  hub2.speed = UsbSpeed::High;
-  hub2.version = " 2.00";
-  hub2.product = "USB2.0 Hub";
-  const auto hub2_path = m.usb_device(Machine::port_path(h.usb1, "usb1", 1), hub2, NodeKind::Hub);
-  m.port(hub2_path, "1-1", 1);
-  m.port(hub2_path, "1-1", 2);
-  m.drive(Machine::port_path(hub2_path, "1-1", 1),
-          {.name = "1-1.1", .speed = UsbSpeed::High, .capable = UsbSpeed::Super, .disk = "sdb"});
+  const auto hub2 = m.hub(Machine::port_of(h.usb2, 1), {.product = "USB2.0 Hub", .speed = UsbSpeed::High}, 2);
+  m.drive(Machine::port_of(hub2, 1),
+          {.speed = UsbSpeed::High, .bcd_usb = 0x320, .capable = UsbSpeed::Super, .capable_from_bos = true},
+          {.name = "sdb"});
   // USB3 hub 2-2 (5000) with two 5G drives.
-  UsbDeviceInfo hub3{.name = "2-2"};
-  hub3.speed = UsbSpeed::Super;
-  hub3.capable_speed = UsbSpeed::Super;
-  const auto hub3_path = m.usb_device(Machine::port_path(h.usb2, "usb2", 2), hub3, NodeKind::Hub);
-  m.port(hub3_path, "2-2", 1);
-  m.port(hub3_path, "2-2", 2);
-  m.drive(Machine::port_path(hub3_path, "2-2", 1),
-          {.name = "2-2.1", .speed = UsbSpeed::Super, .disk = "sdc"});
-  m.drive(Machine::port_path(hub3_path, "2-2", 2),
-          {.name = "2-2.2", .speed = UsbSpeed::Super, .disk = "sdd"});
+  const auto hub3 = m.hub(Machine::port_of(h.usb3, 2), {.speed = UsbSpeed::Super}, 2);
+  m.drive(Machine::port_of(hub3, 1), {.speed = UsbSpeed::Super, .capable_from_bos = true}, {.name = "sdc"});
+  m.drive(Machine::port_of(hub3, 2), {.speed = UsbSpeed::Super, .capable_from_bos = true}, {.name = "sdd"});
   const auto r = diagnose(m.finish());
 
   std::vector<const Finding*> hubs;
@@ -318,13 +319,11 @@ TEST_CASE("slow_hub_uplink: a 5G drive behind a USB2 hub, and two drives behind 
 
 TEST_CASE("shared_bandwidth comes from the predictor and groups drives by bottleneck") {
   Machine m;
-  auto h = xhci_host(m);
-  const auto a = m.drive(Machine::port_path(h.usb2, "usb2", 1),
-                         {.name = "2-1", .speed = UsbSpeed::Super, .disk = "sdb"});
-  const auto b = m.drive(Machine::port_path(h.usb2, "usb2", 2),
-                         {.name = "2-2", .speed = UsbSpeed::Super, .disk = "sdc"});
-  const auto c = m.drive(Machine::port_path(h.usb2, "usb2", 3),
-                         {.name = "2-3", .speed = UsbSpeed::Super, .disk = "sdd"});
+  const auto h = intel_xhci(m);
+  const UsbDev gen1{.speed = UsbSpeed::Super, .capable_from_bos = true};
+  const auto a = m.drive(Machine::port_of(h.usb3, 1), gen1, {.name = "sdb"}).device;
+  const auto b = m.drive(Machine::port_of(h.usb3, 2), gen1, {.name = "sdc"}).device;
+  const auto c = m.drive(Machine::port_of(h.usb3, 3), gen1, {.name = "sdd"}).device;
   const auto t = m.finish();
   const auto va = *t.find(a), vb = *t.find(b), vc = *t.find(c);
 
@@ -358,15 +357,15 @@ TEST_CASE("pcie_link_degraded pairs both ends of a link") {
     Machine m;
     const auto rp =
         m.pci_hop(std::nullopt, "0000:00:1c.4",
-                  PcieLink{.speed_gts = cur_gts, .width = cur_w, .max_speed_gts = 8.0, .max_width = 4});
-    auto ctrl =
+                  {.link = {.speed_gts = cur_gts, .width = cur_w, .max_speed_gts = 8.0, .max_width = 4}});
+    const auto ctrl =
         m.controller(rp, "0000:03:00.0", HcdKind::Xhci,
-                     PcieLink{.speed_gts = cur_gts, .width = cur_w, .max_speed_gts = 5.0, .max_width = 1}, {},
-                     "ASM1042 SuperSpeed USB Host Controller");
-    auto u1 = m.root_hub(ctrl, 3, UsbSpeed::High);
-    auto u2 = m.root_hub(ctrl, 4, UsbSpeed::Super);
-    m.paired_ports(u1, "usb3", u2, "usb4", 2);
-    m.drive(Machine::port_path(u2, "usb4", 1), {.name = "4-1", .speed = UsbSpeed::Super, .disk = "sdb"});
+                     {.model = "ASM1042 SuperSpeed USB Host Controller",
+                      .link = {.speed_gts = cur_gts, .width = cur_w, .max_speed_gts = 5.0, .max_width = 1}});
+    const auto u1 = m.root_hub(ctrl, 3, UsbSpeed::High, 2);
+    const auto u2 = m.root_hub(ctrl, 4, UsbSpeed::Super, 2);
+    m.pair_ports(u1, u2, 2);
+    m.drive(Machine::port_of(u2, 1), {.speed = UsbSpeed::Super, .capable_from_bos = true}, {.name = "sdb"});
     return m.finish();
   };
   SUBCASE("x1 card in a x4 slot at its full 5 GT/s: healthy") {
@@ -392,14 +391,10 @@ TEST_CASE("pcie_link_degraded pairs both ends of a link") {
 TEST_CASE("max_sectors_below_hw gives the exact command") {
   auto build = [](unsigned cur, unsigned hw) {
     Machine m;
-    auto h = xhci_host(m);
-    m.drive(Machine::port_path(h.usb2, "usb2", 1), {.name = "2-1",
-                                                    .vid = 0x0bc2,
-                                                    .pid = 0xab38,
-                                                    .speed = UsbSpeed::Super,
-                                                    .disk = "sdc",
-                                                    .max_sectors_kb = cur,
-                                                    .max_hw_sectors_kb = hw});
+    const auto h = intel_xhci(m);
+    m.drive(Machine::port_of(h.usb3, 1),
+            {.vid = 0x0bc2, .pid = 0xab38, .speed = UsbSpeed::Super, .capable_from_bos = true},
+            {.name = "sdc", .max_sectors_kb = cur, .max_hw_sectors_kb = hw});
     return m.finish();
   };
   const auto r = diagnose(build(120, 32767));
@@ -424,18 +419,17 @@ TEST_CASE("max_sectors_below_hw gives the exact command") {
 
 TEST_CASE("autosuspend on a storage device") {
   Machine m;
-  auto h = xhci_host(m);
-  m.drive(Machine::port_path(h.usb2, "usb2", 1), {.name = "2-1",
-                                                  .vid = 0x04e8,
-                                                  .pid = 0x4001,
-                                                  .speed = UsbSpeed::SuperPlus,
-                                                  .disk = "sda",
-                                                  .power_control = "auto"});
+  const auto h = intel_xhci(m);
+  m.drive(Machine::port_of(h.usb3, 1),
+          {.vid = 0x04e8,
+           .pid = 0x4001,
+           .speed = UsbSpeed::SuperPlus,
+           .capable = UsbSpeed::SuperPlus,
+           .capable_from_bos = true,
+           .power_control = "auto"},
+          {.name = "sda", .max_sectors_kb = 1024, .max_hw_sectors_kb = 32767});
   // A non-storage device with autosuspend is not our business.
-  UsbDeviceInfo kbd{.name = "1-5"};
-  kbd.speed = UsbSpeed::Full;
-  kbd.power_control = "auto";
-  m.usb_device(Machine::port_path(h.usb1, "usb1", 5), kbd);
+  m.device(Machine::port_of(h.usb2, 5), {.speed = UsbSpeed::Full, .power_control = "auto"});
   const auto r = diagnose(m.finish());
   REQUIRE(r.findings.size() == 1);
   const auto& f = r.findings[0];
@@ -447,17 +441,15 @@ TEST_CASE("autosuspend on a storage device") {
 
 TEST_CASE("overcurrent on a connector, with and without a drive") {
   Machine m;
-  auto ctrl = m.controller(std::nullopt, "0000:00:14.0", HcdKind::Xhci);
-  auto u1 = m.root_hub(ctrl, 1, UsbSpeed::High);
-  auto u2 = m.root_hub(ctrl, 2, UsbSpeed::Super);
-  PortInfo oc{.over_current_count = 3u};
-  oc.physical_location =
+  const auto ctrl = m.controller(std::nullopt, "0000:00:14.0", HcdKind::Xhci);
+  const auto u1 = m.root_hub(ctrl, 1, UsbSpeed::High, 2);
+  const auto u2 = m.root_hub(ctrl, 2, UsbSpeed::Super, 2);
+  m.pair_ports(u1, u2, 2);
+  m.port(Machine::port_of(u1, 1)).over_current_count = 3u;
+  m.port(Machine::port_of(u1, 1)).physical_location =
       PhysicalLocation{.panel = "back", .vertical_position = "upper", .horizontal_position = "left"};
-  m.port(u1, "usb1", 1, Machine::port_path(u2, "usb2", 1), oc);
-  m.port(u2, "usb2", 1, Machine::port_path(u1, "usb1", 1), PortInfo{.over_current_count = 0u});
-  m.port(u1, "usb1", 2, Machine::port_path(u2, "usb2", 2));
-  m.port(u2, "usb2", 2, Machine::port_path(u1, "usb1", 2), PortInfo{.over_current_count = 1u});
-  m.drive(Machine::port_path(u2, "usb2", 2), {.name = "2-2", .speed = UsbSpeed::Super, .disk = "sdb"});
+  m.port(Machine::port_of(u2, 2)).over_current_count = 1u;
+  m.drive(Machine::port_of(u2, 2), {.speed = UsbSpeed::Super, .capable_from_bos = true}, {.name = "sdb"});
   const auto r = diagnose(m.finish());
   REQUIRE(r.findings.size() == 2);
   CHECK(r.findings[0].id == "overcurrent");
@@ -472,35 +464,29 @@ TEST_CASE("overcurrent on a connector, with and without a drive") {
 }
 
 TEST_CASE("legacy_companion: a stick on a UHCI companion") {
-  auto build = [](std::string version) {
+  auto build = [](std::uint16_t bcd_usb) {
     Machine m;
-    auto ehci = m.controller(std::nullopt, "0000:00:1d.7", HcdKind::Ehci, {}, {"0000:00:1d.0"});
-    auto uhci = m.controller(std::nullopt, "0000:00:1d.0", HcdKind::Uhci, {}, {"0000:00:1d.7"});
-    auto u5 = m.root_hub(ehci, 5, UsbSpeed::High);
-    auto u1 = m.root_hub(uhci, 1, UsbSpeed::Full);
-    m.port(u5, "usb5", 1, Machine::port_path(u1, "usb1", 1));
-    m.port(u1, "usb1", 1);
-    m.port(u1, "usb1", 2);
-    m.drive(Machine::port_path(u1, "usb1", 1), {.name = "1-1",
-                                                .vid = 0x1043,
-                                                .pid = 0x8012,
-                                                .product = "Flash Drive",
-                                                .speed = UsbSpeed::Full,
-                                                .capable = UsbSpeed::Full,
-                                                .driver = "usb-storage",
-                                                .uas_capable = false,
-                                                .disk = "sdb",
-                                                .max_sectors_kb = 120,
-                                                .max_hw_sectors_kb = 120,
-                                                .version = std::move(version)});
+    const auto ehci = m.controller(std::nullopt, "0000:00:1d.7", HcdKind::Ehci, {}, {"0000:00:1d.0"});
+    const auto uhci = m.controller(std::nullopt, "0000:00:1d.0", HcdKind::Uhci, {}, {"0000:00:1d.7"});
+    const auto u5 = m.root_hub(ehci, 5, UsbSpeed::High, 1);
+    const auto u1 = m.root_hub(uhci, 1, UsbSpeed::Full, 2);
+    m.port(Machine::port_of(u5, 1)).peer = Machine::port_of(u1, 1);
+    m.drive(Machine::port_of(u1, 1),
+            {.vid = 0x1043,
+             .pid = 0x8012,
+             .product = "Flash Drive",
+             .speed = UsbSpeed::Full,
+             .bcd_usb = bcd_usb,
+             .capable = UsbSpeed::Full,
+             .capable_from_bos = true},
+            {.name = "sdb", .max_sectors_kb = 120, .max_hw_sectors_kb = 120},
+            {.driver = "usb-storage", .uas_alt = false});
     // A low-speed mouse on the other UHCI port is not storage: no finding for it.
-    UsbDeviceInfo mouse{.name = "1-2"};
-    mouse.speed = UsbSpeed::Low;
-    m.usb_device(Machine::port_path(u1, "usb1", 2), mouse);
+    m.device(Machine::port_of(u1, 2), {.speed = UsbSpeed::Low});
     return m.finish();
   };
   SUBCASE("USB 2.0 device: the EHCI should have it") {
-    const auto r = diagnose(build(" 2.00"));
+    const auto r = diagnose(build(0x200));
     REQUIRE(r.findings.size() == 1);
     const auto& f = only(r.findings, "legacy_companion");
     CHECK(f.severity == FindingSeverity::Problem);
@@ -514,24 +500,18 @@ TEST_CASE("legacy_companion: a stick on a UHCI companion") {
     CHECK(contains(f.fix, "ehci-pci"));
   }
   SUBCASE("USB 1.1 device: nothing makes it faster") {
-    const auto r = diagnose(build(" 1.10"));
+    const auto r = diagnose(build(0x110));
     const auto& f = only(r.findings, "legacy_companion");
     CHECK(contains(f.message, "USB 1.1 (full speed) only"));
   }
   SUBCASE("the same stick on the EHCI at 480 is fine") {
     Machine m;
-    auto ehci = m.controller(std::nullopt, "0000:00:1d.7", HcdKind::Ehci);
-    auto u5 = m.root_hub(ehci, 5, UsbSpeed::High);
-    m.port(u5, "usb5", 1);
-    m.drive(Machine::port_path(u5, "usb5", 1), {.name = "5-1",
-                                                .speed = UsbSpeed::High,
-                                                .capable = UsbSpeed::High,
-                                                .driver = "usb-storage",
-                                                .uas_capable = false,
-                                                .disk = "sdb",
-                                                .max_sectors_kb = 120,
-                                                .max_hw_sectors_kb = 120,
-                                                .version = " 2.00"});
+    const auto ehci = m.controller(std::nullopt, "0000:00:1d.7", HcdKind::Ehci);
+    const auto u5 = m.root_hub(ehci, 5, UsbSpeed::High, 1);
+    m.drive(Machine::port_of(u5, 1),
+            {.speed = UsbSpeed::High, .bcd_usb = 0x200, .capable = UsbSpeed::High, .capable_from_bos = true},
+            {.name = "sdb", .max_sectors_kb = 120, .max_hw_sectors_kb = 120},
+            {.driver = "usb-storage", .uas_alt = false});
     CHECK(diagnose(m.finish()).findings.empty());
   }
 }
@@ -539,29 +519,27 @@ TEST_CASE("legacy_companion: a stick on a UHCI companion") {
 TEST_CASE("the bandwidth model behind shared_bandwidth: two 5G drives on an ASM1042 behind PCIe 2.0 x1") {
   Machine m;
   const auto rp = m.pci_hop(std::nullopt, "0000:00:1c.4",
-                            PcieLink{.speed_gts = 5.0, .width = 1, .max_speed_gts = 8.0, .max_width = 4});
-  auto ctrl = m.controller(rp, "0000:03:00.0", HcdKind::Xhci,
-                           PcieLink{.speed_gts = 5.0, .width = 1, .max_speed_gts = 5.0, .max_width = 1}, {},
-                           "ASM1042");
-  auto u1 = m.root_hub(ctrl, 3, UsbSpeed::High);
-  auto u2 = m.root_hub(ctrl, 4, UsbSpeed::Super);
-  m.paired_ports(u1, "usb3", u2, "usb4", 2);
-  m.drive(Machine::port_path(u2, "usb4", 1), {.name = "4-1", .speed = UsbSpeed::Super, .disk = "sdb"});
+                            {.link = {.speed_gts = 5.0, .width = 1, .max_speed_gts = 8.0, .max_width = 4}});
+  const auto ctrl =
+      m.controller(rp, "0000:03:00.0", HcdKind::Xhci, {.model = "ASM1042", .link = pcie(5.0, 1)});
+  const auto u1 = m.root_hub(ctrl, 3, UsbSpeed::High, 2);
+  const auto u2 = m.root_hub(ctrl, 4, UsbSpeed::Super, 2);
+  m.pair_ports(u1, u2, 2);
+  m.drive(Machine::port_of(u2, 1), {.speed = UsbSpeed::Super, .capable_from_bos = true}, {.name = "sdb"});
   const auto t1 = m.finish();
   const analysis::doctor::ModelSharePredictor model;
   CHECK(diagnose(t1, {.predictor = &model}).findings.empty());  // one drive alone shares nothing
 
   Machine m2;
   const auto rp2 = m2.pci_hop(std::nullopt, "0000:00:1c.4",
-                              PcieLink{.speed_gts = 5.0, .width = 1, .max_speed_gts = 8.0, .max_width = 4});
-  auto ctrl2 = m2.controller(rp2, "0000:03:00.0", HcdKind::Xhci,
-                             PcieLink{.speed_gts = 5.0, .width = 1, .max_speed_gts = 5.0, .max_width = 1}, {},
-                             "ASM1042");
-  auto v1 = m2.root_hub(ctrl2, 3, UsbSpeed::High);
-  auto v2 = m2.root_hub(ctrl2, 4, UsbSpeed::Super);
-  m2.paired_ports(v1, "usb3", v2, "usb4", 2);
-  m2.drive(Machine::port_path(v2, "usb4", 1), {.name = "4-1", .speed = UsbSpeed::Super, .disk = "sdb"});
-  m2.drive(Machine::port_path(v2, "usb4", 2), {.name = "4-2", .speed = UsbSpeed::Super, .disk = "sdc"});
+                              {.link = {.speed_gts = 5.0, .width = 1, .max_speed_gts = 8.0, .max_width = 4}});
+  const auto ctrl2 =
+      m2.controller(rp2, "0000:03:00.0", HcdKind::Xhci, {.model = "ASM1042", .link = pcie(5.0, 1)});
+  const auto v1 = m2.root_hub(ctrl2, 3, UsbSpeed::High, 2);
+  const auto v2 = m2.root_hub(ctrl2, 4, UsbSpeed::Super, 2);
+  m2.pair_ports(v1, v2, 2);
+  m2.drive(Machine::port_of(v2, 1), {.speed = UsbSpeed::Super, .capable_from_bos = true}, {.name = "sdb"});
+  m2.drive(Machine::port_of(v2, 2), {.speed = UsbSpeed::Super, .capable_from_bos = true}, {.name = "sdc"});
   const auto t2 = m2.finish();
   const auto r = diagnose(t2, {.predictor = &model});
   const auto& f = only(r.findings, "shared_bandwidth");

@@ -2,10 +2,10 @@
 
 #include <cstdint>
 
+#include "report/describe.hpp"
 #include "src/analysis/model/grouping.hpp"
 #include "src/analysis/model/predict.hpp"
-#include "report/describe.hpp"
-#include "tests/support/model_topologies.hpp"
+#include "tests/support/machines.hpp"
 
 using namespace usbsat::analysis::model;
 using namespace usbsat::testing;
@@ -39,8 +39,8 @@ void check_bound(const FlowProblem& fp, const Prediction& pr, const MaxFlowBound
 }  // namespace
 
 TEST_CASE("ASM1042: two UAS drives share the card's PCIe 2.0 x1 link, ~400 MB/s together") {
-  const Topology t = asm1042_two_drives();
-  const auto fp = make_problem(t, specs({"sdb", "/dev/sdc"}));
+  const Topology t = asm1042_card();
+  const auto fp = make_problem(t, specs({"sda", "/dev/sdb"}));
   CHECK(fp.diagnostics.empty());
   REQUIRE(fp.drives.size() == 2);
   CHECK(fp.drives[0].demand.mbs() == doctest::Approx(400));  // default demand: its own link ceiling
@@ -49,7 +49,7 @@ TEST_CASE("ASM1042: two UAS drives share the card's PCIe 2.0 x1 link, ~400 MB/s 
 
   const auto pr = predict_fair_share(fp);
   CHECK(pr.aggregate.mbs() == doctest::Approx(400));
-  for (const char* dev : {"sdb", "sdc"}) {
+  for (const char* dev : {"sda", "sdb"}) {
     CAPTURE(dev);
     CHECK(drive(pr, dev).predicted.mbs() == doctest::Approx(200));
     REQUIRE(drive(pr, dev).bottleneck);
@@ -64,24 +64,24 @@ TEST_CASE("ASM1042: two UAS drives share the card's PCIe 2.0 x1 link, ~400 MB/s 
   check_bound(fp, pr, mf);
 
   // One drive alone is limited by its own link (which ties with the x1 link: the nearest is named).
-  const auto solo = predict_fair_share(make_problem(t, specs({"sdb"})));
+  const auto solo = predict_fair_share(make_problem(t, specs({"sda"})));
   CHECK(solo.aggregate.mbs() == doctest::Approx(400));
-  CHECK(bottleneck_of(solo, "sdb") == "drive_link:4-1");
+  CHECK(bottleneck_of(solo, "sda") == "drive_link:4-1");
 }
 
 TEST_CASE("ASM1042 with BOT drives at their measured 310 MB/s: x1 link caps them at 2x200") {
-  const Topology t = asm1042_two_drives(StorageProtocol::Bot);
-  const auto fp = make_problem(t, measured({{"sdb", 310.0}, {"sdc", 305.0}}));
+  const Topology t = asm1042_card(StorageProtocol::Bot);
+  const auto fp = make_problem(t, measured({{"sda", 310.0}, {"sdb", 305.0}}));
   const auto pr = predict_fair_share(fp);
   CHECK(pr.aggregate.mbs() == doctest::Approx(400));
-  CHECK(drive(pr, "sdb").predicted.mbs() == doctest::Approx(200));
-  CHECK(drive(pr, "sdb").demand_source == DemandSource::Measured);
-  CHECK(bottleneck_of(pr, "sdc") == "pcie_link:0000:03:00.0");
+  CHECK(drive(pr, "sda").predicted.mbs() == doctest::Approx(200));
+  CHECK(drive(pr, "sda").demand_source == DemandSource::Measured);
+  CHECK(bottleneck_of(pr, "sdb") == "pcie_link:0000:03:00.0");
   check_bound(fp, pr, max_flow_bound(fp));
 }
 
 TEST_CASE("four USB 2.0 sticks behind one USB 2.0 hub on EHCI: ~40 MB/s total, the hub uplink is named") {
-  const Topology t = ehci_hub_four_sticks();
+  const Topology t = legacy_ehci();
   const auto fp = make_problem(t, specs({"sdb", "sdc", "sdd", "sde"}));
   const auto pr = predict_fair_share(fp);
   CHECK(pr.aggregate.mbs() == doctest::Approx(40));
@@ -89,18 +89,18 @@ TEST_CASE("four USB 2.0 sticks behind one USB 2.0 hub on EHCI: ~40 MB/s total, t
     CAPTURE(d.dev);
     CHECK(d.predicted.mbs() == doctest::Approx(10));
     // Hub uplink and EHCI bus are both 40 MB/s and both full: the narrowest-then-nearest rule names the hub.
-    CHECK(bottleneck_of(pr, d.dev) == "hub_uplink:1-1");
+    CHECK(bottleneck_of(pr, d.dev) == "hub_uplink:5-1");
   }
   bool bus_saturated = false;
   for (const auto& r : pr.resources)
-    if (r.resource == "usb_bus:usb1") bus_saturated = r.saturated && r.drives == 4;
+    if (r.resource == "usb_bus:usb5") bus_saturated = r.saturated && r.drives == 4;
   CHECK(bus_saturated);
   const auto mf = max_flow_bound(fp);
   CHECK(mf.max_flow.mbs() == doctest::Approx(40));
-  CHECK(mf.min_cut == std::vector<std::string>{"hub_uplink:1-1"});
+  CHECK(mf.min_cut == std::vector<std::string>{"hub_uplink:5-1"});
 }
 
-TEST_CASE("four USB 2.0 sticks on the root ports of one EHCI share its bus; on an xHCI they do not") {
+TEST_CASE("four USB 2.0 sticks on the root ports of one EHCI share its bus, on an xHCI they do not") {
   const Topology ehci = four_sticks_on_root_ports(HcdKind::Ehci);
   const auto fp = make_problem(ehci, specs({"sdb", "sdc", "sdd", "sde"}));
   const auto pr = predict_fair_share(fp);
@@ -155,7 +155,7 @@ TEST_CASE("UAS SSD and a stick behind one USB3 hub") {
 }
 
 TEST_CASE("drives on separate controllers of a PCIe switch card: no contention") {
-  const Topology t = switch_card(2);
+  const Topology t = pcie_switch_card(2);
   const auto fp = make_problem(t, specs({"sdb", "sdc"}));
   const auto pr = predict_fair_share(fp);
   CHECK(pr.aggregate.mbs() == doctest::Approx(800));
@@ -169,7 +169,7 @@ TEST_CASE("drives on separate controllers of a PCIe switch card: no contention")
 }
 
 TEST_CASE("four 170 MB/s drives on separate controllers: each gets 170, limited by nothing shared") {
-  const Topology t = switch_card(4);
+  const Topology t = pcie_switch_card(4);
   const auto fp = make_problem(t, measured({{"sdb", 170.0}, {"sdc", 170.0}, {"sdd", 170.0}, {"sde", 170.0}}));
   const auto pr = predict_fair_share(fp);
   for (const auto& d : pr.drives) {
@@ -205,10 +205,9 @@ TEST_CASE("fair share never exceeds max flow and equals it on trees (determinist
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
     return static_cast<double>(state >> 33) / static_cast<double>(1ULL << 31);
   };
-  const Topology topos[] = {asm1042_two_drives(), ehci_hub_four_sticks(), usb3_hub_ssd_and_stick(true),
-                            switch_card(4)};
+  const Topology topos[] = {asm1042_card(), legacy_ehci(), usb3_hub_ssd_and_stick(true), pcie_switch_card(4)};
   const std::vector<std::string> devs[] = {
-      {"sdb", "sdc"}, {"sdb", "sdc", "sdd", "sde"}, {"sdb", "sdc"}, {"sdb", "sdc", "sdd", "sde"}};
+      {"sda", "sdb"}, {"sdb", "sdc", "sdd", "sde"}, {"sdb", "sdc"}, {"sdb", "sdc", "sdd", "sde"}};
   for (std::size_t k = 0; k < 4; ++k)
     for (int round = 0; round < 25; ++round) {
       std::vector<DemandSpec> s;
@@ -226,8 +225,8 @@ TEST_CASE("fair share never exceeds max flow and equals it on trees (determinist
 }
 
 TEST_CASE("unknown drives and drives without a known ceiling are left out with a diagnostic") {
-  const Topology t = asm1042_two_drives();
-  const auto fp = make_problem(t, specs({"sdz", "sdb", "usb4"}));
+  const Topology t = asm1042_card();
+  const auto fp = make_problem(t, specs({"sdz", "sda", "usb4"}));
   CHECK(fp.drives.size() == 1);
   REQUIRE(fp.diagnostics.size() == 2);
   CHECK(fp.diagnostics[0].where == "sdz");
@@ -252,7 +251,7 @@ TEST_CASE("declared groups: one shared resource of the declared capacity, or not
 
 TEST_CASE("prediction is deterministic: same topology, same problem, same answer") {
   auto run = [] {
-    const Topology t = ehci_hub_four_sticks();
+    const Topology t = legacy_ehci();
     const auto pr = predict_fair_share(make_problem(t, specs({"sde", "sdc", "sdb", "sdd"})));
     std::string out;
     for (const auto& d : pr.drives)
@@ -262,8 +261,8 @@ TEST_CASE("prediction is deterministic: same topology, same problem, same answer
   const auto a = run();
   CHECK(a == run());
   CHECK(a ==
-        "sde=10000000@hub_uplink:1-1;sdc=10000000@hub_uplink:1-1;sdb=10000000@hub_uplink:1-1;"
-        "sdd=10000000@hub_uplink:1-1;");
+        "sde=10000000@hub_uplink:5-1;sdc=10000000@hub_uplink:5-1;sdb=10000000@hub_uplink:5-1;"
+        "sdd=10000000@hub_uplink:5-1;");
 }
 
 // ---- grouping -------------------------------------------------------------------------------------------
@@ -283,29 +282,29 @@ std::vector<std::string> resource_ids(const std::vector<usbsat::topology::Resour
 
 TEST_CASE("shared_node_groups: nodes with the same drives collapse into the one nearest to the drives") {
   SUBCASE("ASM1042: the controller (its PCIe link and the root port above see the same two drives)") {
-    const Topology t = asm1042_two_drives();
-    const auto gs = shared_node_groups(t, blocks(t, {"sdb", "sdc"}));
+    const Topology t = asm1042_card();
+    const auto gs = shared_node_groups(t, blocks(t, {"sda", "sdb"}));
     REQUIRE(gs.size() == 1);
     CHECK(gs[0].name == "0000:03:00.0");
     CHECK(gs[0].kind == NodeKind::Controller);
-    CHECK(gs[0].drives == std::vector<std::string>{"sdb", "sdc"});
-    CHECK(gs[0].same_drives_as == std::vector<std::string>{"0000:00:1c.0"});
+    CHECK(gs[0].drives == std::vector<std::string>{"sda", "sdb"});
+    CHECK(gs[0].same_drives_as == std::vector<std::string>{"0000:00:1c.4"});
     CHECK(resource_ids(gs[0].shared) == std::vector<std::string>{"controller:0000:03:00.0",
                                                                  "pcie_link:0000:03:00.0",
-                                                                 "pcie_link:0000:00:1c.0"});
+                                                                 "pcie_link:0000:00:1c.4"});
   }
   SUBCASE("EHCI: the hub, with the bus and the controller as the same experiment") {
-    const Topology t = ehci_hub_four_sticks();
+    const Topology t = legacy_ehci();
     const auto gs = shared_node_groups(t, blocks(t, {"sdb", "sdc", "sdd", "sde"}));
     REQUIRE(gs.size() == 1);
-    CHECK(gs[0].name == "1-1");
+    CHECK(gs[0].name == "5-1");
     CHECK(gs[0].kind == NodeKind::Hub);
-    CHECK(gs[0].same_drives_as == std::vector<std::string>{"usb1", "0000:00:1d.0"});
+    CHECK(gs[0].same_drives_as == std::vector<std::string>{"usb5", "0000:00:1d.7"});
     CHECK(resource_ids(gs[0].shared) ==
-          std::vector<std::string>{"hub_uplink:1-1", "usb_bus:usb1", "controller:0000:00:1d.0"});
+          std::vector<std::string>{"hub_uplink:5-1", "usb_bus:usb5", "controller:0000:00:1d.7"});
   }
   SUBCASE("switch card: only the upstream part of the PCIe chain is shared") {
-    const Topology t = switch_card(2);
+    const Topology t = pcie_switch_card(2);
     const auto gs = shared_node_groups(t, blocks(t, {"sdb", "sdc"}));
     REQUIRE(gs.size() == 1);
     CHECK(gs[0].name == "0000:01:00.0");
@@ -326,14 +325,14 @@ TEST_CASE("shared_node_groups: nodes with the same drives collapse into the one 
 }
 
 TEST_CASE("shared_node_groups: nested groups with different drives are all listed, parents first") {
-  ModelTopo m;
-  const auto c = m.controller("0000:00:14.0", HcdKind::Xhci, std::nullopt);
-  const auto ss = m.root_hub(c, 2, UsbSpeed::Super);
-  const auto hub = m.hub(m.port(ss, 1), UsbSpeed::Super);
-  m.drive(m.port(hub, 1), UsbSpeed::Super, StorageProtocol::Uas, "sdb");
-  m.drive(m.port(hub, 2), UsbSpeed::Super, StorageProtocol::Uas, "sdc");
-  m.drive(m.port(ss, 2), UsbSpeed::Super, StorageProtocol::Uas, "sdd");
-  m.drive(m.port(ss, 3), UsbSpeed::Super, StorageProtocol::Uas, "sde");
+  Machine m;
+  const auto c = m.controller(std::nullopt, "0000:00:14.0", HcdKind::Xhci);
+  const auto ss = m.root_hub(c, 2, UsbSpeed::Super, 3);
+  const auto hub = m.hub(Machine::port_of(ss, 1), {.speed = UsbSpeed::Super}, 2);
+  m.drive(Machine::port_of(hub, 1), {.speed = UsbSpeed::Super}, {.name = "sdb"});
+  m.drive(Machine::port_of(hub, 2), {.speed = UsbSpeed::Super}, {.name = "sdc"});
+  m.drive(Machine::port_of(ss, 2), {.speed = UsbSpeed::Super}, {.name = "sdd"});
+  m.drive(Machine::port_of(ss, 3), {.speed = UsbSpeed::Super}, {.name = "sde"});
   const Topology t = m.finish();
   const auto gs = shared_node_groups(t, blocks(t, {"sdb", "sdc", "sdd"}));
   REQUIRE(gs.size() == 2);

@@ -6,7 +6,7 @@
 #include <map>
 
 #include "src/analysis/saturate/saturate.hpp"
-#include "tests/support/model_topologies.hpp"
+#include "tests/support/machines.hpp"
 
 using namespace usbsat;
 using namespace usbsat::analysis::model;
@@ -14,7 +14,7 @@ using namespace usbsat::analysis::saturate;
 using usbsat::topology::Bandwidth;
 using usbsat::topology::StorageProtocol;
 
-TEST_CASE("parse_group_spec: NAME=/dev/a,/dev/b[@CAP]") {
+TEST_CASE("parse_group_spec: NAME=/dev/a,/dev/b with an optional @CAP") {
   auto g = parse_group_spec("a=/dev/loop2,/dev/loop3@40M");
   REQUIRE(g);
   CHECK(g->name == "a");
@@ -36,7 +36,7 @@ TEST_CASE("parse_group_spec: NAME=/dev/a,/dev/b[@CAP]") {
   CHECK(!parse_group_spec("a=/dev/a,/dev/b@fast"));
 }
 
-TEST_CASE("parse_group_spec: every refusal says why; capacities outside 1K..1000G are refused, not clamped") {
+TEST_CASE("parse_group_spec: every refusal says why, capacities outside 1K..1000G are refused, not clamped") {
   struct Row {
     const char* spec;
     const char* why;
@@ -78,8 +78,6 @@ TEST_CASE("phase_levels: alone, 2, 4 and all") {
   CHECK(phase_levels(3) == std::vector<unsigned>{1, 2, 3});
   CHECK(phase_levels(4) == std::vector<unsigned>{1, 2, 4});
   CHECK(phase_levels(6) == std::vector<unsigned>{1, 2, 4, 6});
-  CHECK(dev_name("/dev/sdb") == "sdb");
-  CHECK(dev_name("/tmp/file") == "/tmp/file");
 }
 
 TEST_CASE("queue depth by protocol: BOT 1, UAS 32, mixed the deeper, --qd wins") {
@@ -87,15 +85,15 @@ TEST_CASE("queue depth by protocol: BOT 1, UAS 32, mixed the deeper, --qd wins")
   CHECK(protocol_queue_depth(StorageProtocol::Uas) == 32);
   CHECK(protocol_queue_depth(StorageProtocol::None) == 32);
 
-  const auto bot = testing::asm1042_two_drives(StorageProtocol::Bot);
+  const auto bot = testing::asm1042_card(StorageProtocol::Bot);
   auto plan = plan_topology(bot, {}, std::nullopt);
   REQUIRE(plan.groups.size() == 1);
   CHECK(plan.groups[0].qd == 1);
   CHECK(plan.groups[0].node_kind == "controller");
   CHECK(plan.groups[0].levels == std::vector<unsigned>{1, 2});
-  CHECK(plan.groups[0].drives[0].path == "/dev/sdb");
+  CHECK(plan.groups[0].drives[0].path == "/dev/sda");
 
-  const auto uas = testing::asm1042_two_drives(StorageProtocol::Uas);
+  const auto uas = testing::asm1042_card(StorageProtocol::Uas);
   plan = plan_topology(uas, {}, std::nullopt);
   REQUIRE(plan.groups.size() == 1);
   CHECK(plan.groups[0].qd == 32);
@@ -111,7 +109,7 @@ TEST_CASE("queue depth by protocol: BOT 1, UAS 32, mixed the deeper, --qd wins")
 }
 
 TEST_CASE("plan_topology: groups by shared node, restricted to the named drives") {
-  const auto t = testing::ehci_hub_four_sticks();
+  const auto t = testing::legacy_ehci();
   auto plan = plan_topology(t, {}, std::nullopt);
   REQUIRE(plan.groups.size() == 1);
   CHECK(plan.groups[0].drives.size() == 4);
@@ -128,7 +126,7 @@ TEST_CASE("plan_topology: groups by shared node, restricted to the named drives"
   CHECK(plan.groups.empty());
 
   // Drives on separate controllers of a switch card share the switch: one group at the switch.
-  const auto sw = testing::switch_card(4);
+  const auto sw = testing::pcie_switch_card(4);
   plan = plan_topology(sw, {}, std::nullopt);
   REQUIRE(!plan.groups.empty());
   CHECK(plan.groups[0].drives.size() == 4);
@@ -266,7 +264,7 @@ TEST_CASE("capped drives under a wide bus, and a slow drive among fast ones: no 
   CHECK(p.phases[2].aggregate_mbs == doctest::Approx(210));
 }
 
-TEST_CASE("two groups in one run are judged separately; solo baselines are reused across groups") {
+TEST_CASE("two groups in one run are judged separately, solo baselines are reused across groups") {
   const GroupSpec specs[] = {*parse_group_spec("a=/dev/a0,/dev/a1@40M"),
                              *parse_group_spec("b=/dev/b0,/dev/b1@400M"),
                              *parse_group_spec("ab=/dev/a0,/dev/b0")};
@@ -312,7 +310,7 @@ TEST_CASE("--repeat: every phase runs N times and the spread feeds the tolerance
   CHECK(p.confidence == "high");
 }
 
-TEST_CASE("a drive that fails is recorded and left out; the others keep their numbers") {
+TEST_CASE("a drive that fails is recorded and left out, the others keep their numbers") {
   const auto spec = *parse_group_spec("a=/dev/l0,/dev/l1,/dev/l2@40M");
   const auto plan = plan_declared(std::span(&spec, 1), std::nullopt);
   FakeBed bed;
@@ -382,10 +380,10 @@ TEST_CASE("random pass: a second pass per group with 4 KiB random reads") {
 }
 
 TEST_CASE("topology groups: the verdict names the modelled link") {
-  const auto t = testing::asm1042_two_drives(StorageProtocol::Bot);
+  const auto t = testing::asm1042_card(StorageProtocol::Bot);
   const auto plan = plan_topology(t, {}, std::nullopt);
   FakeBed bed;
-  for (const auto* d : {"/dev/sdb", "/dev/sdc"}) {
+  for (const auto* d : {"/dev/sda", "/dev/sdb"}) {
     bed.drive_cap[d] = 310;
     bed.bus_of[d] = "pcie";
   }

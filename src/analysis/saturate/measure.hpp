@@ -1,0 +1,67 @@
+#pragma once
+/// Step 2 of `usbsat saturate`: run every phase through an injected PhaseRunner (load::run_load in the
+/// binary, a fake in tests), reusing a drive's solo baseline across groups, dropping a drive that fails,
+/// stopping cleanly on a stop request (finished phases are kept).
+#include <functional>
+#include <map>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "load/job.hpp"
+#include "load/runner.hpp"
+#include "report/saturate_report.hpp"
+#include "src/analysis/saturate/attribution.hpp"
+#include "src/analysis/saturate/saturate_plan.hpp"
+
+namespace usbsat::analysis::saturate {
+
+/// Runs one load::RunConfig over some targets (load::run_load in the binary).
+using PhaseRunner = std::function<load::RunResult(const std::vector<load::RunTarget>&, const load::RunConfig&,
+                                                  std::stop_token, const load::SnapshotFn&)>;
+
+/// Which step is running, for progress output.
+struct StepInfo {
+  std::string group;
+  std::string pass;       ///< pattern name
+  std::string what;       ///< "sdb alone", "2 at once"
+  std::size_t index = 0;  ///< 0-based step over the whole run
+  std::size_t count = 0;  ///< planned steps (an upper bound when drives fail)
+};
+using StepSnapshotFn = std::function<void(const StepInfo&, const load::Snapshot&)>;
+
+struct SaturateSettings {
+  load::JobSpec job;  ///< runtime, ramp, seed (pattern, block size and queue depth come from passes/groups)
+  std::string engine = "uring";
+  unsigned repeat = 1;
+  std::vector<PassSpec> passes{PassSpec{}};
+};
+
+/// The measurement of one group in one pass.
+struct GroupPassMeasurement {
+  std::vector<PhaseMeasurement> phases;  ///< n == 1 first (every healthy drive), then the concurrent ones
+  bool complete = true;
+  unsigned qd = 1;
+};
+
+struct SaturateMeasurement {
+  /// [group][pass], in plan and settings order; groups never reached (interrupted) have empty phases.
+  std::vector<std::vector<GroupPassMeasurement>> groups;
+  /// failures per group (a drive that failed in a solo phase is reported in every group it belongs to).
+  std::vector<std::vector<report::SaturateFailure>> failures;
+  bool interrupted = false;
+};
+
+/// Measure every group of `plan`. `targets` maps a drive's path to its opened target; drives without one
+/// are skipped (they could not be opened). Solo baselines are measured once per drive and pass and reused
+/// by every group containing the drive. A concurrent phase runs the first n healthy drives of the group; a
+/// drive that fails is recorded and left out of later phases, and the failing run's numbers are not used.
+SaturateMeasurement measure(const SaturatePlan& plan, const std::map<std::string, load::RunTarget>& targets,
+                            const SaturateSettings& settings, const PhaseRunner& run, std::stop_token stop,
+                            const StepSnapshotFn& on_snapshot = {});
+
+/// Planned steps of a run (for progress): solos (first occurrence of each drive) + concurrent levels, per
+/// pass, times repeat.
+std::size_t planned_steps(const SaturatePlan& plan, const SaturateSettings& settings);
+
+}  // namespace usbsat::analysis::saturate

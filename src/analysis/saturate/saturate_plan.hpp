@@ -1,0 +1,70 @@
+#pragma once
+/// Step 1 of `usbsat saturate`: which groups (shared nodes of the topology, or `--group` declarations), which
+/// drives, which queue depth, which phases (each drive alone, then 2, then 4 / all at once).
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "load/job.hpp"
+#include "src/analysis/model/grouping.hpp"
+#include "src/analysis/saturate/group_spec.hpp"
+#include "topology/bandwidth.hpp"
+#include "topology/topology.hpp"
+
+namespace usbsat::analysis::saturate {
+
+/// Queue depth by storage protocol: BOT carries one command at a time (QD1); UAS queues (QD32); anything
+/// else (unknown protocol, a --group device) gets the deep queue too, so the device decides.
+inline constexpr unsigned kBotQueueDepth = 1;
+inline constexpr unsigned kQueuedQueueDepth = 32;
+unsigned protocol_queue_depth(topology::StorageProtocol p);
+
+/// The concurrency levels of a group of `n` drives: 1 (each alone), 2, 4, and n when n > 4; only levels
+/// <= n. Fewer than two drives: {1}.
+std::vector<unsigned> phase_levels(std::size_t n);
+
+struct PlannedDrive {
+  std::string dev;    ///< "sdb"
+  std::string path;   ///< "/dev/sdb"
+  std::string where;  ///< "port 2", "" without topology
+  topology::StorageProtocol protocol = topology::StorageProtocol::None;
+};
+
+struct PlannedGroup {
+  std::string name;
+  std::string node_kind;  ///< to_string(NodeKind), or "declared"
+  std::string node_id;
+  std::string node_label;
+  std::optional<model::DriveGroup> topology_group;  ///< set for groups found in the topology
+  std::optional<topology::Bandwidth> declared_capacity;
+  std::vector<PlannedDrive> drives;
+  unsigned qd = 1;
+  std::string qd_reason;
+  std::vector<unsigned> levels;
+};
+
+/// One pass over every group: the sequential pass and optionally the random one.
+struct PassSpec {
+  load::Pattern pattern = load::Pattern::Read;
+  std::uint32_t block_size = 128 * 1024;
+  std::optional<unsigned> qd;  ///< overrides the group's queue depth (the random pass: --qd or the group's)
+};
+
+struct SaturatePlan {
+  std::vector<PlannedGroup> groups;
+  std::vector<std::string> notes;  ///< for stderr: drives left out and why
+};
+
+/// Groups of `--group` declarations. Queue depth: `qd` or kQueuedQueueDepth.
+SaturatePlan plan_declared(std::span<const GroupSpec> specs, std::optional<unsigned> qd);
+
+/// Groups of the USB drives of `t` (only those named in `only`, "sdb" or "/dev/sdb", when not empty) by
+/// shared_node_groups(). Queue depth: `qd`, else the deepest protocol depth among the group's drives (a BOT
+/// drive next to a UAS one still gets the same load: the kernel holds what the device cannot take).
+SaturatePlan plan_topology(const topology::Topology& t, std::span<const std::string> only,
+                           std::optional<unsigned> qd,
+                           const topology::CapacityModel& m = topology::nominal_model());
+
+}  // namespace usbsat::analysis::saturate

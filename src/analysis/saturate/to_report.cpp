@@ -1,0 +1,101 @@
+#include "src/analysis/saturate/to_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "src/analysis/saturate/group_input.hpp"
+#include "src/analysis/saturate/verdict_text.hpp"
+
+namespace usbsat::analysis::saturate {
+
+namespace {
+
+report::SaturatePass to_pass(const GroupVerdict& v, const PassSpec& pass, unsigned qd, bool complete) {
+  report::SaturatePass p;
+  p.pattern = std::string(load::to_string(pass.pattern));
+  p.bs = pass.block_size;
+  p.qd = qd;
+  p.complete = complete;
+  bool judged = false;
+  for (const auto& ph : v.phases) {
+    report::SaturatePhaseRow row;
+    row.n = ph.n;
+    for (const auto& d : ph.drives) row.per_drive.push_back({d.dev, d.mbs, d.predicted_mbs});
+    row.aggregate_mbs = ph.aggregate_mbs;
+    row.solo_sum_mbs = ph.solo_sum_mbs;
+    row.efficiency = ph.efficiency;
+    row.predicted_aggregate_mbs = ph.predicted_aggregate_mbs;
+    row.spread = ph.spread;
+    row.repeats = ph.repeats;
+    if (ph.verdict) {
+      row.verdict = std::string(to_string(*ph.verdict));
+      judged = true;
+    }
+    p.phases.push_back(std::move(row));
+  }
+  p.tolerance = v.tolerance;
+  p.confidence = std::string(to_string(v.confidence));
+  p.notes = v.notes;
+  if (!judged) {
+    p.notes.push_back("no concurrent phase finished: no verdict");
+    return p;
+  }
+  p.verdict = std::string(to_string(v.verdict));
+  p.plateau_mbs = v.plateau_mbs;
+  if (v.bottleneck) {
+    const auto& b = *v.bottleneck;
+    p.bottleneck = report::SaturateBottleneck{
+        b.node, b.kind ? std::string(topology::to_string(*b.kind)) : "lowest_common_ancestor", b.capacity_mbs,
+        b.label};
+  }
+  p.conclusion = conclusion(v);
+  return p;
+}
+
+}  // namespace
+
+report::SaturateReport build_report(const SaturatePlan& plan, const SaturateSettings& settings,
+                                    const SaturateMeasurement* m, const topology::Topology* t,
+                                    std::optional<double> tolerance) {
+  report::SaturateReport r;
+  r.engine = settings.engine;
+  r.runtime_s = static_cast<double>(settings.job.runtime.count()) / 1000.0;
+  r.ramp_s = static_cast<double>(settings.job.ramp.count()) / 1000.0;
+  r.repeat = std::max(1u, settings.repeat);
+  r.dry_run = m == nullptr;
+  r.interrupted = m && m->interrupted;
+  for (std::size_t gi = 0; gi < plan.groups.size(); ++gi) {
+    const auto& g = plan.groups[gi];
+    report::SaturateGroup out;
+    out.name = g.name;
+    out.node_kind = g.node_kind;
+    out.node_id = g.node_id;
+    out.node_label = g.node_label;
+    if (g.declared_capacity) out.declared_capacity_mbs = g.declared_capacity->mbs();
+    if (g.topology_group) out.same_drives_as = g.topology_group->same_drives_as;
+    for (const auto& d : g.drives) out.drives.push_back({d.dev, d.path, d.where});
+    out.qd_reason = g.qd_reason;
+    out.levels = g.levels;
+    if (m) {
+      out.failures = m->failures.at(gi);
+      for (std::size_t pi = 0; pi < settings.passes.size(); ++pi) {
+        const auto& gm = m->groups.at(gi).at(pi);
+        if (gm.phases.empty()) continue;  // never reached
+        GroupInput in;
+        if (g.topology_group && t) {
+          in = topology_group_input(*t, *g.topology_group, gm.phases);
+        } else {
+          std::vector<std::string> devs;
+          for (const auto& d : g.drives) devs.push_back(d.dev);
+          in = declared_group_input(g.name, devs, g.declared_capacity, gm.phases);
+        }
+        in.tolerance = tolerance;
+        out.passes.push_back(to_pass(attribute(in), settings.passes[pi], gm.qd, gm.complete));
+      }
+    }
+    r.groups.push_back(std::move(out));
+  }
+  return r;
+}
+
+}  // namespace usbsat::analysis::saturate

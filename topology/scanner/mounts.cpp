@@ -1,0 +1,31 @@
+// Mount points per device number, from mountinfo (ScanConfig::mountinfo_path).
+#include "topology/errors.hpp"
+#include "topology/scanner/scanner.hpp"
+
+namespace usbsat::topology::scanner {
+
+void Scanner::load_mountinfo() {
+  if (cfg_.mountinfo_path.empty()) return;
+  if (auto text = src_.read_text_file(cfg_.mountinfo_path)) {
+    mounts_ = parse_mountinfo(*text);
+    return;
+  }
+  // A file named by the caller that cannot be read is a mistake to stop at; the system's own missing
+  // (no /proc in a sandbox) only leaves mount points unknown.
+  auto problems = src_.take_read_problems();
+  std::string why;
+  for (const auto& p : problems)
+    if (p.where == cfg_.mountinfo_path) why = ": " + p.message;
+  if (cfg_.mountinfo_path != ScanConfig{}.mountinfo_path)
+    throw ScanError("mountinfo file '" + cfg_.mountinfo_path + "' could not be read" + why);
+  for (auto& p : problems) diags_.push_back(std::move(p));
+  warn(cfg_.mountinfo_path, "could not be read; mount points are unknown");
+}
+
+std::vector<std::string> Scanner::mounts_of(const std::optional<std::string>& devnum) const {
+  if (!devnum) return {};
+  auto it = mounts_.find(trim(*devnum));
+  return it == mounts_.end() ? std::vector<std::string>{} : it->second;
+}
+
+}  // namespace usbsat::topology::scanner

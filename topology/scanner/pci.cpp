@@ -1,0 +1,124 @@
+// PCI hops (bridges, root ports) and USB host controllers, with their PCIe links and EHCI companions.
+#include <algorithm>
+
+#include "topology/scanner/attr_dir.hpp"
+#include "topology/scanner/scanner.hpp"
+
+namespace usbsat::topology::scanner {
+namespace {
+/// What the kernel prints for a link it cannot tell ("Unknown", "Unknown speed") or a link that is down
+/// (width "0"): unknown, but nothing to report.
+bool kernel_unknown(std::string_view text) {
+  text = trim(text);
+  return text.empty() || text.starts_with("Unknown") || text == "0";
+}
+}  // namespace
+
+/// The PCIe link attributes; a value the kernel cannot have written ("inf GT/s", "1e300 GT/s", "x99")
+/// stays unknown and is reported.
+PcieLink Scanner::read_pcie_link(const AttrDir& a) {
+  PcieLink l;
+  const auto read = [&](std::string_view name, auto parse, auto& field) {
+    const auto text = a.get(name);
+    if (!text) return;
+    field = parse(*text);
+    if (!field && !kernel_unknown(*text))
+      unusable(a.syspath(), name, text, "is not a PCIe link value; it is shown as unknown");
+  };
+  read("current_link_speed", parse_pcie_speed, l.speed_gts);
+  read("current_link_width", parse_pcie_width, l.width);
+  read("max_link_speed", parse_pcie_speed, l.max_speed_gts);
+  read("max_link_width", parse_pcie_width, l.max_width);
+  return l;
+}
+
+/// Warn when a PCI function between the PCI root and `syspath` is not in the device tree: the PCIe uplink
+/// built without it would look shorter (or chipset-integrated) than it is.
+void Scanner::check_pci_path(const std::string& syspath) {
+  for (auto p = path_dirname(syspath); !p.empty(); p = path_dirname(p)) {
+    if (!parse_pci_address(path_basename(p))) continue;
+    if (const auto* n = builder_.get(p); n && n->kind == NodeKind::PciHop) continue;
+    if (!missing_pci_.insert(std::string(p)).second) continue;
+    warn(std::string(p), "PCI function on the path to " + std::string(path_basename(syspath)) +
+                             " is not in the device tree; the PCIe uplink beyond it is unknown");
+  }
+}
+
+/// Add the PCI function at `syspath` (and, recursively, its PCI ancestors) as hops; returns its syspath
+/// when it is a PCI function, nullopt otherwise.
+std::optional<std::string> Scanner::ensure_pci_hop(const std::optional<std::string>& syspath) {
+  if (!syspath) return std::nullopt;
+  if (builder_.contains(*syspath)) return syspath;
+  const auto& rec = record(*syspath);
+  if (!rec || rec->subsystem != "pci") return std::nullopt;
+  auto up = ensure_pci_hop(rec->parent);
+  AttrDir a(src_, *syspath);
+  PciHopInfo hop;
+  hop.syspath = *syspath;
+  hop.bdf = rec->sysname;
+  hop.vendor_id = a.parse<std::uint16_t>("vendor", parse_hex16);
+  hop.device_id = a.parse<std::uint16_t>("device", parse_hex16);
+  hop.class_code = a.parse<std::uint32_t>("class", parse_hex32);
+  hop.driver = rec->driver;
+  std::tie(hop.vendor_name, hop.model_name) = pci_names(hop.vendor_id, hop.device_id);
+  hop.link = read_pcie_link(a);
+  Link link;
+  if (up) link = Link{LinkKind::Pci, std::nullopt, 1, hop.link};
+  builder_.add(Node{NodeKind::PciHop, std::move(hop)}, up, link);
+  return syspath;
+}
+
+void Scanner::ensure_controller(const std::string& syspath, const std::string& root_hub) {
+  if (builder_.contains(syspath)) return;
+  ControllerInfo c;
+  c.syspath = syspath;
+  c.bdf = std::string(path_basename(syspath));
+  const auto& rec = record(syspath);
+  std::optional<std::string> up;
+  if (!rec) {
+    c.is_pci = false;
+    warn(syspath, "host controller of " + root_hub + " is not in the device tree; its details are unknown");
+  } else {
+    c.is_pci = rec->subsystem == "pci";
+    c.driver = rec->driver;
+    AttrDir a(src_, syspath);
+    if (c.is_pci) {
+      up = ensure_pci_hop(rec->parent);
+      check_pci_path(syspath);
+      c.vendor_id = a.parse<std::uint16_t>("vendor", parse_hex16);
+      c.device_id = a.parse<std::uint16_t>("device", parse_hex16);
+      c.subsystem_vendor_id = a.parse<std::uint16_t>("subsystem_vendor", parse_hex16);
+      c.subsystem_device_id = a.parse<std::uint16_t>("subsystem_device", parse_hex16);
+      c.class_code = a.parse<std::uint32_t>("class", parse_hex32);
+      if (c.class_code) c.kind = hcd_kind_from_class(*c.class_code).value_or(HcdKind::Unknown);
+      c.link = read_pcie_link(a);
+      std::tie(c.vendor_name, c.model_name) = pci_names(c.vendor_id, c.device_id);
+    }
+  }
+  if (c.kind == HcdKind::Unknown) c.kind = hcd_kind_from_driver(c.driver);
+  Link link;
+  if (up) link = Link{LinkKind::Pci, std::nullopt, 1, c.link};
+  builder_.add(Node{NodeKind::Controller, std::move(c)}, up, link);
+  controllers_.push_back(syspath);
+}
+
+/// EHCI companions: the UHCI/OHCI functions in the same PCI slot as an EHCI function.
+void Scanner::assign_companions() {
+  for (const auto& e : controllers_) {
+    auto& ec = builder_.get(e)->as<ControllerInfo>();
+    if (ec.kind != HcdKind::Ehci || !ec.is_pci) continue;
+    auto ea = parse_pci_address(ec.bdf);
+    if (!ea) continue;
+    for (const auto& o : controllers_) {
+      auto& oc = builder_.get(o)->as<ControllerInfo>();
+      if (oc.kind != HcdKind::Uhci && oc.kind != HcdKind::Ohci) continue;
+      auto oa = parse_pci_address(oc.bdf);
+      if (!oa || !oa->same_slot(*ea)) continue;
+      ec.companions.push_back(oc.bdf);
+      oc.companions.push_back(ec.bdf);
+    }
+    std::sort(ec.companions.begin(), ec.companions.end());
+  }
+}
+
+}  // namespace usbsat::topology::scanner

@@ -1,0 +1,71 @@
+// Hub ports: the usb_port directories (connect type, location, peer, physical location), one per
+// (hub, number) whether the kernel shows it or it is derived from maxchild (old kernels: synthesized).
+#include "topology/scanner/attr_dir.hpp"
+#include "topology/scanner/scanner.hpp"
+
+namespace usbsat::topology::scanner {
+
+/// Record a port once per (hub, number); a port seen in sysfs replaces a derived name. Returns the
+/// syspath the port will have.
+std::string Scanner::seed_port(PortSeed seed) {
+  auto key = std::pair{seed.hub_syspath, seed.number};
+  auto it = ports_.find(key);
+  if (it == ports_.end()) return ports_.emplace(key, std::move(seed)).first->second.syspath;
+  if (seed.authoritative && !it->second.authoritative) it->second = std::move(seed);
+  return it->second.syspath;
+}
+
+void Scanner::add_port(std::string syspath, const PortSeed& seed) {
+  AttrDir a(src_, syspath);
+  if (!a.exists() && !seed.authoritative) {
+    // Kernels 3.5-3.11 named port directories "portN".
+    const std::string old = std::string(path_dirname(syspath)) + "/port" + std::to_string(seed.number);
+    if (AttrDir o(src_, old); o.exists()) {
+      syspath = old;
+      a = std::move(o);
+    }
+  }
+  PortInfo p;
+  p.syspath = syspath;
+  p.name = port_name_for(seed.hub_name, seed.number);  // canonical even where the kernel said "port3"
+  p.number = seed.number;
+  p.hub_name = seed.hub_name;
+  p.synthesized = !a.exists();
+  if (auto* hub = builder_.get(seed.hub_syspath)) p.hub_speed = hub->as<UsbDeviceInfo>().speed;
+  p.connect_type = a.get("connect_type");
+  p.location = a.get("location");
+  p.peer = a.link("peer");
+  if (p.peer) peered_ports_.push_back(syspath);
+  p.state = a.get("state");
+  p.over_current_count = a.parse<unsigned>("over_current_count", to_unsigned);
+  p.quirks = a.get("quirks");
+  p.usb3_lpm_permit = a.get("usb3_lpm_permit");
+  if (a.has("physical_location")) {
+    PhysicalLocation loc;
+    loc.panel = a.get("physical_location/panel");
+    loc.vertical_position = a.get("physical_location/vertical_position");
+    loc.horizontal_position = a.get("physical_location/horizontal_position");
+    if (auto v = a.get("physical_location/dock")) loc.dock = parse_yes_no(*v);
+    if (auto v = a.get("physical_location/lid")) loc.lid = parse_yes_no(*v);
+    if (loc != PhysicalLocation{}) p.physical_location = loc;
+  }
+  builder_.add(Node{NodeKind::Port, std::move(p)}, seed.hub_syspath);
+}
+
+void Scanner::check_peers() {
+  for (const auto& syspath : peered_ports_) {
+    auto* n = builder_.get(syspath);
+    if (!n || n->kind != NodeKind::Port) continue;
+    auto& p = n->as<PortInfo>();
+    const auto* target = builder_.get(*p.peer);
+    if (*p.peer == p.syspath)
+      warn(syspath, "`peer` link points at the port itself; the port is shown without a peer");
+    else if (!target || target->kind != NodeKind::Port)
+      warn(syspath, "`peer` link points at " + *p.peer + ", which is not a scanned port; the port is shown without a peer");
+    else
+      continue;
+    p.peer.reset();
+  }
+}
+
+}  // namespace usbsat::topology::scanner

@@ -1,0 +1,138 @@
+#pragma once
+/// Scanner: the state of one scan and the steps that fill it (internal to topology/; the public entry is
+/// topology/scan.hpp). Each step lives in the file named after what it reads:
+///   scanner.cpp     the order of the steps, diagnostics, the record cache
+///   hwdb_names.cpp  vendor/model names from the hardware database
+///   pci.cpp         PCI hops and host controllers (with EHCI companions)
+///   usb_devices.cpp root hubs, hubs and devices (descriptors, capable speed, the port each sits in)
+///   ports.cpp       hub ports (usb_port directories, synthesized on old kernels)
+///   interfaces.cpp  USB interfaces, the storage protocol, why UAS is not used
+///   scsi_block.cpp  SCSI devices, disks and partitions, the transport of non-USB disks
+///   mounts.cpp      mount points from mountinfo
+#include <cstdint>
+#include <exception>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "topology/builder.hpp"
+#include "topology/descriptors.hpp"
+#include "topology/device_source.hpp"
+#include "topology/scan.hpp"
+#include "topology/sysfs_parse.hpp"
+
+namespace usbsat::topology::scanner {
+
+class AttrDir;
+
+/// A decimal that fits an unsigned ("30", " 4"); garbage or more than 32 bits -> nullopt.
+std::optional<unsigned> to_unsigned(std::string_view s);
+
+/// A hub port to add once all devices are known: seen in sysfs or derived from a hub's maxchild.
+struct PortSeed {
+  std::string hub_syspath, hub_name;
+  unsigned number = 0;
+  std::string syspath;
+  bool authoritative = false;  ///< seen in sysfs (directory entry or a device's `port` link), not derived
+};
+
+class Scanner {
+ public:
+  Scanner(DeviceSource& src, const ScanConfig& cfg) : src_(src), cfg_(cfg) {}
+  Scanner(const Scanner&) = delete;
+  Scanner& operator=(const Scanner&) = delete;
+
+  /// Run every step once; the scanner is spent afterwards.
+  ScanResult run();
+
+ private:
+  // ---- scanner.cpp: diagnostics and the record cache ----
+  /// Run `f`; an exception from it becomes an error diagnostic at `where` and the scan goes on.
+  template <class F>
+  void guarded(const std::string& where, F f) {
+    try {
+      f();
+    } catch (const std::exception& e) {
+      diags_.push_back({Severity::Error, where, std::string("could not be scanned: ") + e.what()});
+    }
+  }
+  void warn(std::string where, std::string message);
+  void info(std::string where, std::string message);
+  /// A present attribute whose value cannot be used: a warning naming the attribute and what it said
+  /// (or that it could not be read); the value stays unknown.
+  void unusable(const std::string& where, std::string_view attribute, const std::optional<std::string>& text,
+                std::string_view consequence);
+  /// Move the source's read problems (refused, oversized or unpermitted reads) into the diagnostics.
+  void collect_read_problems();
+  /// The device record at `syspath`, read once.
+  const std::optional<RawDevice>& record(const std::string& syspath);
+
+  // ---- hwdb_names.cpp ----
+  std::pair<std::string, std::string> hwdb_names(const std::string& key);
+  std::pair<std::string, std::string> pci_names(std::optional<std::uint16_t> vendor,
+                                                std::optional<std::uint16_t> device);
+  std::pair<std::string, std::string> usb_names(std::uint16_t vendor, std::uint16_t product);
+
+  // ---- pci.cpp ----
+  std::optional<std::string> ensure_pci_hop(const std::optional<std::string>& syspath);
+  void ensure_controller(const std::string& syspath, const std::string& root_hub);
+  void assign_companions();
+  PcieLink read_pcie_link(const AttrDir& a);
+  void check_pci_path(const std::string& syspath);
+
+  // ---- usb_devices.cpp ----
+  void add_usb_device(const RawDevice& r);
+  std::optional<unsigned> hub_config(const std::string& hub_syspath);
+
+  // ---- ports.cpp ----
+  std::string seed_port(PortSeed seed);
+  void add_port(std::string syspath, const PortSeed& seed);
+  /// Drop `peer` links that point at the port itself or at no scanned port, with a warning each.
+  void check_peers();
+
+  // ---- interfaces.cpp ----
+  void add_interface(const RawDevice& r);
+  const std::vector<StorageQuirk>& storage_quirks();
+  std::optional<std::string> uas_blocked_reason(const std::string& dev);
+
+  // ---- scsi_block.cpp ----
+  std::optional<std::pair<std::string, NodeKind>> nearest_scanned(std::string_view syspath);
+  const UsbDeviceInfo* nearest_usb_device(std::string_view syspath);
+  void add_scsi_device(const std::string& syspath);
+  void add_disk(const RawDevice& r);
+  void add_partition(const RawDevice& r);
+  std::string transport_from_pci_class(std::string_view syspath, std::string fallback);
+  /// The controller of an NVMe multipath namespace (".../nvme-subsystem/nvme-subsys0/nvme0n1"): the first
+  /// path controller ("nvme0") the subsystem links to.
+  std::optional<std::string> nvme_path_controller(std::string_view namespace_syspath);
+  /// `size` in 512-byte sectors -> bytes; a count whose byte size is implausible stays unknown, reported.
+  std::optional<std::uint64_t> size_bytes(const AttrDir& a);
+  /// A SCSI `queue_depth`; an implausible one (4294967295 is -1 printed unsigned) stays unknown, reported.
+  std::optional<unsigned> queue_depth(const std::string& scsi_syspath, std::optional<std::string> text);
+
+  // ---- mounts.cpp ----
+  void load_mountinfo();
+  std::vector<std::string> mounts_of(const std::optional<std::string>& devnum) const;
+
+  DeviceSource& src_;
+  const ScanConfig& cfg_;
+  TopologyBuilder builder_;
+  std::vector<Diagnostic> diags_;
+  std::map<std::string, std::optional<RawDevice>, std::less<>> records_;
+  std::map<std::string, std::pair<std::string, std::string>, std::less<>> names_;
+  std::map<std::pair<std::string, unsigned>, PortSeed> ports_;
+  std::map<std::string, UsbDescriptors, std::less<>> descriptors_;
+  std::map<std::string, std::pair<std::optional<std::uint16_t>, std::optional<std::uint16_t>>, std::less<>>
+      device_ids_;
+  std::vector<std::string> controllers_;
+  std::vector<std::string> listed_interfaces_;
+  std::vector<std::string> peered_ports_;  ///< ports that have a `peer` link, checked once all are added
+  std::set<std::string, std::less<>> missing_pci_;  ///< PCI functions already reported missing
+  std::optional<std::vector<StorageQuirk>> quirks_;
+  std::map<std::string, std::vector<std::string>, std::less<>> mounts_;
+};
+
+}  // namespace usbsat::topology::scanner

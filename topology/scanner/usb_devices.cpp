@@ -1,0 +1,169 @@
+// Root hubs, hubs and USB devices: ids, strings, speeds, descriptors (alternate settings, bcdUSB, the BOS
+// capable speed), and the port each device is plugged into.
+#include <cstdio>
+
+#include "topology/scanner/attr_dir.hpp"
+#include "topology/scanner/scanner.hpp"
+
+namespace usbsat::topology::scanner {
+namespace {
+/// The interface directory that holds a hub's ports: root hub "B-0:1.0", hub "<name>:<config>.0".
+std::string hub_interface_name(const UsbDeviceInfo& d, std::optional<unsigned> config) {
+  if (d.ports.empty()) return std::to_string(d.busnum) + "-0:1.0";
+  return d.name + ":" + std::to_string(config.value_or(1)) + ".0";
+}
+}  // namespace
+
+void Scanner::add_usb_device(const RawDevice& r) {
+  const auto name = parse_usb_name(r.sysname);
+  if (!name || name->config) {
+    warn(r.syspath, "USB device name '" + r.sysname + "' is not of the form usbN or B-P.P");
+    return;
+  }
+  AttrDir a(src_, r.syspath);
+  UsbDeviceInfo d;
+  d.syspath = r.syspath;
+  d.name = r.sysname;
+  // uevent (already read by the source) carries BUSNUM, DEVNUM, PRODUCT=vid/pid/bcdDevice and
+  // TYPE=class/subclass/protocol; the attributes are the fallback.
+  const auto prop = [&](std::string_view key) -> std::optional<std::string_view> {
+    auto it = r.properties.find(key);
+    return it == r.properties.end() ? std::nullopt : std::optional<std::string_view>(it->second);
+  };
+  if (auto v = prop("BUSNUM")) d.busnum = to_unsigned(*v).value_or(0);
+  if (auto v = prop("DEVNUM")) d.devnum = to_unsigned(*v).value_or(0);
+  if (auto v = prop("PRODUCT"); v && parse_triplet(*v, 16)) {
+    const auto t = *parse_triplet(*v, 16);
+    if (t[0] <= 0xffff && t[1] <= 0xffff && t[2] <= 0xffff) {
+      d.vendor_id = static_cast<std::uint16_t>(t[0]);
+      d.product_id = static_cast<std::uint16_t>(t[1]);
+      d.bcd_device = static_cast<std::uint16_t>(t[2]);
+    }
+  }
+  if (auto v = prop("TYPE"); v && parse_triplet(*v, 10) && (*parse_triplet(*v, 10))[0] <= 0xff)
+    d.device_class = static_cast<std::uint8_t>((*parse_triplet(*v, 10))[0]);
+  if (d.busnum == 0) d.busnum = a.parse<unsigned>("busnum", to_unsigned).value_or(name->bus);
+  if (d.devnum == 0) d.devnum = a.parse<unsigned>("devnum", to_unsigned).value_or(0);
+  d.ports = name->ports;
+  if (!d.vendor_id) d.vendor_id = a.parse<std::uint16_t>("idVendor", parse_hex16);
+  if (!d.product_id) d.product_id = a.parse<std::uint16_t>("idProduct", parse_hex16);
+  if (!d.bcd_device) d.bcd_device = a.parse<std::uint16_t>("bcdDevice", parse_hex16);
+  // String descriptors as lsusb shows them: many devices pad them (" SanDisk 3.2Gen1", "USB  ").
+  d.manufacturer = a.trimmed("manufacturer");
+  d.product = a.trimmed("product");
+  d.serial = a.trimmed("serial");
+  if (a.has("speed")) {
+    const auto sp = a.get("speed");
+    if (sp) d.speed = parse_speed(*sp);
+    if (!d.speed) unusable(r.syspath, "speed", sp, "is not a USB speed; the link speed is unknown");
+  }
+  if (!d.device_class) d.device_class = a.parse<std::uint8_t>("bDeviceClass", parse_hex8);
+  d.removable = a.get("removable");
+  d.power_control = a.get("power/control");
+  d.driver = r.driver;
+  const bool is_hub = d.ports.empty() || d.device_class == 0x09;
+  // Lanes exist only on SuperSpeed links (a USB 2.0 link has one); hubs carry maxchild and the active
+  // configuration that names their interface.
+  if (!d.speed || is_superspeed(*d.speed)) {
+    d.rx_lanes = a.parse<unsigned>("rx_lanes", to_unsigned);
+    d.tx_lanes = a.parse<unsigned>("tx_lanes", to_unsigned);
+  }
+  std::optional<unsigned> config;
+  if (is_hub) {
+    d.maxchild = a.parse<unsigned>("maxchild", to_unsigned);
+    config = a.parse<unsigned>("bConfigurationValue", to_unsigned);
+  } else {
+    d.maxchild = 0;
+  }
+  for (const auto& entry : a.entries())
+    if (entry.size() > d.name.size() + 1 && entry.starts_with(d.name) && entry[d.name.size()] == ':')
+      listed_interfaces_.push_back(r.syspath + "/" + entry);
+  if (d.ports.empty())  // root hub interface "B-0:1.0"
+    for (const auto& entry : a.entries())
+      if (entry.starts_with(std::to_string(d.busnum) + "-0:")) listed_interfaces_.push_back(r.syspath + "/" + entry);
+
+  // Descriptors: the interfaces' alternate settings, and the device/config descriptor fields the kernel's
+  // attributes are printed from (`version` is "%2x.%02x" of bcdUSB; bMaxPower is in 2 mA units, 8 mA at
+  // SuperSpeed), so those attributes need no read of their own.
+  UsbDescriptors desc;
+  if (auto bytes = a.binary("descriptors")) {
+    desc = parse_usb_descriptors(*bytes);
+    if (desc.truncated) warn(r.syspath, "descriptors file is truncated; alternate settings may be incomplete");
+    if (desc.device) {
+      d.bcd_usb = desc.device->bcd_usb;
+      char v[16];
+      std::snprintf(v, sizeof v, "%2x.%02x", desc.device->bcd_usb >> 8, desc.device->bcd_usb & 0xff);
+      d.version = v;
+      d.num_configurations = desc.device->num_configurations;
+      if (!d.device_class) d.device_class = desc.device->device_class;
+      if (!d.vendor_id) d.vendor_id = desc.device->vendor_id;
+      if (!d.product_id) d.product_id = desc.device->product_id;
+    }
+    if (desc.configs.size() == 1 && d.speed)
+      d.max_power_ma = desc.configs.front().max_power_raw * (is_superspeed(*d.speed) ? 8u : 2u);
+  }
+  if (!desc.device) {
+    if (auto v = a.get("version")) {
+      d.version = *v;
+      d.bcd_usb = parse_bcd_version(*v);
+    }
+    d.num_configurations = a.parse<unsigned>("bNumConfigurations", to_unsigned);
+  }
+  if (!d.max_power_ma) d.max_power_ma = a.parse<unsigned>("bMaxPower", parse_max_power);
+  if (auto bos = a.binary("bos_descriptors")) {
+    if (auto cap = parse_bos_descriptors(*bos).capable_speed()) {
+      d.capable_speed = cap;
+      d.capable_from_bos = true;
+    }
+  }
+  if (!d.capable_speed && d.bcd_usb) d.capable_speed = speed_from_bcd_usb(*d.bcd_usb);
+  // A device can never be capable of less than it negotiated (bcdUSB 2.10 devices running at 5000 exist).
+  if (d.speed && d.capable_speed && *d.speed > *d.capable_speed && *d.speed != UsbSpeed::Wireless)
+    d.capable_speed = d.speed;
+  if (d.vendor_id && d.product_id) std::tie(d.vendor_name, d.model_name) = usb_names(*d.vendor_id, *d.product_id);
+
+  const bool root = d.ports.empty();
+  const NodeKind kind = root ? NodeKind::RootHub : (d.device_class == 0x09 ? NodeKind::Hub : NodeKind::Device);
+
+  // Ports of this hub, from maxchild.
+  if (d.maxchild && *d.maxchild > 0) {
+    const std::string intf = r.syspath + "/" + hub_interface_name(d, config);
+    for (unsigned p = 1; p <= *d.maxchild && p <= 255; ++p)
+      seed_port(PortSeed{r.syspath, d.name, p, intf + "/" + port_name_for(d.name, p), false});
+  }
+
+  std::optional<std::string> up;
+  Link link;
+  if (root) {
+    const std::string controller = r.parent ? *r.parent : std::string(path_dirname(r.syspath));
+    ensure_controller(controller, d.name);
+    up = controller;
+  } else {
+    // The port this device is plugged into: the `port` link (kernel >= 4.x), else derived from the name.
+    const std::string hub_syspath(path_dirname(r.syspath));
+    UsbName hub_name{d.busnum, {d.ports.begin(), d.ports.end() - 1}, std::nullopt, std::nullopt};
+    const std::string hub = format_usb_name(hub_name);
+    std::string port;
+    const auto port_link = a.link("port");
+    if (port_link)
+      port = *port_link;
+    else
+      port = hub_syspath + "/" + hub_interface_name(UsbDeviceInfo{.name = hub, .busnum = d.busnum,
+                                                                  .ports = hub_name.ports},
+                                                    hub_config(hub_syspath)) +
+             "/" + port_name_for(hub, d.ports.back());
+    up = seed_port(PortSeed{hub_syspath, hub, d.ports.back(), port, port_link.has_value()});
+    link = Link{LinkKind::Usb, d.speed, d.rx_lanes.value_or(1), {}};
+  }
+  descriptors_.emplace(r.syspath, std::move(desc));
+  device_ids_.emplace(r.syspath, std::pair{d.vendor_id, d.product_id});
+  if (!builder_.add(Node{kind, std::move(d)}, up, link)) warn(r.syspath, "USB device enumerated twice");
+}
+
+std::optional<unsigned> Scanner::hub_config(const std::string& hub_syspath) {
+  if (auto* n = builder_.get(hub_syspath); n && n->as<UsbDeviceInfo>().ports.empty()) return 1;
+  auto v = src_.attribute(hub_syspath, "bConfigurationValue");
+  return v ? to_unsigned(*v) : std::nullopt;
+}
+
+}  // namespace usbsat::topology::scanner
