@@ -354,12 +354,12 @@ def case_file_safety(usbsat):
         subprocess.run(["mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", img], check=True)
         link = os.path.join(tmp, "fs-link.img")
         os.link(img, link)
-        write = ["--runtime", "0.3", "--ramp", "0", "--bs", "4k", "--pattern", "write", "--offset", "31m",
-                 "--size", "4k", "--write"]
+        write = ["--runtime", "0.3", "--ramp", "0", "--bs", "4k", "--pattern", "write", "--size", "4k", "--write"]
+        offsets = iter(range(40, 20, -1))  # a fresh MiB per attempt: a write that got through changes the bytes
 
         def refused(args, why, needle):
             before = sha(img)
-            r = bed.run(usbsat, "load", *write, *args)
+            r = bed.run(usbsat, "load", *write, "--offset", f"{next(offsets)}m", *args)
             check(r.returncode == 5, f"{why}: exit 5 (got {r.returncode}; {r.stderr.strip()})")
             check(needle in r.stderr, f"{why}: message mentions '{needle}' ({r.stderr.strip()})")
             check(sha(img) == before, f"{why}: image bytes unchanged")
@@ -391,7 +391,7 @@ def case_file_safety(usbsat):
             # Control: attached but neither mounted nor held, the write is allowed and does change the file
             # (so the unchanged checksums above can fail).
             before = sha(img)
-            r = bed.run(usbsat, "load", *write, "--allow-write", img, img)
+            r = bed.run(usbsat, "load", *write, "--offset", f"{next(offsets)}m", "--allow-write", img, img)
             check(r.returncode == 0, f"idle loop device: the allowed write exits 0 (got {r.returncode}; "
                                      f"{r.stderr.strip()})")
             check(sha(img) != before, "idle loop device: the allowed write changed the image")
