@@ -90,6 +90,8 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   settings.passes = {{settings.job.pattern, settings.job.block_size, std::nullopt}};
   if (o.random_pass) settings.passes.push_back({load::Pattern::RandRead, 4096, std::nullopt});
   const std::optional<unsigned> qd = o.qd ? std::optional<unsigned>(o.qd) : std::nullopt;
+  if (!(o.tolerance >= 0 && o.tolerance <= 0.5))  // CLI11's range lets NaN through
+    return usage("--tolerance " + std::to_string(o.tolerance) + " is out of range: give 0 (from the noise) to 0.5");
   const std::optional<double> tolerance = o.tolerance > 0 ? std::optional<double>(o.tolerance) : std::nullopt;
 
   std::vector<analysis::saturate::GroupSpec> specs;
