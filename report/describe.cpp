@@ -4,12 +4,14 @@
 
 #include "report/escape.hpp"
 #include "report/formatters.hpp"
+#include "topology/bandwidth.hpp"
+#include "topology/text.hpp"
 
 namespace usbsat::report {
 
 std::string describe_usb_device(const topology::UsbDeviceInfo& d) {
   std::string out;
-  if (d.vendor_id && d.product_id) out = fmt::format("{:04x}:{:04x}", *d.vendor_id, *d.product_id);
+  out = usb_ids(d);
   const std::string vendor = d.manufacturer ? *d.manufacturer : d.vendor_name;
   const std::string product = d.product ? *d.product : d.model_name;
   for (const auto* s : {&vendor, &product})
@@ -19,7 +21,7 @@ std::string describe_usb_device(const topology::UsbDeviceInfo& d) {
 
 std::string describe_controller(const topology::ControllerSummary& c) {
   std::string out = c.pci + " " + std::string(hcd_label(c.kind));
-  if (c.vendor_id && c.device_id) out += fmt::format(" [{:04x}:{:04x}]", *c.vendor_id, *c.device_id);
+  if (c.vendor_id && c.device_id) out += " [" + topology::format_vid_pid(*c.vendor_id, *c.device_id) + "]";
   for (const auto* s : {&c.vendor, &c.name})
     if (!s->empty()) out += " " + display_string(*s);
   return out;
@@ -77,16 +79,7 @@ std::string describe_node(const topology::Topology& t, topology::Vertex v) {
       kind = "disk";
       break;
   }
-  std::string what;
-  auto join = [&](const std::string& a, const std::string& b) {
-    return a.empty() ? b : b.empty() ? a : a + " " + b;
-  };
-  if (const auto* c = n.get_if<topology::ControllerInfo>())
-    what = join(c->vendor_name, c->model_name);
-  else if (const auto* h = n.get_if<topology::PciHopInfo>())
-    what = join(h->vendor_name, h->model_name);
-  else if (const auto* d = n.get_if<topology::UsbDeviceInfo>(); d && d->product)
-    what = *d->product;
+  const std::string what = display_string(topology::node_product(t, v));
   return fmt::format("{} {}{}", kind, topology::node_id(t, v), what.empty() ? "" : " (" + what + ")");
 }
 
@@ -100,6 +93,100 @@ std::string drive_where(const topology::Topology& t, topology::Vertex block) {
   if (hub && t[*hub].kind == topology::NodeKind::Hub)
     return fmt::format("port {} of hub {}", info.number, topology::node_id(t, *hub));
   return fmt::format("port {}", info.number);
+}
+
+std::string usb_ids(const topology::UsbDeviceInfo& d) {
+  if (!d.vendor_id || !d.product_id) return {};
+  return topology::format_vid_pid(*d.vendor_id, *d.product_id);
+}
+
+std::string describe_drive(const topology::UsbDeviceInfo& u, std::string_view name) {
+  std::string who = display_string(u.product ? *u.product : u.model_name);
+  const std::string maker = u.manufacturer ? display_string(*u.manufacturer) : std::string();
+  if (!maker.empty() && who.find(maker) == std::string::npos) who = who.empty() ? maker : maker + " " + who;
+  const std::string ids = usb_ids(u);
+  if (!ids.empty()) who = who.empty() ? ids : who + ", " + ids;
+  const std::string safe_name = text_safe(name);
+  return who.empty() ? safe_name : safe_name + " (" + who + ")";
+}
+
+std::string describe_hub(const topology::UsbDeviceInfo& hub) {
+  std::string out = "hub " + text_safe(hub.name);
+  if (hub.product) out += " (" + display_string(*hub.product) + ")";
+  return out;
+}
+
+std::string controller_label(const topology::ControllerInfo& c) {
+  std::string out = fmt::format("{} controller {}", topology::to_string(c.kind), text_safe(c.bdf));
+  if (!c.model_name.empty()) out += " (" + display_string(c.model_name) + ")";
+  return out;
+}
+
+std::string usb_rate_text(topology::UsbSpeed s) {
+  const double mbps = topology::nominal_mbps(s);
+  if (mbps >= 1000) return fmt::format("{:g} Gb/s", mbps / 1000);
+  return fmt::format("{:g} Mb/s", mbps);
+}
+
+std::string sysfs_speed_text(std::optional<topology::UsbSpeed> s) {
+  return s ? std::string(topology::to_sysfs_string(*s)) : std::string("unknown");
+}
+
+std::string sysfs_pcie_speed(double gts) {
+  return fmt::format("{:.1f} GT/s PCIe", gts);
+}
+
+std::string describe_location(const topology::PhysicalLocation& l) {
+  std::vector<std::string> parts;
+  if (l.panel) parts.push_back(display_string(*l.panel) + " panel");
+  std::string pos;
+  if (l.vertical_position) pos = display_string(*l.vertical_position);
+  if (l.horizontal_position) pos += (pos.empty() ? "" : " ") + display_string(*l.horizontal_position);
+  if (!pos.empty()) parts.push_back(pos);
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+std::string describe_connector(const topology::Topology& t, const topology::Connector& c) {
+  using topology::PortInfo;
+  std::vector<std::string> extra;
+  if (c.usb3_port && c.usb2_port) extra.push_back("USB3 side " + text_safe(t[*c.usb3_port].as<PortInfo>().name));
+  for (const auto& side : {c.usb3_port, c.usb2_port}) {
+    if (!side) continue;
+    if (const auto& loc = t[*side].as<PortInfo>().physical_location) {
+      if (auto s = describe_location(*loc); !s.empty()) {
+        extra.push_back(s);
+        break;
+      }
+    }
+  }
+  const std::string id = text_safe(c.id);
+  return extra.empty() ? id : fmt::format("{} ({})", id, fmt::join(extra, ", "));
+}
+
+namespace {
+/// The port `p.peer` names, when it is another port of the scan.
+std::optional<topology::Vertex> peer_port(const topology::Topology& t, const topology::PortInfo& p) {
+  if (!p.peer || *p.peer == p.syspath) return std::nullopt;
+  const auto v = t.find(*p.peer);
+  if (!v || t[*v].kind != topology::NodeKind::Port) return std::nullopt;
+  return v;
+}
+}  // namespace
+
+std::string describe_peer(const topology::Topology& t, const topology::PortInfo& p) {
+  if (!p.peer) return "(none)";
+  if (*p.peer == p.syspath) return "(itself)";
+  if (const auto v = peer_port(t, p)) return text_safe(t[*v].as<topology::PortInfo>().name);
+  return "(not found: " + text_safe(*p.peer) + ")";
+}
+
+bool peer_resolves(const topology::Topology& t, const topology::PortInfo& p) {
+  return peer_port(t, p).has_value();
+}
+
+std::string drive_at(std::string_view dev, std::string_view where) {
+  const std::string d = text_safe(dev);
+  return where.empty() ? d : d + " (" + text_safe(where) + ")";
 }
 
 }  // namespace usbsat::report

@@ -1,7 +1,13 @@
 #pragma once
-/// One-line descriptions of topology nodes shared by the text views ("0781:5567 SanDisk Cruzer Blade").
-/// All device-supplied strings pass through text_safe().
+/// The one home for wording that names drives, controllers, ports, connectors, links and nodes: the text
+/// views, the doctor, plan and saturate all build these phrases here ("0781:5567 SanDisk Cruzer Blade",
+/// "sdc (Samsung Portable SSD T7, 04e8:4001)", "usb1-port3 (USB3 side usb2-port3, back panel, upper left)").
+/// All device-supplied strings pass through text_safe() (display_string()), so no phrase built here carries
+/// a control character.
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "topology/connectors.hpp"
 #include "topology/node.hpp"
@@ -30,5 +36,35 @@ std::string drive_where(const topology::Topology& t, topology::Vertex block);
 /// A node for sentences: "controller 0000:03:00.0 (ASM1042)", "hub 2-1 (USB3.1 Hub)", "root hub usb4",
 /// "PCIe port 0000:01:00.0 (PEX 8608 upstream)".
 std::string describe_node(const topology::Topology& t, topology::Vertex v);
+
+// ---- phrases for sentences (doctor findings, verdicts) ------------------------------------------------------
+
+/// "04e8:4001", or "" when either id is unknown (topology::format_vid_pid).
+std::string usb_ids(const topology::UsbDeviceInfo& d);
+/// How sentences name a drive: "sdc (Samsung Portable SSD T7, 04e8:4001)": `name` (its disk, or the USB
+/// device's kernel name), then maker + product (the maker only when the product does not already say it) and
+/// the ids. Just `name` when nothing else is known.
+std::string describe_drive(const topology::UsbDeviceInfo& u, std::string_view name);
+/// "hub 1-1 (USB2.0 Hub)", "hub 2-1" without a product string.
+std::string describe_hub(const topology::UsbDeviceInfo& hub);
+/// "xhci controller 0000:03:00.0 (ASM1042 SuperSpeed USB Host Controller)".
+std::string controller_label(const topology::ControllerInfo& c);
+/// The signalling rate of a USB speed for sentences: "480 Mb/s", "5 Gb/s", "12 Mb/s".
+std::string usb_rate_text(topology::UsbSpeed s);
+/// A USB speed as sysfs spells it ("480", "5000"), "unknown" when absent: evidence values.
+std::string sysfs_speed_text(std::optional<topology::UsbSpeed> s);
+/// A PCIe link speed as the kernel spells it in current_link_speed: "2.5 GT/s PCIe", "8.0 GT/s PCIe".
+std::string sysfs_pcie_speed(double gts);
+/// "back panel, upper left"; "" when nothing is known.
+std::string describe_location(const topology::PhysicalLocation& l);
+/// A connector for sentences: "usb1-port3 (USB3 side usb2-port3, back panel, upper left)".
+std::string describe_connector(const topology::Topology& t, const topology::Connector& c);
+/// What a port's `peer` attribute points at: the peer port's name ("usb2-port2"), "(none)" when it has no
+/// peer, "(itself)" when it names the port itself, "(not found: <peer>)" when the peer is not in the scan.
+std::string describe_peer(const topology::Topology& t, const topology::PortInfo& p);
+/// Whether `p`'s peer attribute names another port that is in the scan (absent peer: false).
+bool peer_resolves(const topology::Topology& t, const topology::PortInfo& p);
+/// "sdb (port 1)": a drive with the place it is plugged in (drive_where()), just `dev` when `where` is "".
+std::string drive_at(std::string_view dev, std::string_view where);
 
 }  // namespace usbsat::report

@@ -1,11 +1,12 @@
 #include "report/doctor_report.hpp"
 
-#include "report/formatters.hpp"
-
 #include <algorithm>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
+
+#include "report/escape.hpp"
+#include "report/formatters.hpp"
+#include "report/json_common.hpp"
 
 namespace usbsat::report {
 namespace {
@@ -26,8 +27,11 @@ std::string label(FindingSeverity s, const TextStyle& style) {
   return "INFO";
 }
 
-/// Append `text` with every line indented by `indent` (multi-line fixes keep their command lines intact).
-void append_indented(fmt::memory_buffer& out, std::string_view text, std::string_view indent) {
+/// Append `raw` with every line indented by `indent` (multi-line fixes keep their command lines intact),
+/// terminal-safe: device strings inside a message never reach the terminal raw.
+void append_indented(fmt::memory_buffer& out, std::string_view raw, std::string_view indent) {
+  const std::string safe = terminal_safe(raw);
+  const std::string_view text = safe;
   std::size_t start = 0;
   while (start <= text.size()) {
     const auto nl = text.find('\n', start);
@@ -44,7 +48,7 @@ std::string render_doctor_text(const DoctorReportInput& in) {
   fmt::memory_buffer out;
   auto it = std::back_inserter(out);
   const std::string checked =
-      fmt::format("checked {} on {}", plural(in.drives_checked, "USB storage device", "USB storage devices"),
+      fmt::format("checked {} on {}", plural(in.drives_checked, "USB drive", "USB drives"),
                   plural(in.controllers_checked, "USB controller", "USB controllers"));
   if (in.findings.empty()) {
     fmt::format_to(it, "usbsat doctor: {}: no findings, nothing to fix.\n", checked);
@@ -59,8 +63,10 @@ std::string render_doctor_text(const DoctorReportInput& in) {
   fmt::format_to(it, "usbsat doctor: {}: {}\n", checked, fmt::join(parts, ", "));
 
   for (const auto& f : in.findings) {
-    fmt::format_to(it, "\n{} {}", label(f.severity, in.style), f.id);
-    if (!f.devices.empty()) fmt::format_to(it, ": {}", fmt::join(f.devices, ", "));
+    std::vector<std::string> devices;
+    for (const auto& d : f.devices) devices.push_back(text_safe(d));
+    fmt::format_to(it, "\n{} {}", label(f.severity, in.style), text_safe(f.id));
+    if (!devices.empty()) fmt::format_to(it, ": {}", fmt::join(devices, ", "));
     fmt::format_to(it, "\n");
     append_indented(out, f.message, "  ");
     if (!f.fix.empty()) {
@@ -68,17 +74,20 @@ std::string render_doctor_text(const DoctorReportInput& in) {
       append_indented(out, f.fix, "    ");
     }
     if (!f.evidence.empty()) {
+      std::vector<std::pair<std::string, std::string>> evidence;
       std::size_t width = 0;
-      for (const auto& [k, v] : f.evidence) width = std::max(width, k.size());
+      for (const auto& [k, v] : f.evidence) {
+        evidence.emplace_back(text_safe(k), text_safe(v));
+        width = std::max(width, evidence.back().first.size());
+      }
       fmt::format_to(it, "  Evidence:\n");
-      for (const auto& [k, v] : f.evidence) fmt::format_to(it, "    {:<{}}  {}\n", k, width, v);
+      for (const auto& [k, v] : evidence) fmt::format_to(it, "    {:<{}}  {}\n", k, width, v);
     }
   }
   return fmt::to_string(out);
 }
 
 std::string render_doctor_json(const DoctorReportInput& in) {
-  using Json = nlohmann::ordered_json;
   Json doc = Json::object();
   doc["findings"] = Json::array();
   for (const auto& f : in.findings) {
@@ -91,14 +100,11 @@ std::string render_doctor_json(const DoctorReportInput& in) {
                                    {"message", f.message},
                                    {"fix", f.fix}});
   }
-  doc["diagnostics"] = Json::array();
-  for (const auto& d : in.diagnostics)
-    doc["diagnostics"].push_back(
-        Json{{"severity", severity_label(d.severity)}, {"where", d.where}, {"message", d.message}});
+  doc["diagnostics"] = json_diagnostics(in.diagnostics);
   doc["checked"] = Json{{"controllers", in.controllers_checked}, {"drives", in.drives_checked}};
   const auto worst = worst_severity(in.findings);
   doc["worst"] = worst ? Json(to_string(*worst)) : Json(nullptr);
-  return doc.dump(2) + "\n";
+  return dump_json(doc);
 }
 
 }  // namespace usbsat::report

@@ -34,15 +34,18 @@ std::size_t utf8_len(std::string_view s, std::size_t i) {
   return n;
 }
 
-}  // namespace
-
-std::string text_safe(std::string_view s) {
+/// The one escaping rule; `keep_layout` keeps '\n' and '\t' (block output), else every control is escaped.
+std::string escape_controls(std::string_view s, bool keep_layout) {
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
-    const std::size_t n = utf8_len(s, i);
-    if (n == 0 || c < 0x20 || c == 0x7f) {
+    std::size_t n = utf8_len(s, i);
+    const bool layout = keep_layout && (c == '\n' || c == '\t');
+    // U+0080..U+009F (C1 controls, "\xc2\x9b" is CSI) act like ESC sequences on some terminals.
+    const bool c1 = n == 2 && c == 0xc2 && static_cast<unsigned char>(s[i + 1]) < 0xa0;
+    if (c1) n = 0;  // escaped byte by byte below
+    if (n == 0 || ((c < 0x20 || c == 0x7f) && !layout)) {
       out += fmt::format("\\x{:02x}", c);
       ++i;
     } else {
@@ -51,6 +54,16 @@ std::string text_safe(std::string_view s) {
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string text_safe(std::string_view s) {
+  return escape_controls(s, false);
+}
+
+std::string terminal_safe(std::string_view s) {
+  return escape_controls(s, true);
 }
 
 std::string display_string(std::string_view s) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "report/formatters.hpp"
+#include "topology/text.hpp"
 
 namespace usbsat::report {
 
@@ -13,7 +14,7 @@ std::string dump_json(const Json& j) {
 }
 
 Json json_hex16(const std::optional<std::uint16_t>& v) {
-  return v ? Json(fmt::format("{:04x}", *v)) : Json(nullptr);
+  return v ? Json(topology::format_hex4(*v)) : Json(nullptr);
 }
 
 Json json_mbps(const std::optional<topology::UsbSpeed>& s) {

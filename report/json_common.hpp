@@ -1,5 +1,6 @@
 #pragma once
-/// JSON building blocks shared by the `topo`, `drives` and `ports` documents. Key order is fixed (ordered
+/// JSON building blocks shared by every JSON document (topo, drives, ports, doctor, plan, load, saturate):
+/// every renderer serializes through dump_json(), the one safe dump. Key order is fixed (ordered
 /// JSON), unknown values are null, ids are lower-case hex strings ("8086"), speeds are numbers in Mb/s and
 /// GT/s.
 #include <optional>
@@ -15,8 +16,9 @@ namespace usbsat::report {
 
 using Json = nlohmann::ordered_json;
 
-/// Serialize with two-space indentation and a trailing newline. Invalid UTF-8 in device strings becomes
-/// U+FFFD instead of throwing; control characters are escaped (\n, \u0001).
+/// The one JSON serialization of every renderer: two-space indentation and a trailing newline. Invalid UTF-8
+/// in device strings becomes U+FFFD instead of throwing (nlohmann's error_handler_t::replace); control
+/// characters are escaped (\n, \u0001). Never call Json::dump() directly in a renderer.
 std::string dump_json(const Json& j);
 
 /// null for nullopt, else the value.

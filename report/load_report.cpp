@@ -6,6 +6,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "report/json_common.hpp"
+
 namespace usbsat::report {
 namespace {
 
@@ -142,7 +144,7 @@ std::string render_load_json(const LoadReportInput& in) {
   for (const auto& d : in.diagnostics)
     diags.push_back({{"severity", d.severity}, {"target", d.target}, {"message", d.message}});
   doc["diagnostics"] = diags;
-  return doc.dump(2) + "\n";
+  return dump_json(doc);
 }
 
 }  // namespace usbsat::report

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "report/escape.hpp"
 #include "report/formatters.hpp"
 #include "report/json_common.hpp"
 #include "report/table.hpp"
@@ -86,7 +87,7 @@ std::string render_predict_text(const PredictInput& in) {
   out += indent(predict_table(in), "  ");
   out += fmt::format("\n  aggregate {} MB/s (max-flow bound {} MB/s)\n", mbs(in.aggregate_mbs),
                      mbs(in.max_flow_mbs));
-  return out;
+  return terminal_safe(out);  // labels and places carry device strings
 }
 
 std::string render_plan_json(const PlanInput& in) {
@@ -196,7 +197,7 @@ std::string render_plan_text(const PlanInput& in) {
       "\nModel: max-min fair shares over each drive's path (README, bandwidth model); only the planned drives are "
       "assumed busy.\nSearch: {} over {} connector classes ({} usable connectors, {} placements evaluated).\n",
       in.method, in.classes, in.usable_connectors, in.evaluated);
-  return out;
+  return terminal_safe(out);  // labels and places carry device strings
 }
 
 }  // namespace usbsat::report

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "report/json_common.hpp"
+
 #include "load/job.hpp"
 
 namespace usbsat::report {
@@ -247,7 +249,7 @@ std::string render_saturate_json(const SaturateReport& r) {
   j["job"] = job_json(r);
   j["interrupted"] = r.interrupted;
   j["diagnostics"] = diagnostics_json(r);
-  return j.dump(2) + "\n";
+  return dump_json(j);
 }
 
 std::string render_saturate_plan(const SaturateReport& r, bool json) {
@@ -273,7 +275,7 @@ std::string render_saturate_plan(const SaturateReport& r, bool json) {
     j["groups"] = groups;
     j["job"] = job_json(r);
     j["diagnostics"] = diagnostics_json(r);
-    return j.dump(2) + "\n";
+    return dump_json(j);
   }
   std::string out =
       fmt::format("usbsat saturate --dry-run: {:g} s per phase after {:g} s ramp, {} repeat(s)\n",

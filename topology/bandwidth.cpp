@@ -63,20 +63,7 @@ constexpr std::array kPcieTable{
 constexpr double kPcieEfficiency = 0.80;
 
 std::string product_suffix(const Topology& t, Vertex v) {
-  const Node& n = t[v];
-  std::string what;
-  if (const auto* c = n.get_if<ControllerInfo>()) {
-    what = c->vendor_name;
-    if (!c->model_name.empty()) what += (what.empty() ? "" : " ") + c->model_name;
-  } else if (const auto* h = n.get_if<PciHopInfo>()) {
-    what = h->vendor_name;
-    if (!h->model_name.empty()) what += (what.empty() ? "" : " ") + h->model_name;
-  } else if (const auto* d = n.get_if<UsbDeviceInfo>()) {
-    if (d->product)
-      what = *d->product;
-    else if (!d->model_name.empty())
-      what = d->model_name;
-  }
+  const std::string what = node_product(t, v);
   return what.empty() ? std::string{} : " (" + what + ")";
 }
 
@@ -237,6 +224,17 @@ std::optional<Bandwidth> pcie_capacity(const PcieLink& link, const CapacityModel
 
 std::string node_id(const Topology& t, Vertex v) {
   return std::string(node_name(t[v]));
+}
+
+std::string node_product(const Topology& t, Vertex v) {
+  const Node& n = t[v];
+  auto join = [](const std::string& a, const std::string& b) {
+    return a.empty() ? b : b.empty() ? a : a + " " + b;
+  };
+  if (const auto* c = n.get_if<ControllerInfo>()) return join(c->vendor_name, c->model_name);
+  if (const auto* h = n.get_if<PciHopInfo>()) return join(h->vendor_name, h->model_name);
+  if (const auto* d = n.get_if<UsbDeviceInfo>()) return d->product ? *d->product : d->model_name;
+  return {};
 }
 
 namespace {

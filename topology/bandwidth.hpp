@@ -125,6 +125,10 @@ struct Resource {
 /// Stable id of a vertex: the PCI address for PCI hops and controllers, the H:C:T:L of a SCSI device, the
 /// kernel name otherwise.
 std::string node_id(const Topology& t, Vertex v);
+/// What a vertex calls itself, raw (not escaped): vendor + model for controllers and PCI hops ("ASMedia
+/// ASM1042"), the product string (else the hwdb model) for USB devices; "" otherwise. The resource labels
+/// below and report::describe_node() (which escapes it) share this one rule.
+std::string node_product(const Topology& t, Vertex v);
 
 /// The resources on the path of block device `block` to its root, nearest to the drive first: its drive
 /// link, the uplink of every hub above it (inner hub first), the EHCI/OHCI/UHCI bus of its root hub, its

@@ -17,19 +17,18 @@
 #include "src/cli/terminal.hpp"
 #include "src/analysis/doctor/share_predictor.hpp"
 #include "topology/scan.hpp"
+#include "topology/text.hpp"
 
 namespace usbsat::cli {
 namespace {
 
-/// A sysfs attribute's value without the trailing newline; nullopt when it cannot be read.
+/// A sysfs attribute's value without surrounding whitespace (topology::trim); nullopt when it cannot be read.
 std::optional<std::string> read_attr(const std::string& path) {
   std::ifstream in(path);
   if (!in) return std::nullopt;
   std::stringstream ss;
   ss << in.rdbuf();
-  std::string s = ss.str();
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  return s;
+  return std::string(topology::trim(ss.str()));
 }
 
 }  // namespace

@@ -180,3 +180,18 @@ TEST_CASE("real recording: 2009 ThinkPad, a USB 2.0 flash drive on EHCI, UHCI co
   CHECK(doc.at("checked").at("drives") == 1);
   CHECK(doc.at("checked").at("controllers") == 5);
 }
+
+TEST_CASE("doctor counts drives as plan --predict does: one per medium, empty card-reader slots not at all") {
+  for (const char* scenario : {"cardreader-multilun", "workstation", "legacy-ehci", "asm1042-card"}) {
+    CAPTURE(scenario);
+    const Run d = usbsat_on(scenario, "doctor --json");
+    const Run p = usbsat_on(scenario, "plan --predict --json");
+    REQUIRE(p.exit_code == 0);
+    const auto doctor = nlohmann::json::parse(d.out);
+    const auto plan = nlohmann::json::parse(p.out);
+    CHECK(doctor.at("checked").at("drives") == plan.at("drives").size());
+  }
+  // The reader has four LUNs (sdb..sde) and one card: one drive, said so in text.
+  const Run r = usbsat_on("cardreader-multilun", "doctor");
+  CHECK(r.out.find("checked 1 USB drive on 1 USB controller") != std::string::npos);
+}

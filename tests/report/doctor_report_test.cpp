@@ -68,7 +68,7 @@ TEST_CASE("JSON has the documented schema, evidence order kept, and escapes") {
 TEST_CASE("no findings is said explicitly") {
   const report::DoctorReportInput in{{}, {}, 1, 1};
   CHECK(report::render_doctor_text(in) ==
-        "usbsat doctor: checked 1 USB storage device on 1 USB controller: no findings, nothing to fix.\n");
+        "usbsat doctor: checked 1 USB drive on 1 USB controller: no findings, nothing to fix.\n");
   const auto j = nlohmann::json::parse(report::render_doctor_json(in));
   CHECK(j["findings"].empty());
   CHECK(j["worst"].is_null());
@@ -98,4 +98,25 @@ TEST_CASE("doctor text on a colour terminal paints the severities, and only them
       stripped.erase(pos, seq.size());
   CHECK(stripped == plain);
   CHECK(plain.find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("device strings in findings: invalid UTF-8 never breaks the JSON, ESC/BEL never reach the text") {
+  std::vector<Finding> fs{Finding{"uas_inactive",
+                                  FindingSeverity::Warning,
+                                  {"sdb\x1b[2J", "2-1"},
+                                  {{"2-1/product", "Evil\x1b[31m\a \xff\xfe"}, {"key\x07", "v"}},
+                                  "sdb (Evil\x1b[31m\a \xff\xfe) offers UAS.\nSecond line\twith a tab.",
+                                  "echo on\x1b]0;x\a | sudo tee /x\nnext"}};
+  const report::DoctorReportInput in{fs, {}, 1, 1};
+  std::string json;
+  REQUIRE_NOTHROW(json = report::render_doctor_json(in));
+  const auto j = nlohmann::json::parse(json);
+  CHECK(j["findings"][0]["message"].get<std::string>().find("\xef\xbf\xbd") != std::string::npos);
+  const auto text = report::render_doctor_text(in);
+  for (char c : {'\x1b', '\a', '\xff', '\xfe'}) CHECK(text.find(c) == std::string::npos);
+  CHECK(text.find("sdb\\x1b[2J, 2-1") != std::string::npos);
+  CHECK(text.find("Evil\\x1b[31m\\x07 \\xff\\xfe") != std::string::npos);
+  // Layout survives: the message's lines stay lines, the tab stays a tab.
+  CHECK(text.find("  Second line\twith a tab.\n") != std::string::npos);
+  CHECK(text.find("    next\n") != std::string::npos);
 }

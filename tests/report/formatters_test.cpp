@@ -90,3 +90,37 @@ TEST_CASE("render_table aligns columns by display width") {
   CHECK(render_table({"A", "B", "C"}, {{"1"}}) == "A  B  C\n1\n");
   CHECK(display_width("Gr\xc3\xbc\xc3\x9f") == 4);
 }
+
+TEST_CASE("terminal_safe: text_safe's rule for whole blocks, newlines and tabs kept") {
+  CHECK(terminal_safe("a\tb\nc") == "a\tb\nc");
+  CHECK(text_safe("a\tb\nc") == "a\\x09b\\x0ac");
+  CHECK(terminal_safe("\x1b[31mred\a") == "\\x1b[31mred\\x07");
+  CHECK(terminal_safe("\xff ok \xc3\xbc") == "\\xff ok \xc3\xbc");
+  // C1 controls (U+009B is CSI on some terminals) are escaped too, byte by byte.
+  CHECK(text_safe("x\xc2\x9b" "31m") == "x\\xc2\\x9b31m");
+  CHECK(text_safe("\xc2\xa0") == "\xc2\xa0");  // U+00A0 is not a control
+}
+
+#include "report/plan_report.hpp"
+
+TEST_CASE("plan --predict text: device strings with ESC/BEL are escaped") {
+  PredictInput in;
+  in.drives.push_back(PredictRow{"sdb", "port 1", 400, "link_ceiling", 200,
+                                 PlanBottleneck{"0000:03:00.0", "pcie_link", 400,
+                                                "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042\x1b]0;owned\a)"}});
+  in.drives.push_back(PredictRow{"sdc", "port 2", 400, "link_ceiling", 200, std::nullopt});
+  in.aggregate_mbs = 400;
+  in.max_flow_mbs = 400;
+  const auto text = render_predict_text(in);
+  CHECK(text.find('\x1b') == std::string::npos);
+  CHECK(text.find('\a') == std::string::npos);
+  CHECK(text.find("(ASM1042\\x1b]0;owned\\x07)") != std::string::npos);
+}
+
+TEST_CASE("dump_json: one safe dump, invalid UTF-8 replaced, never thrown") {
+  Json j{{"product", "Bad \xff\xfe"}};
+  std::string out;
+  REQUIRE_NOTHROW(out = dump_json(j));
+  CHECK(out == "{\n  \"product\": \"Bad \xef\xbf\xbd\xef\xbf\xbd\"\n}\n");
+  CHECK_THROWS(j.dump(2));  // what a renderer that bypasses dump_json would do
+}

@@ -1,6 +1,7 @@
 #pragma once
 /// The doctor: findings about USB storage computed purely from a scanned Topology plus a small config.
-/// Nothing here reads files or prints; src/cmd_doctor.cpp gathers the config and renders the result.
+/// Nothing here reads files or prints; src/cli/cmd_doctor.cpp gathers the config and renders the result.
+/// One file per check (check_<id>.cpp) and a {id, check} table (diagnose.cpp); see checks.hpp.
 ///
 /// Finding ids are stable API (scripts match on them): uas_inactive, speed_below_capability, slow_hub_uplink,
 /// shared_bandwidth, pcie_link_degraded, max_sectors_below_hw, autosuspend, overcurrent, legacy_companion.
@@ -16,7 +17,8 @@
 
 namespace usbsat::analysis::doctor {
 
-/// One drive's predicted throughput when every drive runs at once, from the bandwidth model.
+/// One drive's predicted throughput when every drive runs at once, from the bandwidth model. One per medium
+/// (common::usb_drives_with_media): two cards in one reader are two DriveShares with the same `drive`.
 struct DriveShare {
   topology::Vertex drive{};     ///< the drive's USB device vertex (NodeKind::Device)
   double demand_mbps = 0;       ///< what the drive would get alone (MB/s)
@@ -25,9 +27,10 @@ struct DriveShare {
   std::string bottleneck_node;  ///< BDF or kernel name of the limiting vertex ("0000:03:00.0", "2-1"), if any
   std::string bottleneck_label;         ///< human name ("PCIe 5 GT/s x1 of ASM1042", "hub 2-1 uplink")
   double bottleneck_capacity_mbps = 0;  ///< usable capacity of that link (MB/s)
+  std::optional<topology::Vertex> block;  ///< the medium's whole-disk block device (names it: "sdb")
 };
 
-/// What the doctor needs from the bandwidth model (src/predict.*): predicted shares of all USB drives of
+/// What the doctor needs from the bandwidth model (src/analysis/model): predicted shares of all USB drives of
 /// `t`, all running at once. An adapter over the model implements it; tests use a fake.
 class SharePredictor {
  public:
@@ -54,7 +57,7 @@ struct DoctorResult {
   /// Problems first, then warnings, then info; within one severity in check order, then topology order.
   std::vector<report::Finding> findings;
   std::size_t controllers_checked = 0;
-  std::size_t drives_checked = 0;
+  std::size_t drives_checked = 0;  ///< USB drives with media, counted as plan and saturate count them
 };
 
 /// Run every check over `t`. Deterministic: the same topology and config give the same findings in the

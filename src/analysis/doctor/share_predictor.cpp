@@ -2,8 +2,6 @@
 
 #include "src/analysis/common/usb_drives.hpp"
 
-#include <set>
-
 #include "src/analysis/model/predict.hpp"
 
 namespace usbsat::analysis::doctor {
@@ -27,6 +25,7 @@ std::vector<DriveShare> ModelSharePredictor::predict(const topology::Topology& t
     if (!dev) continue;
     DriveShare s;
     s.drive = *dev;
+    s.block = *b;
     s.demand_mbps = d.demand.mbs();
     s.predicted_mbps = d.predicted.mbs();
     if (d.bottleneck) {

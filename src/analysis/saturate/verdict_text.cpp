@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "report/describe.hpp"
+
 namespace usbsat::analysis::saturate {
 namespace {
 
@@ -16,8 +18,7 @@ std::string drive_list(const std::vector<GroupDrive>& drives) {
   std::string out;
   for (std::size_t i = 0; i < drives.size(); ++i) {
     if (i) out += i + 1 == drives.size() ? " and " : ", ";
-    out += drives[i].dev;
-    if (!drives[i].where.empty()) out += " (" + drives[i].where + ")";
+    out += report::drive_at(drives[i].dev, drives[i].where);
   }
   return out;
 }

@@ -548,3 +548,300 @@ TEST_CASE("the bandwidth model behind shared_bandwidth: two 5G drives on an ASM1
   CHECK(contains(f.fix, "No free connector avoids"));
   CHECK(report::worst_severity(r.findings) == report::FindingSeverity::Warning);
 }
+
+// ---- one table, one drive rule, one capacity, no findings on garbage, no raw control bytes ------------------
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "report/formatters.hpp"
+#include "src/analysis/common/usb_drives.hpp"
+#include "src/analysis/doctor/checks.hpp"
+#include "src/analysis/model/predict.hpp"
+
+TEST_CASE("the check table: one row per stable finding id, in presentation order") {
+  std::vector<std::string> table;
+  for (const auto& row : analysis::doctor::check_table()) table.emplace_back(row.id);
+  CHECK(table == std::vector<std::string>{"legacy_companion", "overcurrent", "speed_below_capability",
+                                          "uas_inactive", "slow_hub_uplink", "shared_bandwidth",
+                                          "pcie_link_degraded", "max_sectors_below_hw", "autosuspend"});
+  // Every finding carries the id of the row that made it.
+  const auto r = diagnose(workstation(), {.usb_storage_quirks = kWorkstationQuirks});
+  REQUIRE(!r.findings.empty());
+  for (const auto& f : r.findings) CHECK(std::find(table.begin(), table.end(), f.id) != table.end());
+}
+
+namespace {
+/// A USB 2.0 four-slot card reader 1-6 on the xHCI's usb1-port6 with cards in slots 1 and 2 (sdb, sdc) and
+/// empty slots 3 and 4 (sdd, sde: size 0); autosuspend on, so one per-device finding names its media.
+Topology card_reader_two_cards() {
+  Machine m;
+  const auto h = intel_xhci(m);
+  const Storage bot{.driver = "usb-storage", .uas_alt = false};
+  const auto r = m.drive(Machine::port_of(h.usb2, 6),
+                         {.vid = 0x058f, .pid = 0x6377, .product = "AU6375 Card Reader", .speed = UsbSpeed::High,
+                          .power_control = "auto"},
+                         {.name = "sdb", .size_bytes = 62333952ull * 512, .max_sectors_kb = 1024,
+                          .max_hw_sectors_kb = 32767, .host = 6, .lun = 0},
+                         bot);
+  const std::pair<const char*, std::uint64_t> slots[] = {{"sdc", 31166976ull * 512}, {"sdd", 0}, {"sde", 0}};
+  unsigned lun = 1;
+  for (const auto& [name, size] : slots)
+    m.scsi_disk(r.interface, "usb-storage",
+                {.name = name, .size_bytes = size, .max_sectors_kb = 1024, .max_hw_sectors_kb = 32767,
+                 .host = 6, .lun = lun++});
+  return m.finish();
+}
+}  // namespace
+
+TEST_CASE("one drive rule: a card reader with two cards is two drives to doctor, as to plan and saturate") {
+  const auto t = card_reader_two_cards();
+  const analysis::doctor::ModelSharePredictor model;
+  const auto r = diagnose(t, {.predictor = &model});
+  // Counted as plan/saturate count them: one drive per medium, empty slots not at all.
+  CHECK(analysis::common::usb_drives(t).size() == 4);
+  CHECK(analysis::common::usb_drives_with_media(t).size() == 2);
+  CHECK(r.drives_checked == 2);
+  // A per-device finding names the device's media, never its empty slots.
+  CHECK(only(r.findings, "autosuspend").devices == std::vector<std::string>{"sdb", "sdc", "1-6"});
+  // The model sees two drives on the reader's one USB 2.0 link: they share it, each named by its medium.
+  const auto& f = only(r.findings, "shared_bandwidth");
+  CHECK(f.devices == std::vector<std::string>{"sdb", "1-6", "sdc"});
+  CHECK(evidence(f, "sdb alone / shared (MB/s)") == "40 / 20");
+  CHECK(evidence(f, "sdc alone / shared (MB/s)") == "40 / 20");
+  CHECK(contains(f.message, "2 drives share the USB 2.0 BOT link of 1-6 (AU6375 Card Reader)"));
+  // The text summary counts drives.
+  const auto text = report::render_doctor_text({r.findings, {}, r.controllers_checked, r.drives_checked});
+  CHECK(contains(text, "checked 2 USB drives on 1 USB controller"));
+}
+
+TEST_CASE("one capacity per link: doctor and plan give the ASM1042's PCIe 2.0 x1 link the same figure") {
+  // What `usbsat plan` uses: the model's flow problem over the same drives (make_problem).
+  auto plan_capacity = [](const Topology& t) {
+    using analysis::model::DemandSource;
+    const std::vector<analysis::model::DemandSpec> specs{{"sda", std::nullopt, DemandSource::LinkCeiling},
+                                                         {"sdb", std::nullopt, DemandSource::LinkCeiling}};
+    for (const auto& res : analysis::model::make_problem(t, specs).resources)
+      if (res.id == "pcie_link:0000:03:00.0") return res.capacity->mbs();
+    return -1.0;
+  };
+  const analysis::doctor::ModelSharePredictor model;
+  SUBCASE("trained at 5 GT/s: the shared_bandwidth figure") {
+    const auto t = asm1042_card();
+    const double plan = plan_capacity(t);
+    CHECK(plan == doctest::Approx(400.0));
+    const auto r = diagnose(t, {.predictor = &model});
+    CHECK(evidence(only(r.findings, "shared_bandwidth"), "bottleneck capacity (MB/s)") ==
+          fmt::format("{:.0f}", plan));
+  }
+  SUBCASE("trained at 2.5 GT/s of 5: pcie_link_degraded and shared_bandwidth say what plan says") {
+    Machine m;
+    const auto rp = m.pci_hop(std::nullopt, "0000:00:1c.4",
+                              {.link = {.speed_gts = 2.5, .width = 1, .max_speed_gts = 8.0, .max_width = 1}});
+    const auto x = m.controller(rp, "0000:03:00.0", HcdKind::Xhci,
+                                {.model = "ASM1042", .link = {.speed_gts = 2.5, .width = 1, .max_speed_gts = 5.0,
+                                                              .max_width = 1}});
+    const auto u3 = m.root_hub(x, 3, UsbSpeed::High, 2);
+    const auto u4 = m.root_hub(x, 4, UsbSpeed::Super, 2);
+    m.pair_ports(u3, u4, 2);
+    m.drive(Machine::port_of(u4, 1), {.speed = UsbSpeed::Super}, {.name = "sda"});
+    m.drive(Machine::port_of(u4, 2), {.speed = UsbSpeed::Super}, {.name = "sdb"});
+    const auto t = m.finish();
+    const double plan = plan_capacity(t);
+    CHECK(plan == doctest::Approx(200.0));
+    const auto r = diagnose(t, {.predictor = &model});
+    CHECK(evidence(only(r.findings, "shared_bandwidth"), "bottleneck capacity (MB/s)") ==
+          fmt::format("{:.0f}", plan));
+    CHECK(contains(only(r.findings, "pcie_link_degraded").message, fmt::format("about {:.0f} MB/s instead", plan)));
+  }
+}
+
+TEST_CASE("garbage values never produce a confident finding") {
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
+  static constexpr unsigned kMax = std::numeric_limits<unsigned>::max();
+  // An ASM1042-like card (x1 at 5 GT/s of x1 at 5 GT/s: healthy) with one 5G drive; each row breaks one value.
+  auto card = [](PcieLink ctrl_link, Disk disk = {.name = "sdb"},
+                 std::function<void(Machine&, const DriveNodes&)> tweak = {}) {
+    Machine m;
+    const auto x = m.controller(std::nullopt, "0000:03:00.0", HcdKind::Xhci, {.model = "ASM1042", .link = ctrl_link});
+    const auto u3 = m.root_hub(x, 3, UsbSpeed::High, 2);
+    const auto u4 = m.root_hub(x, 4, UsbSpeed::Super, 2);
+    m.pair_ports(u3, u4, 2);
+    const auto d = m.drive(Machine::port_of(u4, 1), {.speed = UsbSpeed::Super}, disk);
+    if (tweak) tweak(m, d);
+    return m.finish();
+  };
+  auto link = [](std::optional<double> cur, std::optional<unsigned> w, std::optional<double> max,
+                 std::optional<unsigned> max_w) {
+    return PcieLink{.speed_gts = cur, .width = w, .max_speed_gts = max, .max_width = max_w};
+  };
+  // A USB 2.0-connected 5G drive whose port usb1-port2 has the peer attribute `peer(its own syspath)`.
+  auto usb2_drive = [](std::function<std::string(const std::string&)> peer) {
+    Machine m;
+    const auto x = m.controller(std::nullopt, "0000:00:14.0", HcdKind::Xhci);
+    const auto u1 = m.root_hub(x, 1, UsbSpeed::High, 2);
+    m.root_hub(x, 2, UsbSpeed::Super, 2);
+    const auto self = Machine::port_of(u1, 2);
+    m.port(self).peer = peer(self);
+    m.drive(self, {.speed = UsbSpeed::High, .capable = UsbSpeed::Super, .capable_from_bos = true}, {.name = "sdb"});
+    return m.finish();
+  };
+  struct Row {
+    const char* what;
+    std::function<Topology()> build;
+    const char* no_id;      ///< this finding must not appear (nullptr: any may)
+    const char* no_text;    ///< ... and no finding may say this (nullptr: nothing)
+    const char* must_text;  ///< a finding that does appear must say this ("unknown"); nullptr: none
+  };
+  const Disk sdb{.name = "sdb"};
+  const std::vector<Row> rows{
+      {"max_link_speed inf", [&] { return card(link(5.0, 1, kInf, 1)); }, "pcie_link_degraded", "inf", nullptr},
+      {"max_link_speed NaN", [&] { return card(link(5.0, 1, std::nan(""), 1)); }, "pcie_link_degraded", "nan",
+       nullptr},
+      {"max_link_speed 1e308", [&] { return card(link(5.0, 1, 1e308, 1)); }, "pcie_link_degraded", "e+308",
+       nullptr},
+      {"current_link_speed inf", [&] { return card(link(kInf, 1, 8.0, 1)); }, "pcie_link_degraded", "inf",
+       nullptr},
+      {"max_link_width 4294967295", [&] { return card(link(5.0, 1, 5.0, kMax)); }, "pcie_link_degraded",
+       "4294967295", nullptr},
+      {"current_link_width 4294967295", [&] { return card(link(5.0, kMax, 8.0, 4)); }, "pcie_link_degraded",
+       "4294967295", nullptr},
+      {"device speed unknown",
+       [&] {
+         return card(pcie(5.0, 1), sdb, [](Machine& m, const DriveNodes& d) {
+           m.node(d.device).as<UsbDeviceInfo>().speed = UsbSpeed::Unknown;
+           m.node(d.device).as<UsbDeviceInfo>().capable_speed = UsbSpeed::SuperPlus;
+         });
+       },
+       "speed_below_capability", "0 Mb/s", nullptr},
+      {"max_hw_sectors_kb 4294967295",
+       [&] { return card(pcie(5.0, 1), {.name = "sdb", .max_sectors_kb = 120, .max_hw_sectors_kb = kMax}); },
+       "max_sectors_below_hw", "4294967295", nullptr},
+      {"max_sectors_kb 0", [&] { return card(pcie(5.0, 1), {.name = "sdb", .max_sectors_kb = 0}); },
+       "max_sectors_below_hw", nullptr, nullptr},
+      {"queue_depth 4294967295", [&] { return card(pcie(5.0, 1), {.name = "sdb", .queue_depth = kMax}); }, nullptr,
+       "4294967295", nullptr},
+      {"size that wrapped x512",
+       [&] { return card(pcie(5.0, 1), {.name = "sdb", .size_bytes = std::numeric_limits<std::uint64_t>::max() - 511}); },
+       nullptr, "18446744073709551104", nullptr},
+      {"over_current_count 4294967295",
+       [&] {
+         return card(pcie(5.0, 1), sdb, [](Machine& m, const DriveNodes& d) {
+           m.port(Machine::port_of(d.device.substr(0, d.device.rfind('/')), 1)).over_current_count = kMax;
+         });
+       },
+       "overcurrent", "4294967295", nullptr},
+      {"dangling peer", [&] { return usb2_drive([](const std::string&) { return std::string("/sys/devices/gone/usb2-port2"); }); },
+       nullptr, "USB 2.0 only", "unknown"},
+      {"self-referencing peer", [&] { return usb2_drive([](const std::string& self) { return self; }); }, nullptr,
+       "USB 2.0 only", "unknown"},
+      {"root hub speed unknown",
+       [&] {
+         Machine m;
+         const auto x = m.controller(std::nullopt, "0000:00:14.0", HcdKind::Xhci);
+         const auto u1 = m.root_hub(x, 1, UsbSpeed::Unknown, 2);
+         m.drive(Machine::port_of(u1, 2), {.speed = UsbSpeed::High, .capable = UsbSpeed::Super, .capable_from_bos = true},
+                 {.name = "sdb"});
+         return m.finish();
+       },
+       nullptr, "USB 2.0 only", "unknown"},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(std::string(row.what));
+    const auto t = row.build();
+    const analysis::doctor::ModelSharePredictor model;
+    const auto r = diagnose(t, {.uas_driver_loaded = true, .predictor = &model});
+    for (const auto& f : r.findings) {
+      CAPTURE(f.id);
+      CAPTURE(f.message);
+      if (row.no_id) CHECK(f.id != row.no_id);
+      if (row.no_text) {
+        CHECK(!contains(f.message, row.no_text));
+        CHECK(!contains(f.fix, row.no_text));
+        for (const auto& [k, v] : f.evidence) CHECK(!contains(v, row.no_text));
+      }
+      if (row.must_text) CHECK(contains(f.message, row.must_text));
+    }
+  }
+}
+
+TEST_CASE("garbage: a device behind a missing root hub and controller gets no cause it cannot know") {
+  // The port's hub (and the controller above it) were never scanned: the port is a root of its own.
+  TopologyBuilder b;
+  const std::string port = "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-0:1.0/usb1-port2";
+  const std::string dev = port + "/1-2", intf = dev + "/1-2:1.0", scsi = intf + "/host6/target6:0:0/6:0:0:0";
+  REQUIRE(b.add({NodeKind::Port, PortInfo{.syspath = port, .name = "usb1-port2", .number = 2, .hub_name = "usb1"}},
+                std::nullopt));
+  UsbDeviceInfo u{.syspath = dev, .name = "1-2"};
+  u.speed = UsbSpeed::High;
+  u.capable_speed = UsbSpeed::Super;
+  u.capable_from_bos = true;
+  REQUIRE(b.add({NodeKind::Device, u}, port, {.kind = LinkKind::Usb, .usb_speed = UsbSpeed::High, .lanes = 1}));
+  InterfaceInfo i{.syspath = intf, .name = "1-2:1.0", .driver = "usb-storage"};
+  i.interface_class = 0x08;
+  i.storage = StorageProtocol::Bot;
+  REQUIRE(b.add({NodeKind::Interface, i}, dev));
+  REQUIRE(b.add({NodeKind::ScsiDevice, ScsiDeviceInfo{.syspath = scsi, .hctl = "6:0:0:0"}}, intf));
+  REQUIRE(b.add({NodeKind::Block, BlockInfo{.syspath = scsi + "/block/sdb", .name = "sdb", .devnode = "/dev/sdb",
+                                            .usb = true, .transport = "usb"}},
+                scsi));
+  std::vector<Diagnostic> diags;
+  const auto t = std::move(b).finish(diags);
+  const auto r = diagnose(t);
+  CHECK(r.drives_checked == 1);
+  const auto& f = only(r.findings, "speed_below_capability");
+  CHECK(contains(f.message, "the cause is unknown: its host controller is missing from the scan"));
+  CHECK(!contains(f.message, "USB 2.0 only"));
+}
+
+TEST_CASE("legacy_companion: a blank version string is no reason to crash") {
+  Machine m;
+  const auto uhci = m.controller(std::nullopt, "0000:00:1d.0", HcdKind::Uhci);
+  const auto u1 = m.root_hub(uhci, 1, UsbSpeed::Full, 2);
+  const auto d = m.drive(Machine::port_of(u1, 1), {.speed = UsbSpeed::Full, .bcd_usb = 0x200}, {.name = "sdb"},
+                         {.driver = "usb-storage", .uas_alt = false});
+  m.node(d.device).as<UsbDeviceInfo>().version = "    ";
+  const auto r = diagnose(m.finish());
+  const auto& f = only(r.findings, "legacy_companion");
+  CHECK(contains(f.message, "the device is USB 2.0 and could run at 480 Mb/s"));
+  // The figure is the bandwidth model's for one Bulk-Only drive at full speed.
+  CHECK(contains(f.message, fmt::format("about {} at best",
+                                        *topology::usb_drive_capacity(UsbRate::Full, StorageProtocol::Bot))));
+}
+
+TEST_CASE("device strings with ESC or BEL never reach doctor's text raw, invalid UTF-8 never breaks its JSON") {
+  Machine m;
+  const auto rp = m.pci_hop(std::nullopt, "0000:00:1c.4", {.link = pcie(5.0, 1)});
+  const auto x = m.controller(rp, "0000:03:00.0", HcdKind::Xhci,
+                              {.model = "ASM1042\x1b]0;owned\a", .link = pcie(5.0, 1)});
+  const auto u3 = m.root_hub(x, 3, UsbSpeed::High, 2);
+  const auto u4 = m.root_hub(x, 4, UsbSpeed::Super, 2);
+  m.pair_ports(u3, u4, 2);
+  // Raw in the evidence and the message: the renderers, not the check, make it safe.
+  m.drive(Machine::port_of(u4, 1),
+          {.vid = 0x1234, .pid = 0x5678, .product = "Evil\x1b[31m SSD\a", .speed = UsbSpeed::Super},
+          {.name = "sdb"},
+          {.driver = "usb-storage", .uas_alt = true, .uas_blocked_reason = "firmware says \xff\xfe\x1b[2J"});
+  m.drive(Machine::port_of(u4, 2), {.product = "Bad \xff\xfe UTF-8", .speed = UsbSpeed::Super, .power_control = "auto"},
+          {.name = "sdc"});
+  const auto t = m.finish();
+  const analysis::doctor::ModelSharePredictor model;
+  const auto r = diagnose(t, {.uas_driver_loaded = true, .predictor = &model});
+  REQUIRE(!r.findings.empty());
+  const report::DoctorReportInput in{r.findings, {}, r.controllers_checked, r.drives_checked};
+  const auto text = report::render_doctor_text(in);
+  CHECK(text.find('\x1b') == std::string::npos);
+  CHECK(text.find('\a') == std::string::npos);
+  CHECK(text.find('\xff') == std::string::npos);
+  CHECK(contains(text, "Evil\\x1b[31m SSD\\x07"));  // shown, escaped
+  std::string json;
+  REQUIRE_NOTHROW(json = report::render_doctor_json(in));
+  const auto doc = nlohmann::json::parse(json);  // valid UTF-8, valid JSON
+  CHECK(doc.at("findings").size() == r.findings.size());
+  CHECK(json.find('\x1b') == std::string::npos);
+  CHECK(json.find("\xef\xbf\xbd") != std::string::npos);  // U+FFFD where the invalid bytes were
+}

@@ -1,0 +1,101 @@
+// slow_hub_uplink: a hub whose upstream link is slower than the drives behind it, or shared by several.
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "report/describe.hpp"
+#include "src/analysis/doctor/checks.hpp"
+
+namespace usbsat::analysis::doctor {
+
+using namespace topology;
+using report::FindingSeverity;
+using report::usb_rate_text;
+
+void check_slow_hub_uplink(const Context& cx) {
+  // For every hub: all devices below it, and the devices for which it is the root-most hub slower than the
+  // device. What a device wants is its capability, else its negotiated speed; unknown speeds want nothing.
+  auto want_of = [&](const StorageDevice& d) -> std::optional<UsbSpeed> {
+    const auto& u = usb(cx.t, d.dev);
+    if (plausible_speed(u.capable_speed)) return u.capable_speed;
+    if (plausible_speed(u.speed)) return u.speed;
+    return std::nullopt;
+  };
+  std::map<Vertex, std::vector<const StorageDevice*>> all, slowed_at;
+  std::map<Vertex, std::optional<Vertex>> parent_hub;
+  for (const auto& d : cx.devices) {
+    // Several drives behind one hub count media: an empty card reader loads nothing.
+    const bool loads = !d.media().empty();
+    const auto chain = hub_chain(cx.t, d.dev);
+    bool slow_found = false;
+    for (std::size_t k = 0; k < chain.size(); ++k) {
+      const Vertex h = chain[k];
+      if (loads) all[h].push_back(&d);
+      parent_hub[h] = k ? std::optional<Vertex>(chain[k - 1]) : std::nullopt;
+      const auto hs = usb(cx.t, h).speed;
+      const auto want = want_of(d);
+      if (!slow_found && plausible_speed(hs) && want && *hs < *want) {
+        slowed_at[h].push_back(&d);
+        all[h];  // a slowed device is reported even when it has no medium
+        slow_found = true;
+      }
+    }
+  }
+  // "Several drives behind one hub" is reported at the deepest hub that carries exactly that set of drives
+  // (the external hub, not the rate-matching hub above it that has nothing else).
+  std::set<Vertex> same_as_child;
+  for (const auto& [h, ds] : all)
+    if (auto p = parent_hub.at(h); p && all.contains(*p) && all.at(*p).size() == ds.size())
+      same_as_child.insert(*p);
+
+  for (const auto& [h, ds_all] : all) {  // std::map over vertex numbers: depth-first topology order
+    const auto& slowed = slowed_at[h];
+    std::size_t drives = 0;
+    for (const auto* d : ds_all) drives += d->media().size();
+    const bool several = drives >= 2 && !same_as_child.contains(h);
+    if (slowed.empty() && !several) continue;
+    const auto& ds = several ? ds_all : slowed;
+    const auto& hu = usb(cx.t, h);
+    std::vector<std::string> devices;
+    for (const auto* d : ds)
+      for (auto& n : device_names(cx.t, *d)) add_unique(devices, n);
+    devices.push_back(hu.name);
+    auto f = cx.finding(slowed.empty() ? FindingSeverity::Info : FindingSeverity::Warning, devices);
+    ev(f, hu.name + "/speed", report::sysfs_speed_text(hu.speed));
+    if (!hu.version.empty()) ev(f, hu.name + "/version", hu.version);
+    if (const auto ids = report::usb_ids(hu); !ids.empty()) ev(f, hu.name + " idVendor:idProduct", ids);
+    for (const auto* d : ds) {
+      const auto& u = usb(cx.t, d->dev);
+      ev(f, u.name + "/speed", report::sysfs_speed_text(u.speed));
+      if (u.capable_speed) ev(f, u.name + " capable speed", std::string(to_sysfs_string(*u.capable_speed)));
+    }
+    const std::string hub_rate = plausible_speed(hu.speed) ? usb_rate_text(*hu.speed) : "an unknown speed";
+    std::vector<std::string> parts;
+    if (!slowed.empty()) {
+      std::vector<std::string> names;
+      for (const auto* d : slowed) names.push_back(device_label(cx.t, *d));
+      const UsbSpeed want = *want_of(*slowed.front());
+      std::string why;
+      if (plausible_speed(hu.capable_speed) && *hu.capable_speed > *hu.speed && !hu.hub_peer)
+        why = fmt::format(" although the hub itself can do {} (its USB3 half did not connect: cable or port)",
+                          usb_rate_text(*hu.capable_speed));
+      parts.push_back(fmt::format("{} is connected upstream at {}{}, slower than {} behind it can run ({})",
+                                  report::describe_hub(hu), hub_rate, why, join(names), usb_rate_text(want)));
+    }
+    if (several)
+      parts.push_back(fmt::format("{} drives share this hub's {} uplink and split it when they are busy at once",
+                                  drives, hub_rate));
+    f.message = join(parts, "; ") + ".";
+    f.fix = slowed.empty()
+                ? "Fine for one drive at a time; for concurrent backups put the drives on separate root-hub "
+                  "connectors (`usbsat plan` suggests where)."
+                : fmt::format(
+                      "Connect the drive(s) directly to a {} connector of the computer, or replace the hub "
+                      "with one whose uplink is at least as fast as the drives.",
+                      usb_rate_text(*want_of(*slowed.front())));
+    cx.out.push_back(std::move(f));
+  }
+}
+
+}  // namespace usbsat::analysis::doctor

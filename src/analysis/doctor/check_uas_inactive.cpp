@@ -1,0 +1,120 @@
+// uas_inactive: a UAS-capable bridge driven by usb-storage (Bulk-Only), and why.
+#include <fmt/format.h>
+
+#include "report/describe.hpp"
+#include "src/analysis/doctor/checks.hpp"
+#include "topology/text.hpp"
+#include "topology/sysfs_parse.hpp"
+
+namespace usbsat::analysis::doctor {
+namespace {
+
+using namespace topology;
+using report::FindingSeverity;
+
+/// "alt 0: 08/06/50; alt 1: 08/06/62": the interface's alternate settings as evidence.
+std::string alt_settings_text(const InterfaceInfo& i) {
+  std::vector<std::string> parts;
+  for (const auto& a : i.alt_settings)
+    parts.push_back(fmt::format("alt {}: {:02x}/{:02x}/{:02x}", a.number, a.interface_class,
+                                a.interface_subclass, a.interface_protocol));
+  return join(parts, "; ");
+}
+
+/// "152d:0578:u": a usb-storage quirk entry as the module parameter spells it.
+std::string quirk_text(const StorageQuirk& q) {
+  return format_vid_pid(q.vendor_id, q.product_id) + ":" + q.flags;
+}
+
+}  // namespace
+
+void check_uas_inactive(const Context& cx) {
+  const auto quirks = cx.config.usb_storage_quirks ? parse_storage_quirks(*cx.config.usb_storage_quirks)
+                                                   : std::vector<StorageQuirk>{};
+  for (const auto& d : cx.devices) {
+    const auto& u = usb(cx.t, d.dev);
+    for (Vertex iv : d.ifaces) {
+      const auto& i = cx.t[iv].as<InterfaceInfo>();
+      if (!i.uas_capable || i.driver != "usb-storage") continue;
+      auto f = cx.finding(FindingSeverity::Warning, device_names(cx.t, d));
+      if (u.vendor_id) ev(f, u.name + "/idVendor", format_hex4(*u.vendor_id));
+      if (u.product_id) ev(f, u.name + "/idProduct", format_hex4(*u.product_id));
+      ev(f, u.name + "/speed", report::sysfs_speed_text(u.speed));
+      ev(f, i.name + "/driver", i.driver);
+      if (!i.alt_settings.empty()) ev(f, i.name + "/descriptors (alt settings)", alt_settings_text(i));
+      const auto ctrl = controller_of(cx.t, d.dev);
+      const ControllerInfo* ci = ctrl ? cx.t[*ctrl].get_if<ControllerInfo>() : nullptr;
+      if (ci) ev(f, ci->bdf + "/driver", ci->driver.empty() ? "(none)" : ci->driver);
+
+      const std::string who = device_label(cx.t, d);
+      std::string why, fix;
+      const StorageQuirk* q = nullptr;
+      for (const auto& e : quirks)
+        if (u.vendor_id == e.vendor_id && u.product_id == e.product_id && e.ignore_uas()) q = &e;
+      // The scanner's own reading, unless it only repeats the quirk shown below.
+      if (i.uas_blocked_reason && !q) ev(f, "scanner: uas blocked because", *i.uas_blocked_reason);
+      // The kernel's rule needs a known speed: an unknown one is no evidence of "below SuperSpeed".
+      const bool asmedia_rule = u.vendor_id == 0x174c && (u.product_id == 0x55aa || u.product_id == 0x5106) &&
+                                plausible_speed(u.speed) && *u.speed < UsbSpeed::Super;
+      const bool companion = ci && (ci->kind == HcdKind::Ohci || ci->kind == HcdKind::Uhci);
+      if (q) {
+        // A deliberate setting: somebody (the distribution or the admin) disabled UAS for this bridge.
+        f.severity = FindingSeverity::Info;
+        ev(f, "usb_storage.quirks", *cx.config.usb_storage_quirks);
+        why = fmt::format("the usb-storage quirk {} is set for this device (flag u = IGNORE_UAS)", quirk_text(*q));
+        fix = fmt::format(
+            "Only if this bridge's firmware has been updated or UAS has been tested on it: remove {} "
+            "from the\n"
+            "usb-storage.quirks option (kernel command line or /etc/modprobe.d/*.conf), then replug the "
+            "drive.\n"
+            "Risk: such quirks exist because the bridge misbehaves with UAS (command timeouts, resets, hangs "
+            "under\n"
+            "load); if that happens, put the quirk back. Keeping it costs command queueing, not correctness.",
+            quirk_text(*q));
+      } else if (asmedia_rule) {
+        f.severity = FindingSeverity::Info;
+        why = fmt::format(
+            "the kernel ignores UAS for ASMedia {} bridges below SuperSpeed (built-in rule in the uas "
+            "driver), and this one runs at {}",
+            report::usb_ids(u), report::usb_rate_text(*u.speed));
+        fix = "Connect it to a USB 3 (SuperSpeed) connector; UAS is then used automatically.";
+      } else if (companion) {
+        why = fmt::format(
+            "it is on the {} companion controller {}, whose driver has no scatter-gather support, "
+            "which the uas driver requires",
+            to_string(ci->kind), ci->bdf);
+        fix = "Connect it to a port served by an xHCI (USB 3) controller.";
+      } else if (cx.config.uas_driver_loaded && !*cx.config.uas_driver_loaded) {
+        ev(f, "/sys/module/uas", "(absent)");
+        why = "the uas driver is not loaded (not built for this kernel, or blacklisted)";
+        fix =
+            "Load it (sudo modprobe uas) and check /etc/modprobe.d for 'blacklist uas'; then replug the "
+            "drive.";
+      } else if (i.uas_blocked_reason) {
+        why = *i.uas_blocked_reason;
+        fix = "Remove the cause named above and replug the drive.";
+      } else {
+        why =
+            "no reason is visible in sysfs: most likely a quirk compiled into the kernel for this bridge "
+            "(drivers/usb/storage/unusual_uas.h), or a controller without streams support";
+        fix =
+            "Check the kernel log right after plugging it in: `sudo dmesg | grep -iE 'uas|usb-storage'` "
+            "says\n"
+            "'UAS is ignored for this device' (kernel quirk: the bridge is known to misbehave with UAS, "
+            "leave it)\n"
+            "or 'does not support streams' (use a port on another controller).";
+      }
+      f.message = fmt::format(
+          "{} offers UAS (interface {} has a 08/06/62 alternate setting) but is driven by usb-storage "
+          "(Bulk-Only "
+          "Transport): {}. Bulk-Only runs one command at a time, which costs throughput with small or mixed "
+          "I/O "
+          "and on SSDs.",
+          who, i.name, why);
+      f.fix = std::move(fix);
+      cx.out.push_back(std::move(f));
+    }
+  }
+}
+
+}  // namespace usbsat::analysis::doctor

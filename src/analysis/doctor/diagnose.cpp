@@ -1,0 +1,41 @@
+// diagnose(): the table of checks and the order findings are presented in.
+#include <algorithm>
+
+#include "src/analysis/doctor/checks.hpp"
+
+namespace usbsat::analysis::doctor {
+namespace {
+
+/// One row per check; the id is the stable finding id. Row order is the presentation order within one
+/// severity (each check appends in topology order).
+constexpr CheckRow kChecks[] = {
+    {"legacy_companion", &check_legacy_companion},
+    {"overcurrent", &check_overcurrent},
+    {"speed_below_capability", &check_speed_below_capability},
+    {"uas_inactive", &check_uas_inactive},
+    {"slow_hub_uplink", &check_slow_hub_uplink},
+    {"shared_bandwidth", &check_shared_bandwidth},
+    {"pcie_link_degraded", &check_pcie_link_degraded},
+    {"max_sectors_below_hw", &check_max_sectors_below_hw},
+    {"autosuspend", &check_autosuspend},
+};
+
+}  // namespace
+
+std::span<const CheckRow> check_table() {
+  return kChecks;
+}
+
+DoctorResult diagnose(const topology::Topology& t, const DoctorConfig& config) {
+  const auto devices = storage_devices(t);
+  DoctorResult r;
+  r.controllers_checked = t.controllers().size();
+  // Drives are counted as plan and saturate count them: one per medium (common::usb_drives_with_media).
+  r.drives_checked = common::usb_drives_with_media(t).size();
+  for (const auto& row : kChecks) row.run(Context{row.id, t, config, devices, r.findings});
+  std::stable_sort(r.findings.begin(), r.findings.end(),
+                   [](const report::Finding& a, const report::Finding& b) { return a.severity > b.severity; });
+  return r;
+}
+
+}  // namespace usbsat::analysis::doctor
