@@ -1,26 +1,64 @@
 #include "load/buffer.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 
+#include "load/job.hpp"
 #include "load/offsets.hpp"
 
 namespace usbsat::load {
 
 void FreeDeleter::operator()(std::byte* p) const { std::free(p); }
 
-AlignedBytes alloc_io_buffers(std::size_t size, std::size_t align, std::uint64_t seed) {
+AlignedBytes alloc_io_buffers(std::size_t size, std::size_t align, std::uint64_t seed, std::stop_token stop) {
+  constexpr std::size_t kChunk = 4u << 20;  // a stop is seen within one chunk (a few ms)
   void* p = nullptr;
   if (size == 0) size = align;
   if (::posix_memalign(&p, align, size) != 0) throw std::bad_alloc();
   AlignedBytes buf(static_cast<std::byte*>(p));
   Rng rng(seed);
-  for (std::size_t i = 0; i + 8 <= size; i += 8) {
-    const std::uint64_t v = rng.next() | 0x0101010101010101ULL;  // no zero byte anywhere
-    std::memcpy(buf.get() + i, &v, 8);
+  for (std::size_t chunk = 0; chunk < size; chunk += kChunk) {
+    if (stop.stop_requested()) return nullptr;
+    const std::size_t end = std::min(size, chunk + kChunk);
+    for (std::size_t i = chunk; i + 8 <= end; i += 8) {
+      const std::uint64_t v = rng.next() | 0x0101010101010101ULL;  // no zero byte anywhere
+      std::memcpy(buf.get() + i, &v, 8);
+    }
   }
   return buf;
+}
+
+std::uint64_t buffer_memory(std::uint32_t block_size, unsigned queue_depth, std::size_t targets) {
+  return std::uint64_t{block_size} * queue_depth * targets;  // ≤ 2^32 × 2^32 × targets: fine for any real count
+}
+
+std::optional<std::string> check_buffer_memory(std::uint32_t block_size, unsigned queue_depth,
+                                               std::size_t targets, std::uint64_t limit) {
+  const std::uint64_t needed = buffer_memory(block_size, queue_depth, targets);
+  if (needed <= limit) return std::nullopt;
+  return "the I/O buffers would take " + format_size(needed) + " (bs " + format_size(block_size) + " × qd " +
+         std::to_string(queue_depth) + " × " + std::to_string(targets) + (targets == 1 ? " target" : " targets") +
+         " at once), more than the " + format_size(limit) +
+         " limit; lower --bs or --qd (or run fewer targets at once), or raise --max-buffer-memory";
+}
+
+BufferLimit parse_buffer_limit(std::string_view s, std::uint64_t physical) {
+  const auto v = parse_size(s);
+  if (!v || *v < (std::uint64_t{1} << 20))
+    return {0, "bad --max-buffer-memory '" + std::string(s) + "': give a size of at least 1m, e.g. 512m or 2g"};
+  if (physical && *v > physical)
+    return {0, "--max-buffer-memory " + std::string(s) + " is more than this machine's memory (" +
+                   std::to_string(physical >> 20) + "m)"};
+  return {*v, {}};
+}
+
+std::uint64_t physical_memory() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
 }
 
 }  // namespace usbsat::load

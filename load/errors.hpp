@@ -13,8 +13,10 @@ struct LoadError : std::runtime_error {
 
 /// One target cannot be opened or probed; the caller records it against that target.
 struct TargetError : std::runtime_error {
-  TargetError(const std::string& what, int err) : std::runtime_error(what), error(err) {}
-  int error;  ///< errno of the failing call (0 when not an OS error)
+  TargetError(const std::string& what, int err, std::string why = {})
+      : std::runtime_error(what), error(err), reason(why.empty() ? what : std::move(why)) {}
+  int error;           ///< errno of the failing call (0 when not an OS error)
+  std::string reason;  ///< what() without the target's path, for lines that name the target already
 };
 
 }  // namespace usbsat::load

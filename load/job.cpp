@@ -1,6 +1,8 @@
 #include "load/job.hpp"
 
 #include <charconv>
+#include <cmath>
+#include <sstream>
 #include <limits>
 
 namespace usbsat::load {
@@ -62,14 +64,32 @@ std::string format_size(std::uint64_t b) {
   return std::to_string(b);
 }
 
+std::string set_durations(JobSpec& job, double runtime_s, double ramp_s) {
+  const auto max_runtime = static_cast<double>(kMaxRuntime.count());
+  const auto max_ramp = static_cast<double>(kMaxRamp.count());
+  // The negated comparisons also reject NaN.
+  auto out_of_range = [](std::string_view option, double v, double lo, double hi) {
+    std::ostringstream s;
+    s << option << ' ' << v << " is out of range: give " << lo << " to " << hi << " seconds";
+    return s.str();
+  };
+  if (!(runtime_s >= 0.001 && runtime_s <= max_runtime)) return out_of_range("--runtime", runtime_s, 0.001, max_runtime);
+  if (!(ramp_s >= 0 && ramp_s <= max_ramp)) return out_of_range("--ramp", ramp_s, 0, max_ramp);
+  job.runtime = std::chrono::milliseconds(std::llround(runtime_s * 1000));
+  job.ramp = std::chrono::milliseconds(std::llround(ramp_s * 1000));
+  return {};
+}
+
 std::vector<std::string> validate(const JobSpec& job) {
   std::vector<std::string> err;
   if (job.block_size == 0 || job.block_size % 512 != 0)
     err.push_back("block size must be a positive multiple of 512 bytes");
   if (job.block_size > (64u << 20)) err.push_back("block size must be at most 64m");
   if (job.queue_depth < 1 || job.queue_depth > 1024) err.push_back("queue depth must be between 1 and 1024");
-  if (job.runtime.count() <= 0) err.push_back("runtime must be positive");
-  if (job.ramp.count() < 0) err.push_back("ramp must not be negative");
+  if (job.runtime.count() <= 0 || job.runtime > kMaxRuntime)
+    err.push_back("runtime must be positive and at most " + std::to_string(kMaxRuntime.count()) + " s");
+  if (job.ramp.count() < 0 || job.ramp > kMaxRamp)
+    err.push_back("ramp must be between 0 and " + std::to_string(kMaxRamp.count()) + " s");
   if (job.rwmix_read > 100) err.push_back("rwmix must be between 0 and 100");
   if (job.offset % 512 != 0) err.push_back("offset must be a multiple of 512 bytes");
   return err;

@@ -36,6 +36,16 @@ struct JobSpec {
   std::uint64_t seed = 0x75736273;   ///< offsets are a pure function of (seed, target index)
 };
 
+/// The longest measured window and the longest ramp of one phase. They bound the run's time and the
+/// per-second series (one counter per second of the window) whatever the command line says.
+inline constexpr std::chrono::seconds kMaxRuntime{86400};
+inline constexpr std::chrono::seconds kMaxRamp{3600};
+
+/// Set `job.runtime` and `job.ramp` from seconds as typed on the command line (0.5, 1e3). Checked before
+/// converting: runtime in [0.001 s, kMaxRuntime], ramp in [0, kMaxRamp], both finite. Returns the usage error
+/// ("--runtime 1e+12 is out of range: give 0.001 to 86400 seconds"), empty when set.
+std::string set_durations(JobSpec& job, double runtime_s, double ramp_s);
+
 /// Target-independent checks; each message is one sentence. Empty = valid.
 std::vector<std::string> validate(const JobSpec& job);
 

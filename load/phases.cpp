@@ -29,3 +29,13 @@ std::vector<PhaseTargets> plan_phases(std::size_t n, std::span<const unsigned> l
 }
 
 }  // namespace usbsat::load
+
+namespace usbsat::load {
+
+std::optional<std::string> check_levels(std::span<const unsigned> levels) {
+  if (std::find(levels.begin(), levels.end(), 0u) == levels.end()) return std::nullopt;
+  return "--concurrency 0 runs nothing: each level is a number of targets running at once, 1 or more "
+         "(e.g. 1,2,4)";
+}
+
+}  // namespace usbsat::load

@@ -70,8 +70,12 @@ PhaseResult run_phase(const std::vector<RunTarget>& targets, const RunConfig& cf
         if (!region.region) throw TargetError(region.error, EINVAL);
         setup = {job, *region.region, t.logical_block, job.seed * 0x9e3779b97f4a7c15ULL + members[i] + 1};
         const std::size_t bytes = static_cast<std::size_t>(job.queue_depth) * job.block_size;
-        buffers = alloc_io_buffers(bytes, 4096, setup.seed);
-        engine = factory->make({t.fd, job.queue_depth, {buffers.get(), bytes}, job.block_size});
+        // Filling big buffers takes a while: a stop request ends it, and this worker then runs nothing.
+        buffers = alloc_io_buffers(bytes, 4096, setup.seed, phase_stop.get_token());
+        if (buffers) engine = factory->make({t.fd, job.queue_depth, {buffers.get(), bytes}, job.block_size});
+      } catch (const std::bad_alloc&) {
+        r.error = "cannot allocate " + format_size(std::uint64_t{job.queue_depth} * job.block_size) +
+                  " of I/O buffers";
       } catch (const std::exception& e) {
         r.error = e.what();
       }
@@ -155,6 +159,7 @@ double PhaseResult::aggregate_iops() const {
 RunResult run_load(const std::vector<RunTarget>& targets, const RunConfig& cfg, std::stop_token stop,
                    const Clock& clock, const SnapshotFn& on_snapshot) {
   RunResult out;
+  out.planned_phases = cfg.phases.size();
   for (std::size_t p = 0; p < cfg.phases.size(); ++p) {
     if (stop.stop_requested()) {
       out.interrupted = true;

@@ -53,6 +53,7 @@ struct PhaseResult {
 
 struct RunResult {
   std::vector<PhaseResult> phases;   ///< the phases that ran (fewer than planned when interrupted)
+  std::size_t planned_phases = 0;    ///< the phases the run was configured with
   bool interrupted = false;
 };
 

@@ -1,7 +1,12 @@
 #include "load/safety.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <algorithm>
 #include <cstdlib>
@@ -76,38 +81,56 @@ std::vector<MountEntry> parse_mountinfo(std::string_view text) {
   return out;
 }
 
-SafetyDecision decide_write(const WriteRequest& req, const DeviceFacts* facts,
-                            const std::vector<ResolvedMount>& mounts) {
-  if (!req.write)
-    return {false, "writing needs --write (the default is read-only)"};
-  if (!req.is_block) return {true, {}};
-  if (std::find(req.allow_write.begin(), req.allow_write.end(), req.target) == req.allow_write.end())
-    return {false, "writing to block device " + req.target + " needs --allow-write " + req.target +
-                       " naming exactly this device"};
-  if (!facts) return {false, "cannot inspect block device " + req.target + "; refusing to write"};
+namespace {
+
+/// Why writing under `f` would write under a mounted filesystem ("holds the system filesystem / (sda2)",
+/// "is mounted: sdb1 on /mnt"), nullopt when nothing of it is mounted. System filesystems are named first:
+/// the clearest reason.
+std::optional<std::string> mount_problem(const DeviceFacts& f, const std::string& label,
+                                         const std::vector<ResolvedMount>& mounts) {
   auto describe = [&](const DevNum& d) -> std::string {
-    if (d == facts->dev) return facts->name.empty() ? req.target : facts->name;
-    for (std::size_t i = 0; i < facts->related.size(); ++i)
-      if (facts->related[i] == d && i < facts->related_names.size()) return facts->related_names[i];
+    if (d == f.dev) return f.name.empty() ? label : f.name;
+    for (std::size_t i = 0; i < f.related.size(); ++i)
+      if (f.related[i] == d && i < f.related_names.size()) return f.related_names[i];
     return std::to_string(d.major) + ":" + std::to_string(d.minor);
   };
   auto ours = [&](const DevNum& d) {
-    return d == facts->dev || std::find(facts->related.begin(), facts->related.end(), d) != facts->related.end();
+    return d == f.dev || std::find(f.related.begin(), f.related.end(), d) != f.related.end();
   };
-  // System filesystems first: that is the clearest reason.
   for (int pass = 0; pass < 2; ++pass) {
     for (const auto& m : mounts) {
       const bool hit = ours(m.entry.dev) || (m.source_dev && ours(*m.source_dev));
       if (!hit) continue;
       const DevNum d = ours(m.entry.dev) ? m.entry.dev : *m.source_dev;
       if (pass == 0 && is_system_mount(m.entry.mount_point))
-        return {false, req.target + " holds the system filesystem " + m.entry.mount_point + " (" + describe(d) +
-                           "); refusing to write"};
-      if (pass == 1)
-        return {false, req.target + " is mounted: " + describe(d) + " on " + m.entry.mount_point +
-                           "; refusing to write"};
+        return "holds the system filesystem " + m.entry.mount_point + " (" + describe(d) + ")";
+      if (pass == 1) return "is mounted: " + describe(d) + " on " + m.entry.mount_point;
     }
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+SafetyDecision decide_write(const WriteRequest& req, const DeviceFacts* facts,
+                            const std::vector<ResolvedMount>& mounts) {
+  if (!req.write)
+    return {false, "writing needs --write (the default is read-only)"};
+  const std::string what = req.is_block ? "block device" : "file";
+  if (std::find(req.allow_write.begin(), req.allow_write.end(), req.target) == req.allow_write.end())
+    return {false, "writing to " + what + " " + req.target + " needs --allow-write " + req.target +
+                       " naming exactly this " + (req.is_block ? "device" : "file")};
+  if (!req.is_block) {
+    for (const auto& loop : req.backs) {
+      const std::string via = req.target + " backs " + loop.facts.path + ", which ";
+      if (auto why = mount_problem(loop.facts, loop.facts.path, mounts))
+        return {false, via + *why + "; refusing to write"};
+      if (!loop.held.empty()) return {false, via + loop.held + "; refusing to write"};
+    }
+    return {true, {}};
+  }
+  if (!facts) return {false, "cannot inspect block device " + req.target + "; refusing to write"};
+  if (auto why = mount_problem(*facts, req.target, mounts)) return {false, req.target + " " + *why + "; refusing to write"};
   return {true, {}};
 }
 
@@ -143,11 +166,49 @@ std::optional<DeviceFacts> gather_device_facts(const std::string& path, const st
       if (fs::exists(e.path() / "partition")) add(e.path());
     for (const auto& e : fs::directory_iterator(cur / "holders", ec)) add(e.path());
     // Loop devices stacked on this one are not listed as holders; their backing_file names our node.
-    const std::string node = "/dev/" + cur.filename().string();
-    for (const auto& e : fs::directory_iterator(fs::path(sys_root) / "block", ec))
-      if (read_first_line(e.path() / "loop/backing_file") == node) add(e.path());
+    for (const auto& loop : loops_backed_by("/dev/" + cur.filename().string(), sys_root)) add(loop);
   }
   return f;
+}
+
+std::vector<std::string> loops_backed_by(const std::string& path, const std::string& sys_root) {
+  namespace fs = std::filesystem;
+  struct stat want {};
+  const bool have_id = ::stat(path.c_str(), &want) == 0;
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(fs::path(sys_root) / "block", ec)) {
+    const std::string backing = read_first_line(e.path() / "loop/backing_file");
+    if (backing.empty()) continue;
+    struct stat st {};
+    const bool same_file = have_id && ::stat(backing.c_str(), &st) == 0 && st.st_dev == want.st_dev &&
+                           st.st_ino == want.st_ino;
+    if (backing == path || same_file) out.push_back(e.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<BackedLoop> gather_backed_loops(const std::string& path, const std::string& sys_root) {
+  std::vector<BackedLoop> out;
+  for (const auto& dir : loops_backed_by(path, sys_root)) {
+    BackedLoop b;
+    const std::string node = "/dev/" + std::filesystem::path(dir).filename().string();
+    if (auto f = gather_device_facts(node, sys_root)) b.facts = std::move(*f);
+    b.facts.path = node;
+    if (b.facts.name.empty()) b.facts.name = std::filesystem::path(dir).filename().string();
+    // Held (mounted, dm/md on top, another O_EXCL user) when an exclusive open fails with EBUSY. Any other
+    // failure means we cannot tell, which counts as held too.
+    const int fd = ::open(node.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+    if (fd >= 0)
+      ::close(fd);
+    else if (errno == EBUSY)
+      b.held = "is in use (exclusive open failed)";
+    else
+      b.held = std::string("cannot be checked (") + std::strerror(errno) + ")";
+    out.push_back(std::move(b));
+  }
+  return out;
 }
 
 std::vector<ResolvedMount> read_mounts(const std::string& mountinfo_path) {

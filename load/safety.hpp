@@ -1,7 +1,8 @@
 #pragma once
-/// Write safety. Reading is always allowed; writing needs `--write`, and for a block device also
-/// `--allow-write` naming exactly that device, and the device must not be mounted (itself, a partition or a
-/// holder such as dm/md), in use (O_EXCL open fails), or hold the root or boot filesystem.
+/// Write safety. Reading is always allowed; writing needs `--write` and `--allow-write` naming exactly that
+/// block device or file. A block device must not be mounted (itself, a partition or a holder such as dm/md),
+/// in use (O_EXCL open fails), or hold the root or boot filesystem. A regular file must not back a loop
+/// device that is mounted (itself, a partition, a holder) or in use: that would write under a filesystem.
 ///
 /// The decision is a pure function of facts (decide_write); gathering the facts from /proc/self/mountinfo and
 /// /sys is separate (gather_device_facts) and takes its paths as parameters so tests can inject them.
@@ -46,11 +47,21 @@ struct ResolvedMount {
   std::optional<DevNum> source_dev;
 };
 
+/// A loop device whose backing file is the regular file a job would write: writing the file writes what the
+/// loop device (and a filesystem mounted from it) sees.
+struct BackedLoop {
+  DeviceFacts facts;   ///< the loop device (path /dev/loopN), its partitions and holders
+  /// Why the loop device counts as held, empty when an exclusive open succeeded: "is in use (exclusive open
+  /// failed)" (mounted, dm/md on top, another O_EXCL user), or "cannot be checked (…)" (no permission).
+  std::string held;
+};
+
 struct WriteRequest {
   bool write = false;                      ///< --write given
   bool is_block = false;
   std::string target;                      ///< canonical target path
   std::vector<std::string> allow_write;    ///< canonical --allow-write paths
+  std::vector<BackedLoop> backs;           ///< regular files: the loop devices this file backs
 };
 
 struct SafetyDecision {
@@ -58,7 +69,8 @@ struct SafetyDecision {
   std::string reason;  ///< why not (one sentence), empty when allowed
 };
 
-/// Pure decision for one target that the job would write to. `facts` is required for block devices.
+/// Pure decision for one target that the job would write to. `facts` is required for block devices; for
+/// regular files `req.backs` lists the loop devices the file backs.
 SafetyDecision decide_write(const WriteRequest& req, const DeviceFacts* facts,
                             const std::vector<ResolvedMount>& mounts);
 
@@ -66,6 +78,13 @@ SafetyDecision decide_write(const WriteRequest& req, const DeviceFacts* facts,
 /// and holders (…/holders/*, and loop devices whose backing file is the device, recursively, also of each
 /// partition). nullopt when not a block device.
 std::optional<DeviceFacts> gather_device_facts(const std::string& path, const std::string& sys_root = "/sys");
+
+/// The loop devices (sysfs directories under `sys_root`/block) whose loop/backing_file is `path`: the same
+/// name, or the same file (st_dev and st_ino, e.g. through another link).
+std::vector<std::string> loops_backed_by(const std::string& path, const std::string& sys_root = "/sys");
+
+/// The loop devices regular file `path` backs, with their facts and whether an exclusive open of each fails.
+std::vector<BackedLoop> gather_backed_loops(const std::string& path, const std::string& sys_root = "/sys");
 
 /// Read and resolve `mountinfo_path` (stat of each /dev/… source). Unreadable → empty.
 std::vector<ResolvedMount> read_mounts(const std::string& mountinfo_path = "/proc/self/mountinfo");

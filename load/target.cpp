@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include "load/errors.hpp"
 
@@ -17,7 +18,8 @@ namespace usbsat::load {
 namespace {
 
 [[noreturn]] void fail(const std::string& path, const char* what, int err) {
-  throw TargetError(path + ": " + what + ": " + std::strerror(err), err);
+  const std::string reason = std::string(what) + ": " + std::strerror(err);
+  throw TargetError(path + ": " + reason, err, reason);
 }
 
 }  // namespace
@@ -27,6 +29,11 @@ OpenedTarget open_target(const std::string& path, const OpenOptions& opt) {
   t.info.path = path;
   int flags = O_CLOEXEC | (opt.access == Access::ReadWrite ? O_RDWR : O_RDONLY);
   if (opt.exclusive) flags |= O_EXCL;  // only meaningful (and only used) on block devices
+  // Only block devices and regular files: anything else is refused before open(), which would block on a
+  // FIFO without a writer.
+  struct stat pre {};
+  if (::stat(path.c_str(), &pre) != 0) fail(path, "cannot open", errno);
+  if (!S_ISBLK(pre.st_mode) && !S_ISREG(pre.st_mode)) fail(path, "not a block device or regular file", EINVAL);
   int fd = -1;
   if (opt.direct) {
     fd = ::open(path.c_str(), flags | O_DIRECT);
@@ -63,6 +70,25 @@ OpenedTarget open_target(const std::string& path, const OpenOptions& opt) {
   }
   if (t.info.size_bytes == 0) fail(path, "size is 0", EINVAL);
   return t;
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> find_named_twice(std::span<const std::string> paths) {
+  struct Id {
+    bool known = false;
+    struct stat st {};
+  };
+  std::vector<Id> ids(paths.size());
+  for (std::size_t i = 0; i < paths.size(); ++i) ids[i].known = ::stat(paths[i].c_str(), &ids[i].st) == 0;
+  auto same = [&](std::size_t i, std::size_t j) {
+    const Id &a = ids[i], &b = ids[j];
+    if (!a.known || !b.known) return paths[i] == paths[j];
+    if (S_ISBLK(a.st.st_mode) && S_ISBLK(b.st.st_mode)) return a.st.st_rdev == b.st.st_rdev;
+    return a.st.st_dev == b.st.st_dev && a.st.st_ino == b.st.st_ino;
+  };
+  for (std::size_t j = 1; j < paths.size(); ++j)
+    for (std::size_t i = 0; i < j; ++i)
+      if (same(i, j)) return std::pair{i, j};
+  return std::nullopt;
 }
 
 }  // namespace usbsat::load

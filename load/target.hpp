@@ -2,7 +2,10 @@
 /// A load target: a block device or a regular file, opened for the run (O_DIRECT when possible) and probed
 /// for its size and logical block size.
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
+#include <utility>
 
 #include "load/unique_fd.hpp"
 
@@ -36,6 +39,11 @@ struct OpenOptions {
 
 /// Open and probe `path`. Throws TargetError (with errno) when it cannot be opened or is neither a block
 /// device nor a regular file, or has size 0.
+/// A FIFO, socket, directory or character device is refused before open(), so a FIFO cannot block the run.
 OpenedTarget open_target(const std::string& path, const OpenOptions& opt);
+
+/// The first pair of `paths` (i < j) naming the same target: the same block device (st_rdev), the same file
+/// (st_dev and st_ino, so also through a symlink or hard link), or the same string when stat fails.
+std::optional<std::pair<std::size_t, std::size_t>> find_named_twice(std::span<const std::string> paths);
 
 }  // namespace usbsat::load

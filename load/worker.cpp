@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -42,7 +43,11 @@ WorkerOutcome run_worker(Engine& engine, std::span<std::byte> buffers, const Wor
 
   OffsetGenerator offsets(setup.region, bs, setup.align, is_random(job.pattern), setup.seed);
   Rng mix(setup.seed ^ 0x6d69785f72776d78ULL);
-  const auto seconds = static_cast<std::size_t>((timing.end_ns - timing.measure_ns + 999'999'999) / 1'000'000'000);
+  // One counter per second of the window, never more than the longest window a job may have (kMaxRuntime):
+  // the series is bounded whatever the timing says.
+  const std::int64_t window_ns = std::max<std::int64_t>(timing.end_ns - timing.measure_ns, 0);
+  const auto seconds = static_cast<std::size_t>(
+      std::min<std::int64_t>((window_ns + 999'999'999) / 1'000'000'000, kMaxRuntime.count()));
   st.bytes_per_second.assign(seconds, 0);
 
   std::vector<Slot> slots(job.queue_depth);

@@ -65,9 +65,10 @@ std::string render_load_text(const LoadReportInput& in) {
   fmt::format_to(out, "usbsat load: {}\n", job_line(in));
   const auto* run = in.run;
   const std::size_t nphases = run ? run->phases.size() : 0;
+  const std::size_t planned = run ? std::max(run->planned_phases, nphases) : 0;  // interrupted: fewer ran
   for (std::size_t pi = 0; pi < nphases; ++pi) {
     const auto& p = run->phases[pi];
-    fmt::format_to(out, "\nPhase {}/{}: {}{}\n", pi + 1, nphases, phase_title(in, p),
+    fmt::format_to(out, "\nPhase {}/{}: {}{}\n", pi + 1, planned, phase_title(in, p),
                    p.complete ? "" : " (interrupted)");
     fmt::format_to(out, "  {:<20} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6}\n", "target", "MB/s", "IOPS",
                    "mean µs", "p50 µs", "p99 µs", "p99.9 µs", "max µs", "errors");

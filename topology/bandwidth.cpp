@@ -374,6 +374,7 @@ std::optional<Bandwidth> parse_rate(std::string_view s) {
   double v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc{} || end != s.data() + s.size() || !std::isfinite(v) || v <= 0) return std::nullopt;
+  if (v * mult > 1e15) return std::nullopt;  // beyond any link (and beyond what llround can convert)
   return Bandwidth::from_bytes_per_s(static_cast<std::uint64_t>(std::llround(v * mult)));
 }
 

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <thread>
 
 #include "load/engine.hpp"
+#include "load/buffer.hpp"
 #include "load/errors.hpp"
 #include "load/job.hpp"
 #include "load/runner.hpp"
@@ -23,6 +25,7 @@
 #include "report/progress.hpp"
 #include "src/cli/cmd_load.hpp"
 #include "src/cli/exit_codes.hpp"
+#include "src/cli/failure.hpp"
 #include "src/cli/signal_stop.hpp"
 #include "src/cli/terminal.hpp"
 
@@ -43,17 +46,14 @@ JobOrError make_job(const LoadOptions& o) {
   const auto offset = load::parse_size(o.offset);
   const auto size = load::parse_size(o.size);
   if (!pattern) return {j, "unknown pattern '" + o.pattern + "'"};
-  if (!bs || *bs > UINT32_MAX) return {j, "bad block size '" + o.bs + "'"};
-  if (!offset) return {j, "bad offset '" + o.offset + "'"};
-  if (!size) return {j, "bad size '" + o.size + "'"};
-  if (!(o.runtime_s > 0) || !(o.ramp_s >= 0) || !std::isfinite(o.runtime_s) || !std::isfinite(o.ramp_s))
-    return {j, "runtime must be positive and ramp not negative"};
+  if (!bs || *bs > UINT32_MAX) return {j, "bad block size '" + o.bs + "': give 512 to 64m, e.g. 4k or 128k"};
+  if (!offset) return {j, "bad offset '" + o.offset + "': give a size such as 0, 1m or 4g"};
+  if (!size) return {j, "bad size '" + o.size + "': give a size such as 0 (to the end), 1m or 4g"};
+  if (auto e = load::set_durations(j, o.runtime_s, o.ramp_s); !e.empty()) return {j, e};
   j.pattern = *pattern;
   j.block_size = static_cast<std::uint32_t>(*bs);
   j.queue_depth = o.qd;
   j.rwmix_read = o.rwmix;
-  j.runtime = std::chrono::milliseconds(static_cast<long>(std::llround(o.runtime_s * 1000)));
-  j.ramp = std::chrono::milliseconds(static_cast<long>(std::llround(o.ramp_s * 1000)));
   j.offset = *offset;
   j.size = *size;
   if (const auto errs = load::validate(j); !errs.empty()) r.error = errs.front();
@@ -81,8 +81,12 @@ void bind_load_options(CLI::App& sub, LoadOptions& o) {
   sub.add_option("--offset", o.offset, "Start of the region (e.g. 1g)")->capture_default_str();
   sub.add_option("--size", o.size, "Length of the region; 0 = to the end")->capture_default_str();
   sub.add_flag("--write", o.write, "Allow writing (destroys data in the region!)");
-  sub.add_option("--allow-write", o.allow_write, "Block device that may be written, named exactly (repeatable)")
+  sub.add_option("--allow-write", o.allow_write,
+                 "Block device or file that may be written, named exactly (repeatable)")
       ->allow_extra_args(false);
+  sub.add_option("--max-buffer-memory", o.max_buffer_memory,
+                 "Limit on the I/O buffers (bs x qd x targets at once); at most this machine's memory")
+      ->capture_default_str();
   sub.add_flag("--buffered", o.buffered, "Do not use O_DIRECT");
   sub.add_option("targets", o.targets, "Block devices or regular files")->required();
 }
@@ -92,20 +96,31 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
   auto note = [&](const std::string& s) {
     if (show_notes) fmt::print(stderr, "usbsat: {}\n", s);
   };
+  auto usage = [&](const std::string& s) { return fail(global, kExitUsage, "load", s); };
 
-  // 1. The job: parse and validate before anything is opened.
+  // 1. The job, the phases and the memory they need: parse and validate before anything is opened.
   auto [job, job_error] = make_job(o);
-  if (!job_error.empty()) {
-    fmt::print(stderr, "usbsat load: {}\n", job_error);
-    return kExitUsage;
-  }
+  if (!job_error.empty()) return usage(job_error);
+  if (auto e = load::check_levels(o.concurrency)) return usage(*e);
+  if (auto twice = load::find_named_twice(o.targets))
+    return usage(o.targets[twice->first] == o.targets[twice->second]
+                     ? o.targets[twice->first] + " is named twice"
+                     : o.targets[twice->first] + " and " + o.targets[twice->second] +
+                           " are the same target (named twice)");
+  const auto limit = load::parse_buffer_limit(o.max_buffer_memory, load::physical_memory());
+  if (!limit.error.empty()) return usage(limit.error);
+  std::size_t at_once = o.targets.size();  // the largest phase
+  if (!o.concurrency.empty())
+    at_once = std::min<std::size_t>(at_once, *std::max_element(o.concurrency.begin(), o.concurrency.end()));
+  if (auto e = load::check_buffer_memory(job.block_size, job.queue_depth, at_once, limit.bytes)) return usage(*e);
 
   // 2. The engine: io_uring unless unavailable (then sync, with a one-line notice).
   const auto engine = load::choose_engine(o.engine);
   if (!engine.notice.empty()) note(engine.notice);
 
-  // 3. Safety: writing must be asked for, block devices named exactly, and none may be mounted or a system
-  //    disk. Any refusal refuses the whole run before a single target is opened for writing.
+  // 3. Safety: writing must be asked for, every target named exactly, no block device mounted or a system
+  //    disk, no file backing a mounted or held loop device. Any refusal refuses the whole run before a single
+  //    target is opened for writing.
   const bool writing = load::writes(job.pattern);
   std::vector<std::string> allow;
   for (const auto& a : o.allow_write) allow.push_back(load::canonical_path(a));
@@ -113,12 +128,10 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
     const auto mounts = load::read_mounts();
     for (const auto& t : o.targets) {
       const auto facts = load::gather_device_facts(t);
-      const load::WriteRequest req{o.write, facts.has_value(), load::canonical_path(t), allow};
+      load::WriteRequest req{o.write, facts.has_value(), load::canonical_path(t), allow, {}};
+      if (o.write && !facts) req.backs = load::gather_backed_loops(req.target);
       const auto verdict = load::decide_write(req, facts ? &*facts : nullptr, mounts);
-      if (!verdict.allowed) {
-        fmt::print(stderr, "usbsat load: refused: {}\n", verdict.reason);
-        return kExitRefused;
-      }
+      if (!verdict.allowed) return fail(global, kExitRefused, "load", "refused: " + verdict.reason);
     }
   }
 
@@ -140,16 +153,17 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
       run_targets.push_back({t, ot.fd.get(), ot.info.size_bytes, ot.info.logical_block});
       opened.push_back(std::move(ot));
     } catch (const load::TargetError& e) {
-      if (writing && block && e.error == EBUSY) {
-        fmt::print(stderr, "usbsat load: refused: {} is in use (exclusive open failed); refusing to write\n", t);
-        return kExitRefused;
-      }
-      diags.push_back({"error", t, e.what()});
+      if (writing && block && e.error == EBUSY)
+        return fail(global, kExitRefused, "load",
+                    "refused: " + t + " is in use (exclusive open failed); refusing to write");
+      diags.push_back({"error", t, e.reason});
       note(e.what());
       open_failed = true;
     }
   }
-  if (run_targets.empty()) throw load::LoadError("no target could be opened");
+  if (run_targets.empty())
+    return fail(global, kExitEnvironment, "load", "cannot run the load: no target could be opened",
+                as_diagnostics(diags));
 
   // 5. Run the phases; SIGINT/SIGTERM stop them promptly and the partial results still print.
   load::RunConfig cfg;

@@ -21,7 +21,8 @@ struct LoadOptions {
   std::string offset = "0";             ///< region start (size string)
   std::string size = "0";               ///< region length (size string), 0 = to the end
   bool write = false;                   ///< allow writing at all
-  std::vector<std::string> allow_write; ///< block devices that may be written, named exactly
+  std::vector<std::string> allow_write; ///< block devices and files that may be written, named exactly
+  std::string max_buffer_memory = "256m"; ///< limit on bs × qd × targets at once (size string)
   bool buffered = false;                ///< do not ask for O_DIRECT
   std::vector<std::string> targets;
 };

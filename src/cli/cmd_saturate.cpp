@@ -10,6 +10,7 @@
 #include <set>
 #include <stop_token>
 
+#include "load/buffer.hpp"
 #include "load/engine.hpp"
 #include "load/errors.hpp"
 #include "load/job.hpp"
@@ -19,6 +20,7 @@
 #include "report/saturate_report.hpp"
 #include "src/cli/cmd_saturate.hpp"
 #include "src/cli/exit_codes.hpp"
+#include "src/cli/failure.hpp"
 #include "src/analysis/common/usb_drives.hpp"
 #include "src/analysis/saturate/saturate.hpp"
 #include "src/cli/signal_stop.hpp"
@@ -34,10 +36,6 @@ constexpr std::string_view kNothingToMeasure =
     "something:\n"
     "  usbsat saturate --group NAME=/dev/sdX,/dev/sdY[@CAP]   (CAP e.g. 40M or 400MB/s; repeat --group for "
     "more groups)\n";
-
-std::chrono::milliseconds ms(double s) {
-  return std::chrono::milliseconds(std::llround(s * 1000));
-}
 
 }  // namespace
 
@@ -65,6 +63,9 @@ void bind_saturate_options(CLI::App& sub, SaturateOptions& o) {
   sub.add_option("--tolerance", o.tolerance, "Verdict tolerance as a fraction (default: from the noise)")
       ->check(CLI::Range(0.0, 0.5));
   sub.add_flag("--dry-run", o.dry_run, "Print the groups and the phases that would run; measure nothing");
+  sub.add_option("--max-buffer-memory", o.max_buffer_memory,
+                 "Limit on the I/O buffers (bs x qd x drives at once); at most this machine's memory")
+      ->capture_default_str();
   sub.add_option("devices", o.devices, "Only these USB drives (sdb or /dev/sdb)");
 }
 
@@ -73,19 +74,15 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   auto note = [&](const std::string& s) {
     if (!global.quiet) fmt::print(stderr, "usbsat saturate: {}\n", s);
   };
-  auto usage = [](const std::string& s) {
-    fmt::print(stderr, "usbsat saturate: {}\n", s);
-    return kExitUsage;
-  };
+  auto usage = [&](const std::string& s) { return fail(global, kExitUsage, "saturate", s); };
 
   // 1. The job and the groups: parse and validate before anything is scanned or opened.
   analysis::saturate::SaturateSettings settings;
   const auto bs = load::parse_size(o.bs);
-  if (!bs || *bs == 0 || *bs > UINT32_MAX) return usage("bad block size '" + o.bs + "'");
-  if (!(o.runtime_s > 0) || !(o.ramp_s >= 0) || !std::isfinite(o.runtime_s) || !std::isfinite(o.ramp_s))
-    return usage("runtime must be positive and ramp not negative");
-  settings.job.runtime = ms(o.runtime_s);
-  settings.job.ramp = ms(o.ramp_s);
+  if (!bs || *bs == 0 || *bs > UINT32_MAX) return usage("bad block size '" + o.bs + "': give 512 to 64m, e.g. 128k");
+  if (auto e = load::set_durations(settings.job, o.runtime_s, o.ramp_s); !e.empty()) return usage(e);
+  const auto limit = load::parse_buffer_limit(o.max_buffer_memory, load::physical_memory());
+  if (!limit.error.empty()) return usage(limit.error);
   settings.job.block_size = static_cast<std::uint32_t>(*bs);
   settings.job.pattern = *load::parse_pattern(o.pattern);
   if (const auto errs = load::validate(settings.job); !errs.empty()) return usage(errs.front());
@@ -93,15 +90,22 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   settings.passes = {{settings.job.pattern, settings.job.block_size, std::nullopt}};
   if (o.random_pass) settings.passes.push_back({load::Pattern::RandRead, 4096, std::nullopt});
   const std::optional<unsigned> qd = o.qd ? std::optional<unsigned>(o.qd) : std::nullopt;
+  if (!(o.tolerance >= 0 && o.tolerance <= 0.5))  // CLI11's range lets NaN through
+    return usage("--tolerance " + std::to_string(o.tolerance) + " is out of range: give 0 (from the noise) to 0.5");
   const std::optional<double> tolerance = o.tolerance > 0 ? std::optional<double>(o.tolerance) : std::nullopt;
 
   std::vector<analysis::saturate::GroupSpec> specs;
   for (const auto& g : o.groups) {
-    auto s = analysis::saturate::parse_group_spec(g);
-    if (!s)
-      return usage("bad --group '" + g + "': want NAME=/dev/a,/dev/b,...[@CAP], CAP like 40M or 400MB/s");
+    std::string why;
+    auto s = analysis::saturate::parse_group_spec(g, &why);
+    if (!s) return usage("bad --group '" + g + "': " + why);
     specs.push_back(std::move(*s));
   }
+  if (auto e = analysis::saturate::check_group_specs(specs)) return usage(*e);
+  for (const auto& g : specs)
+    if (auto twice = load::find_named_twice(g.paths))
+      return usage("group '" + g.name + "': " + g.paths[twice->first] + " and " + g.paths[twice->second] +
+                   " are the same drive (named twice)");
   if (!specs.empty() && !o.devices.empty())
     return usage("name the drives inside --group, not as extra arguments");
 
@@ -137,6 +141,13 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   }
   const topology::Topology* topo = scan ? &scan->topology : nullptr;
 
+  // The I/O buffers of the largest phase of any group (the passes run one after the other).
+  for (const auto& g : plan.groups) {
+    const unsigned at_once = g.levels.empty() ? 1u : *std::max_element(g.levels.begin(), g.levels.end());
+    for (const auto& pass : settings.passes)
+      if (auto e = load::check_buffer_memory(pass.block_size, pass.qd.value_or(g.qd), at_once, limit.bytes)) return usage(*e);
+  }
+
   if (o.dry_run || plan.groups.empty()) {
     auto r = analysis::saturate::build_report(plan, settings, nullptr, topo);
     std::fputs(plan.groups.empty() && json ? report::render_saturate_json(r).c_str()
@@ -171,12 +182,14 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
                         load::RunTarget{d.path, ot.fd.get(), ot.info.size_bytes, ot.info.logical_block});
         opened.push_back(std::move(ot));
       } catch (const load::TargetError& e) {
-        diags.push_back({"error", d.path, e.what()});
+        diags.push_back({"error", d.path, e.reason});
         note(e.what());
         open_failed = true;
       }
     }
-  if (targets.empty()) throw load::LoadError("no drive could be opened");
+  if (targets.empty())
+    return fail(global, kExitEnvironment, "saturate", "cannot run the load: no drive could be opened",
+                as_diagnostics(diags));
 
   // 5. Measure; SIGINT/SIGTERM stop promptly and the finished phases are still reported.
   std::stop_source stop;

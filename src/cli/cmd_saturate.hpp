@@ -22,6 +22,7 @@ struct SaturateOptions {
   bool dry_run = false;                  ///< print groups and phases, measure nothing
   double tolerance = 0;                  ///< force the verdict tolerance (fraction); 0: derive from noise
   std::vector<std::string> devices;      ///< restrict the USB drives to these
+  std::string max_buffer_memory = "256m"; ///< limit on bs × qd × drives at once (size string)
 };
 
 /// Add the options of `usbsat saturate` to `sub`, bound to `o`.

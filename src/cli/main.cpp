@@ -1,4 +1,5 @@
-// usbsat: parse, dispatch, and map the one environment-level exception of each module to an exit code.
+// usbsat: parse, dispatch, map the one environment-level exception of each module to an exit code, and check
+// once, for every command, that the output really reached stdout.
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -8,27 +9,39 @@
 
 #include "load/errors.hpp"
 #include "src/cli/exit_codes.hpp"
+#include "src/cli/failure.hpp"
 #include "src/cli/parse.hpp"
 #include "topology/errors.hpp"
+
+namespace {
+
+int run(const usbsat::cli::Invocation& inv) {
+  using namespace usbsat;
+  try {
+    return inv.run();
+  } catch (const topology::ScanError& e) {
+    return cli::fail(inv.global, kExitEnvironment, "", std::string("cannot scan this system: ") + e.what());
+  } catch (const load::LoadError& e) {
+    return cli::fail(inv.global, kExitEnvironment, "", std::string("cannot run the load: ") + e.what());
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "usbsat: internal error: {}\n", e.what());
+    return kExitFailure;
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace usbsat;
   std::vector<std::string> args(argv, argv + argc);
   auto parsed = cli::parse_args(args);
+  int rc = 0;
   if (!parsed.invocation) {
     std::fputs(parsed.output.c_str(), parsed.exit_code == kExitOk ? stdout : stderr);
-    return parsed.exit_code;
+    rc = parsed.exit_code;
+    if (rc == kExitUsage && parsed.json) cli::print_error_json(rc, parsed.message);
+  } else {
+    rc = run(*parsed.invocation);
   }
-  try {
-    return parsed.invocation->run();
-  } catch (const topology::ScanError& e) {
-    fmt::print(stderr, "usbsat: cannot scan this system: {}\n", e.what());
-    return kExitEnvironment;
-  } catch (const load::LoadError& e) {
-    fmt::print(stderr, "usbsat: cannot run the load: {}\n", e.what());
-    return kExitEnvironment;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "usbsat: internal error: {}\n", e.what());
-    return kExitFailure;
-  }
+  return cli::check_output(stdout, stderr, rc);
 }

@@ -10,6 +10,41 @@ namespace usbsat::cli {
 
 std::string_view version_string() { return "usbsat " USBSAT_VERSION; }
 
+namespace {
+
+/// The global flags that take no value (anything else starting with '-' is not a command either).
+bool is_global_flag(std::string_view a) {
+  for (std::string_view f : {"--json", "-v", "--verbose", "-q", "--quiet", "--no-color"})
+    if (a == f) return true;
+  return false;
+}
+
+/// --json anywhere before a "--" (args are reversed, as CLI11 consumes them).
+bool json_requested(const std::vector<std::string>& reversed) {
+  for (auto it = reversed.rbegin(); it != reversed.rend() && *it != "--"; ++it)
+    if (*it == "--json") return true;
+  return false;
+}
+
+std::string command_list() {
+  std::string out;
+  for (const auto& c : commands()) out += (out.empty() ? "" : ", ") + std::string(c.name);
+  return out;
+}
+
+/// No subcommand was recognised: name the word or option that is not one, or say that one is needed.
+std::string no_command_message(const std::vector<std::string>& reversed) {
+  for (auto it = reversed.rbegin(); it != reversed.rend(); ++it) {
+    if (is_global_flag(*it)) continue;
+    if (it->starts_with("-"))
+      return "unknown option '" + *it + "' before the command; the commands are: " + command_list();
+    return "unknown command '" + *it + "'; the commands are: " + command_list();
+  }
+  return "a command is required: " + command_list();
+}
+
+}  // namespace
+
 ParseResult parse_args(std::span<const std::string> argv) {
   CLI::App app{"usbsat — USB storage topology, UAS and shared-bandwidth analyser", "usbsat"};
   app.set_version_flag("-V,--version", std::string(version_string()));
@@ -30,6 +65,7 @@ ParseResult parse_args(std::span<const std::string> argv) {
 
   std::vector<std::string> args(argv.begin() + (argv.empty() ? 0 : 1), argv.end());
   std::reverse(args.begin(), args.end());  // CLI11 consumes a reversed vector
+  const std::vector<std::string> given = args;
   try {
     app.parse(args);
   } catch (const CLI::CallForHelp&) {
@@ -42,11 +78,14 @@ ParseResult parse_args(std::span<const std::string> argv) {
     std::string help;
     for (auto* sub : app.get_subcommands()) help = sub->help();
     if (help.empty()) help = app.help();
-    return {std::nullopt, kExitUsage, std::string("usbsat: ") + e.what() + "\n\n" + help};
+    std::string message = e.what();
+    if (app.get_subcommands().empty()) message = no_command_message(given);
+    return {std::nullopt, kExitUsage, "usbsat: " + message + "\n\n" + help, message, json_requested(given)};
   }
   for (auto& [name, runner] : runners)
     if (name == inv.command) inv.runner = std::move(runner);
-  return {std::move(inv), kExitOk, {}};
+  const bool json = inv.global.json;
+  return {std::move(inv), kExitOk, {}, {}, json};
 }
 
 }  // namespace usbsat::cli

@@ -24,6 +24,8 @@ struct ParseResult {
   std::optional<Invocation> invocation;
   int exit_code = 0;
   std::string output;  ///< help/version text (stdout) or an error message (stderr when exit_code != 0)
+  std::string message;  ///< a usage error in one sentence, without "usbsat: " and the help (for --json)
+  bool json = false;    ///< --json appeared on the command line (a usage error is then also a JSON document)
 };
 
 /// Parse argv (argv[0] included). Pure: prints nothing, exits nothing.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end tests of `usbsat load` on the loop-device test bed (root only; exit 77 = SKIP otherwise).
 
-    e2e_test.py USBSAT CASE      CASE: shared_bus | capped_drives | safety | fault | sigterm
+    e2e_test.py USBSAT CASE      CASE: shared_bus | capped_drives | safety | file_safety | fault | sigterm
 
 Throughput cases assert ±5% of the emulated caps with a 1 s ramp and ≥5 s measured over one common window
 (the settings under which the blkio throttle itself is accurate to <0.5%). Every JSON result must name the
@@ -344,8 +344,63 @@ def case_sigterm(usbsat):
         interrupted_load(bed, usbsat, bed.drives["t"][0], signal.SIGTERM)
 
 
+def case_file_safety(usbsat):
+    # A regular file that backs a loop device is what that device (and a filesystem on it) reads: writing the
+    # file needs --allow-write naming it, and is refused while the loop device is mounted or held.
+    with Bed("file-safety", "solo:x") as bed, tempfile.TemporaryDirectory() as tmp:
+        img = os.path.join(tmp, "fs.img")
+        with open(img, "wb") as f:
+            f.truncate(48 << 20)
+        subprocess.run(["mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", img], check=True)
+        link = os.path.join(tmp, "fs-link.img")
+        os.link(img, link)
+        write = ["--runtime", "0.3", "--ramp", "0", "--bs", "4k", "--pattern", "write", "--size", "4k", "--write"]
+        offsets = iter(range(40, 20, -1))  # a fresh MiB per attempt: a write that got through changes the bytes
+
+        def refused(args, why, needle):
+            before = sha(img)
+            r = bed.run(usbsat, "load", *write, "--offset", f"{next(offsets)}m", *args)
+            check(r.returncode == 5, f"{why}: exit 5 (got {r.returncode}; {r.stderr.strip()})")
+            check(needle in r.stderr, f"{why}: message mentions '{needle}' ({r.stderr.strip()})")
+            check(sha(img) == before, f"{why}: image bytes unchanged")
+
+        refused([img], "file without --allow-write", "--allow-write " + img)
+        loop = subprocess.run(["losetup", "-f", "--show", img], capture_output=True, text=True,
+                              check=True).stdout.strip()
+        try:
+            mnt = os.path.join(tmp, "m")
+            os.mkdir(mnt)
+            subprocess.run(["mount", "-o", "ro", loop, mnt], check=True)  # ro: the checksum is stable
+            try:
+                refused(["--allow-write", img, img], "image of a mounted loop device",
+                        f"backs {loop}, which is mounted")
+                refused(["--allow-write", link, link], "hard link to the image of a mounted loop device",
+                        "which is mounted")
+            finally:
+                subprocess.run(["umount", mnt], check=True)
+            holder = subprocess.Popen([sys.executable, "-c",
+                                       f"import os,time; os.open('{loop}', os.O_RDONLY|os.O_EXCL); "
+                                       "print('held', flush=True); time.sleep(30)"], stdout=subprocess.PIPE,
+                                      text=True)
+            try:
+                holder.stdout.readline()
+                refused(["--allow-write", img, img], "image of a held loop device", "in use")
+            finally:
+                holder.kill()
+                holder.wait()
+            # Control: attached but neither mounted nor held, the write is allowed and does change the file
+            # (so the unchanged checksums above can fail).
+            before = sha(img)
+            r = bed.run(usbsat, "load", *write, "--offset", f"{next(offsets)}m", "--allow-write", img, img)
+            check(r.returncode == 0, f"idle loop device: the allowed write exits 0 (got {r.returncode}; "
+                                     f"{r.stderr.strip()})")
+            check(sha(img) != before, "idle loop device: the allowed write changed the image")
+        finally:
+            subprocess.run(["losetup", "-d", loop], check=True)
+
+
 CASES = {"shared_bus": case_shared_bus, "capped_drives": case_capped_drives, "safety": case_safety,
-         "fault": case_fault, "sigterm": case_sigterm}
+         "file_safety": case_file_safety, "fault": case_fault, "sigterm": case_sigterm}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[2] not in CASES:

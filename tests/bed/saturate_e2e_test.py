@@ -2,7 +2,7 @@
 """End-to-end tests of `usbsat saturate --group` on the loop-device test bed (root only; exit 77 = SKIP).
 
     saturate_e2e_test.py USBSAT CASE     CASE: shared_bus | capped | two_buses | slow_mixed | interrupt |
-                                                fault | cap_too_high | cap_too_low | sigterm
+                                                fault | cap_too_high | cap_too_low | sigterm | open_group
 
 shared_bus and the cap_too_* cases assert accuracy (1 s ramp + 5 s, the settings under which the bed is
 accurate to <0.5%); the other cases judge verdicts with short phases to keep the suite fast. Every result
@@ -193,6 +193,30 @@ def case_cap_too_low(usbsat):
                                                      "together": phase(g, 2)["aggregate_mbs"]}))
 
 
+def case_open_group(usbsat):
+    # Rule 14: four drives on one 40 MB/s bus, grouped WITHOUT a capacity. They plateau at 40 (40 alone, 40 for
+    # 2, 40 for 4): the user said they share something, so the group is saturated at its measured plateau,
+    # the group itself named with that measured capacity, not `unexplained`.
+    with Bed("sat-open", "bus:a:40M:4") as bed:
+        d = bed.drives["a"]
+        g = saturate(bed, usbsat, *group_arg("bus", d), "--ramp", "1", "--runtime", "4")["groups"][0]
+        check(g["node"].get("capacity_mbs") is None, f"no capacity declared: {g['node']}")
+        check([p["n"] for p in g["phases"]] == [1, 2, 4], "phases: alone, 2, 4 at once")
+        for name, v in phase(g, 1)["per_drive_mbs"].items():
+            near(v, 40, f"{name} alone")
+        near(phase(g, 2)["aggregate_mbs"], 40, "aggregate of 2")
+        near(phase(g, 4)["aggregate_mbs"], 40, "aggregate of 4")
+        check(g["verdict"] == "saturated", f"verdict saturated, not unexplained (got {g['verdict']}; {g['notes']})")
+        b = g["bottleneck"]
+        check(b is not None and b["kind"] == "declared" and b["node"] == "bus"
+              and b["capacity_mbs"] is not None and abs(b["capacity_mbs"] - 40) <= 0.05 * 40,
+              f"the group is the bottleneck at its measured ≈40 MB/s: {b}")
+        check(g["plateau_mbs"] is not None and abs(g["plateau_mbs"] - 40) <= 0.05 * 40, f"plateau ≈40: {g['plateau_mbs']}")
+        check(any("no capacity was declared for group bus" in n for n in g["notes"]),
+              f"a note says the capacity was measured: {g['notes']}")
+        check("measured; no capacity was declared" in g["conclusion"], f"the conclusion says so: {g['conclusion']}")
+
+
 def case_sigterm(usbsat):
     # SIGTERM in the middle of the pair phase (2 x 4.2 s of solo phases, then 4.2 s together): stopped within
     # 2 s (the phase had > 2 s left), the finished solo phases printed, the pair dropped, exit 130.
@@ -268,7 +292,8 @@ def case_fault(usbsat):
 
 CASES = {"shared_bus": case_shared_bus, "capped": case_capped, "two_buses": case_two_buses,
          "slow_mixed": case_slow_mixed, "interrupt": case_interrupt, "fault": case_fault,
-         "cap_too_high": case_cap_too_high, "cap_too_low": case_cap_too_low, "sigterm": case_sigterm}
+         "cap_too_high": case_cap_too_high, "cap_too_low": case_cap_too_low, "sigterm": case_sigterm,
+         "open_group": case_open_group}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[2] not in CASES:

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "src/cli/parse.hpp"
 #include "src/cli/views.hpp"
 #include "src/cli/exit_codes.hpp"
+#include "src/cli/failure.hpp"
 
 using namespace usbsat;
 
@@ -109,10 +111,53 @@ TEST_CASE("parse: usage errors and help") {
   CHECK_FALSE(unknown.invocation);
   CHECK(unknown.exit_code == kExitUsage);
 
+  // Not a command: say so and list the commands, instead of CLI11's "A subcommand is required".
+  CHECK(unknown.message.find("unknown command 'topology'; the commands are: topo, drives, ports") == 0);
+  CHECK(parse({"-v", "bogus", "x"}).message.find("unknown command 'bogus'") == 0);
+  CHECK(parse({}).message.find("a command is required: topo, drives") == 0);
+  CHECK(parse({"--bogus"}).message.find("--bogus") != std::string::npos);
+
   auto help = parse({"--help"});
   CHECK_FALSE(help.invocation);
   CHECK(help.exit_code == kExitOk);
   for (const auto* n : {"topo", "drives", "ports"}) CHECK(help.output.find(n) != std::string::npos);
+}
+
+TEST_CASE("parse: --json on the command line marks usage errors for a JSON error document") {
+  CHECK(parse({"--json", "bogus"}).json);
+  CHECK(parse({"load", "--json", "--qd", "0", "f"}).json);
+  CHECK(parse({"load", "--json", "--qd", "0", "f"}).exit_code == kExitUsage);
+  CHECK_FALSE(parse({"load", "--qd", "0", "f"}).json);
+  CHECK_FALSE(parse({"load", "--qd", "0", "--", "--json"}).json);  // after "--" it is a target name
+  CHECK(parse({"--json", "version"}).json);
+}
+
+TEST_CASE("exit_kind names the kinds of the JSON error document") {
+  CHECK(exit_kind(kExitUsage) == "usage");
+  CHECK(exit_kind(kExitEnvironment) == "environment");
+  CHECK(exit_kind(kExitRefused) == "refused");
+  CHECK(exit_kind(kExitFailure) == "error");
+}
+
+TEST_CASE("check_output: a lost write of the output is exit 3 with a message") {
+  std::FILE* full = std::fopen("/dev/full", "w");
+  if (!full) return;  // no /dev/full here
+  std::FILE* err = std::tmpfile();
+  REQUIRE(err);
+  std::fputs("some output\n", full);
+  CHECK(cli::check_output(full, err, kExitOk) == kExitEnvironment);
+  std::rewind(err);
+  char line[256] = {};
+  REQUIRE(std::fgets(line, sizeof line, err));
+  CHECK(std::string(line) == "usbsat: cannot write the output: No space left on device\n");
+  std::fclose(full);
+  std::fclose(err);
+
+  std::FILE* ok = std::tmpfile();
+  REQUIRE(ok);
+  std::fputs("fine\n", ok);
+  CHECK(cli::check_output(ok, stderr, kExitPartial) == kExitPartial);  // nothing lost: the command's code
+  std::fclose(ok);
 }
 
 TEST_CASE("completion: generated from the registry, and bash completes with it") {

@@ -6,7 +6,7 @@
         saturate --dry-run under umockdev on one generated scenario
     schema_e2e.py USBSAT SCHEMA_DIR io
         load and saturate with `--engine null` on regular temporary files (no root, no device), a load with a
-        target that cannot be opened, and version
+        target that cannot be opened, the error document of failing commands (exit 2, 3, 5), and version
 
 Each valid document is then broken on purpose (its first top-level key renamed, and separately a required key of
 its first nested object dropped): the schema must reject both, so a renamed or missing key can never pass.
@@ -160,8 +160,8 @@ def io(schemas, usbsat):
             files.append(path)
         common = ["--engine", "null", "--runtime", "0.2", "--ramp", "0"]
         schemas.check("load", run([usbsat, "load", *common, "--json", *files[:2]]), "load --engine null")
-        schemas.check("load", run([usbsat, "load", *common, "--pattern", "randrw", "--write", "--json", files[0]]),
-                      "load --pattern randrw --write")
+        schemas.check("load", run([usbsat, "load", *common, "--pattern", "randrw", "--write", "--allow-write", files[0],
+                                   "--json", files[0]]), "load --pattern randrw --write")
         schemas.check("load", run([usbsat, "load", *common, "--json", files[0], os.path.join(tmp, "missing")],
                                   ok=(4,)), "load with a target that cannot be opened")
         schemas.check("saturate", run([usbsat, "saturate", *common, "--json",
@@ -169,6 +169,15 @@ def io(schemas, usbsat):
         schemas.check("saturate", run([usbsat, "saturate", *common, "--repeat", "2", "--random-pass", "--json",
                                        f"--group=A={','.join(files)}@100M", f"--group=B={files[0]},{files[2]}"]),
                       "saturate two groups, declared capacity, repeats, random pass")
+        # Failures with --json: the error document instead of an empty stdout (2 usage, 3 environment, 5 refused).
+        schemas.check("error", run([usbsat, "load", "--json", "--runtime", "1e12", files[0]], ok=(2,)),
+                      "load usage error")
+        schemas.check("error", run([usbsat, "--json", "load", "--qd", "0", files[0]], ok=(2,)),
+                      "usage error from the command line parser")
+        schemas.check("error", run([usbsat, "load", *common, "--json", os.path.join(tmp, "missing")], ok=(3,)),
+                      "load with no target that opens (diagnostics)")
+        schemas.check("error", run([usbsat, "load", *common, "--json", "--write", "--pattern", "write", files[0]],
+                                   ok=(5,)), "load refused")
     schemas.check("version", run([usbsat, "version", "--json"]), "version --json")
 
 

@@ -3,6 +3,9 @@
 #include "load/job.hpp"
 #include "load/phases.hpp"
 
+#include <cmath>
+#include <limits>
+
 using namespace usbsat::load;
 
 TEST_CASE("parse_size and format_size") {
@@ -84,4 +87,53 @@ TEST_CASE("plan_phases: each alone, then the first N, duplicates dropped") {
   CHECK(plan_phases(3, {}) == std::vector<PhaseTargets>{{0, 1, 2}});
   const unsigned l1[] = {1};
   CHECK(plan_phases(1, l1) == std::vector<PhaseTargets>{{0}});
+}
+
+TEST_CASE("set_durations: runtime and ramp are range-checked before converting (no overflow, no NaN)") {
+  struct Row {
+    double runtime, ramp;
+    const char* error;  ///< fragment, "" = accepted
+  };
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const Row rows[] = {{10, 1, ""},
+                      {0.001, 0, ""},
+                      {86400, 3600, ""},
+                      {1e12, 1, "--runtime 1e+12 is out of range: give 0.001 to 86400 seconds"},
+                      {1e10, 1, "--runtime 1e+10 is out of range"},
+                      {1e9, 1, "--runtime 1e+09 is out of range"},
+                      {1e16, 1, "--runtime 1e+16 is out of range"},
+                      {86400.5, 1, "--runtime"},
+                      {0.0004, 1, "--runtime 0.0004 is out of range"},
+                      {0, 1, "--runtime 0 is out of range"},
+                      {-1, 1, "--runtime -1"},
+                      {nan, 1, "--runtime nan"},
+                      {inf, 1, "--runtime inf"},
+                      {10, 1e12, "--ramp 1e+12 is out of range: give 0 to 3600 seconds"},
+                      {10, -0.5, "--ramp -0.5"},
+                      {10, nan, "--ramp nan"}};
+  for (const auto& r : rows) {
+    CAPTURE(r.runtime);
+    CAPTURE(r.ramp);
+    JobSpec j;
+    const auto e = set_durations(j, r.runtime, r.ramp);
+    if (*r.error == '\0') {
+      CHECK(e.empty());
+      CHECK(j.runtime == std::chrono::milliseconds(std::llround(r.runtime * 1000)));
+      CHECK(validate(j).empty());
+    } else {
+      CHECK(e.find(r.error) != std::string::npos);
+    }
+  }
+  JobSpec j;
+  j.runtime = std::chrono::hours(25);
+  CHECK(validate(j).size() == 1);  // validate() bounds a JobSpec built any other way too
+}
+
+TEST_CASE("check_levels: --concurrency 0 runs nothing and is refused") {
+  const std::vector<unsigned> ok{1, 2, 4}, zero{0}, mixed{1, 0};
+  CHECK_FALSE(check_levels(ok));
+  CHECK_FALSE(check_levels({}));
+  REQUIRE(check_levels(zero));
+  CHECK(check_levels(zero)->find("--concurrency 0 runs nothing") == 0);
+  CHECK(check_levels(mixed));
 }

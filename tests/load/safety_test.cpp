@@ -1,5 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include "load/safety.hpp"
 
 using namespace usbsat::load;
@@ -30,7 +35,7 @@ DeviceFacts disk(std::string name, DevNum dev, std::vector<DevNum> related = {},
 }
 
 WriteRequest req(const std::string& path, std::vector<std::string> allow, bool write = true) {
-  return {write, true, path, std::move(allow)};
+  return {write, true, path, std::move(allow), {}};
 }
 
 }  // namespace
@@ -49,7 +54,41 @@ TEST_CASE("parse_mountinfo reads device, mount point (unescaped), type and sourc
 TEST_CASE("reading never needs permission, writing needs --write") {
   const auto f = disk("sdc", {8, 32});
   CHECK_FALSE(decide_write(req("/dev/sdc", {"/dev/sdc"}, false), &f, mounts()).allowed);
-  CHECK(decide_write({true, false, "/tmp/file", {}}, nullptr, mounts()).allowed);  // regular file
+  CHECK_FALSE(decide_write({false, false, "/tmp/file", {"/tmp/file"}, {}}, nullptr, mounts()).allowed);
+  CHECK(decide_write({true, false, "/tmp/file", {"/tmp/file"}, {}}, nullptr, mounts()).allowed);  // regular file
+}
+
+TEST_CASE("files need --allow-write naming exactly that file, as block devices do") {
+  const auto none = decide_write({true, false, "/tmp/file", {}, {}}, nullptr, mounts());
+  CHECK_FALSE(none.allowed);
+  CHECK(none.reason == "writing to file /tmp/file needs --allow-write /tmp/file naming exactly this file");
+  CHECK_FALSE(decide_write({true, false, "/tmp/file", {"/tmp/other"}, {}}, nullptr, mounts()).allowed);
+}
+
+TEST_CASE("a file that backs a mounted or held loop device is refused, an idle loop device is not") {
+  // loop3 (7:3) itself is mounted on /mnt/image; loop5's partition (8:17 here) is the one on /mnt/my backup.
+  std::vector<ResolvedMount> m = mounts();
+  m.push_back({{DevNum{7, 3}, "/mnt/image", "ext4", "/dev/loop3"}, DevNum{7, 3}});
+  const BackedLoop mounted{disk("loop3", {7, 3}), ""};
+  const auto d = decide_write({true, false, "/img/a.img", {"/img/a.img"}, {mounted}}, nullptr, m);
+  CHECK_FALSE(d.allowed);
+  CHECK(d.reason == "/img/a.img backs /dev/loop3, which is mounted: loop3 on /mnt/image; refusing to write");
+
+  const BackedLoop part{disk("loop5", {7, 5}, {{8, 17}}, {"loop5p1"}), ""};  // its partition is /mnt/my backup
+  const auto p = decide_write({true, false, "/img/p.img", {"/img/p.img"}, {part}}, nullptr, m);
+  CHECK_FALSE(p.allowed);
+  CHECK(p.reason.find("loop5p1 on /mnt/my backup") != std::string::npos);
+
+  const BackedLoop held{disk("loop6", {7, 6}), "is in use (exclusive open failed)"};
+  const auto h = decide_write({true, false, "/img/h.img", {"/img/h.img"}, {held}}, nullptr, m);
+  CHECK_FALSE(h.allowed);
+  CHECK(h.reason == "/img/h.img backs /dev/loop6, which is in use (exclusive open failed); refusing to write");
+
+  const BackedLoop idle{disk("loop7", {7, 7}), ""};
+  CHECK(decide_write({true, false, "/img/i.img", {"/img/i.img"}, {idle}}, nullptr, m).allowed);
+  // Without --allow-write the file is refused before its loop devices are even considered.
+  CHECK(decide_write({true, false, "/img/a.img", {}, {mounted}}, nullptr, m).reason.find("--allow-write") !=
+        std::string::npos);
 }
 
 TEST_CASE("block devices need --allow-write naming exactly that device") {
@@ -92,4 +131,28 @@ TEST_CASE("btrfs-style anonymous st_dev is matched through the source node") {
 TEST_CASE("an unmounted disk named exactly may be written") {
   const auto f = disk("sdf", {8, 80}, {{8, 81}}, {"sdf1"});
   CHECK(decide_write(req("/dev/sdf", {"/dev/sdf"}), &f, mounts()).allowed);
+}
+
+TEST_CASE("loops_backed_by finds loop devices by backing file name or by the same inode") {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("usbsat-safety-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "block/loop0/loop");
+  fs::create_directories(root / "block/loop1/loop");
+  fs::create_directories(root / "block/sda");
+  const fs::path image = root / "a.img", link = root / "b.img", other = root / "c.img";
+  std::ofstream(image) << "x";
+  std::ofstream(other) << "y";
+  fs::create_hard_link(image, link);
+  std::ofstream(root / "block/loop0/loop/backing_file") << image.string() << "\n";
+  std::ofstream(root / "block/loop1/loop/backing_file") << other.string() << "\n";
+
+  const auto by_name = loops_backed_by(image.string(), root.string());
+  REQUIRE(by_name.size() == 1);
+  CHECK(fs::path(by_name[0]).filename() == "loop0");
+  const auto by_inode = loops_backed_by(link.string(), root.string());  // another name of the same file
+  REQUIRE(by_inode.size() == 1);
+  CHECK(fs::path(by_inode[0]).filename() == "loop0");
+  CHECK(loops_backed_by((root / "none.img").string(), root.string()).empty());
+  fs::remove_all(root);
 }

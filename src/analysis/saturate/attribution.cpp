@@ -117,6 +117,17 @@ GroupVerdict attribute(const GroupInput& in) {
       for (const auto& d : p.drives)
         if (!d.mbs.empty()) solo[d.dev] = mean(d.mbs);
 
+  // Rule 14: a --group without a declared capacity. Its phase shows a plain shared ceiling when the drives
+  // together deliver at least what the best of them does alone.
+  const bool open_group = in.declared_group && std::none_of(in.candidates.begin(), in.candidates.end(),
+                                                            [](const auto& c) { return c.capacity.has_value(); });
+  auto measured_ceiling = [&](const PhaseResult& r) {
+    if (!open_group) return false;
+    double best_solo = 0;
+    for (const auto& d : r.drives) best_solo = std::max(best_solo, d.solo_mbs.value_or(0.0));
+    return best_solo > 0 && r.aggregate_mbs >= best_solo * (1 - tol);
+  };
+
   for (const auto& p : in.phases) {
     PhaseResult r;
     r.n = p.n;
@@ -177,8 +188,9 @@ GroupVerdict attribute(const GroupInput& in) {
         for (const auto& c : in.candidates)
           if (c.capacity && std::fabs(r.aggregate_mbs - c.capacity->mbs()) <= tol * c.capacity->mbs())
             matched = true;
-        r.verdict =
-            matched || r.aggregate_mbs >= predicted * (1 - tol) ? Verdict::Saturated : Verdict::Unexplained;
+        r.verdict = matched || r.aggregate_mbs >= predicted * (1 - tol) || measured_ceiling(r)
+                        ? Verdict::Saturated
+                        : Verdict::Unexplained;
       }
     }
     out.phases.push_back(std::move(r));
@@ -194,6 +206,24 @@ GroupVerdict attribute(const GroupInput& in) {
       if (r.verdict && (!judged || r.n >= judged->n)) judged = &r;
 
   if (judged) out.deciding_phase = static_cast<std::size_t>(judged - out.phases.data());
+  // Rule 14, the plateau: a saturated open group whose contended phases do not all deliver the deciding
+  // aggregate (within tol) is losing more as drives are added, which no shared ceiling explains.
+  bool measured_plateau = false;
+  if (deciding && open_group && *deciding->verdict == Verdict::Saturated) {
+    const double x = deciding->aggregate_mbs;
+    const PhaseResult* off = nullptr;
+    for (const auto& r : out.phases)
+      if (r.verdict && *r.verdict != Verdict::NoContention && std::fabs(r.aggregate_mbs - x) > tol * x) off = &r;
+    if (off) {
+      out.notes.push_back("together the drives deliver " + fmt_mbs(off->aggregate_mbs) + " with " +
+                          std::to_string(off->n) + " at once but " + fmt_mbs(x) + " with " +
+                          std::to_string(deciding->n) + ": no single shared limit, they get in each other's way");
+      for (auto& r : out.phases)
+        if (r.verdict && *r.verdict == Verdict::Saturated) r.verdict = Verdict::Unexplained;
+    } else {
+      measured_plateau = true;
+    }
+  }
   if (deciding) {
     out.verdict = *deciding->verdict;
     out.plateau_mbs = deciding->aggregate_mbs;
@@ -215,6 +245,11 @@ GroupVerdict attribute(const GroupInput& in) {
     }
     if (best) {
       out.bottleneck = AttributedLink{best->node, best->kind, best->capacity->mbs(), best->label, false};
+    } else if (measured_plateau) {
+      out.bottleneck = AttributedLink{in.name, topology::ResourceKind::Declared, x,
+                                      "group " + in.name + " (capacity measured)", false, true};
+      out.notes.push_back("no capacity was declared for group " + in.name + ": its measured plateau, " +
+                          fmt_mbs(x) + ", is taken as its capacity");
     } else {
       out.bottleneck =
           AttributedLink{in.common_ancestor, std::nullopt, std::nullopt, in.common_ancestor, true};

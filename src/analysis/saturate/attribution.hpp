@@ -12,6 +12,12 @@
 ///    drives)                                                 -> saturated
 ///  * else, if the model predicted this much contention (aggregate >= predicted * (1 - tol)), the limit is
 ///    stated as the lowest common ancestor                    -> saturated
+///  * else, for a user's --group without a declared capacity (the user said these drives share something),
+///    a clear plateau is that group's limit, its capacity measured: every phase showing contention delivers
+///    at least the best drive's solo rate (1 - tol) and no more or less than the deciding plateau (within
+///    tol)                                                    -> saturated by the group, capacity = plateau
+///    (an aggregate that falls below the best solo rate, or keeps falling as drives are added, is more than
+///    a shared ceiling: unexplained)
 ///  * else the drives lose more than any modelled resource explains; the unknown shared resource is at or
 ///    above the lowest common ancestor                        -> unexplained
 ///  * tol = 7% without repeats; with repeats, 3 x the largest coefficient of variation seen (solo rates and
@@ -81,6 +87,8 @@ struct GroupInput {
   /// The lowest common ancestor, described ("controller 0000:03:00.0 (ASM1042)"; a --group: its NAME).
   std::string common_ancestor;
   std::optional<double> tolerance;  ///< force a tolerance instead of deriving it from the noise
+  /// A user's --group: the user declared that these drives share something (with or without a capacity).
+  bool declared_group = false;
 };
 
 /// What the verdict names as the limit.
@@ -90,6 +98,7 @@ struct AttributedLink {
   std::optional<double> capacity_mbs;
   std::string label;                    ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042)"
   bool lowest_common_ancestor = false;  ///< no link matched: this is where the shared limit is, at or above
+  bool capacity_measured = false;       ///< a --group without a declared capacity: capacity_mbs is the plateau
 };
 
 struct DrivePhaseResult {

@@ -87,6 +87,7 @@ GroupInput declared_group_input(const std::string& name, const std::vector<std::
   const FlowProblem base = declared_problem(name, specs, capacity);
   in.candidates = base.resources;
   in.common_ancestor = "group " + name;
+  in.declared_group = true;
   in.predictions = predict_phases(base, phases);
   in.phases = std::move(phases);
   return in;

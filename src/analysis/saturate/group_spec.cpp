@@ -19,25 +19,41 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 
 }  // namespace
 
-std::optional<GroupSpec> parse_group_spec(std::string_view s) {
+std::optional<GroupSpec> parse_group_spec(std::string_view s, std::string* error) {
+  auto bad = [&](std::string why) -> std::optional<GroupSpec> {
+    if (error) *error = std::move(why);
+    return std::nullopt;
+  };
   const auto eq = s.find('=');
-  if (eq == std::string_view::npos) return std::nullopt;
   GroupSpec g;
-  g.name = std::string(topology::trim(s.substr(0, eq)));
+  if (eq != std::string_view::npos) g.name = std::string(topology::trim(s.substr(0, eq)));
+  if (g.name.empty()) return bad("a group is NAME=/dev/a,/dev/b,...[@CAP]: the NAME= is missing");
   std::string_view rest = s.substr(eq + 1);
   if (const auto at = rest.rfind('@'); at != std::string_view::npos) {
-    g.capacity = topology::parse_rate(rest.substr(at + 1));
-    if (!g.capacity) return std::nullopt;
+    const auto cap = rest.substr(at + 1);
+    g.capacity = topology::parse_rate(cap);
+    const double bps = g.capacity ? static_cast<double>(g.capacity->bytes_per_s) : 0;
+    if (bps < kMinGroupCapacity || bps > kMaxGroupCapacity)
+      return bad("capacity '" + std::string(cap) +
+                 "' is not a rate from 1K to 1000G bytes/s (e.g. 40M or 400MB/s; MB = 10^6 B)");
     rest = rest.substr(0, at);
   }
   for (auto p : split(rest, ',')) {
     p = topology::trim(p);
-    if (p.empty()) return std::nullopt;
-    if (std::find(g.paths.begin(), g.paths.end(), p) != g.paths.end()) return std::nullopt;
+    if (p.empty()) return bad("an empty drive path in the list");
+    if (std::find(g.paths.begin(), g.paths.end(), p) != g.paths.end())
+      return bad("'" + std::string(p) + "' is named twice");
     g.paths.emplace_back(p);
   }
-  if (g.name.empty() || g.paths.size() < 2) return std::nullopt;
+  if (g.paths.size() < 2) return bad("a group needs at least two drives (one drive shares nothing)");
   return g;
+}
+
+std::optional<std::string> check_group_specs(std::span<const GroupSpec> specs) {
+  for (std::size_t j = 1; j < specs.size(); ++j)
+    for (std::size_t i = 0; i < j; ++i)
+      if (specs[i].name == specs[j].name) return "two groups are named '" + specs[j].name + "': give each its own name";
+  return std::nullopt;
 }
 
 }  // namespace usbsat::analysis::saturate

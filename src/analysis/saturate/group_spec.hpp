@@ -1,6 +1,7 @@
 #pragma once
 /// `usbsat saturate --group NAME=/dev/a,/dev/b[@CAP]`: drives the user says share something.
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,8 +17,17 @@ struct GroupSpec {
   std::optional<topology::Bandwidth> capacity;
   bool operator==(const GroupSpec&) const = default;
 };
+/// The capacities a `--group` may declare, bytes/s: 1 KB/s to 1000 GB/s (anything else is a typo).
+inline constexpr double kMinGroupCapacity = 1e3;
+inline constexpr double kMaxGroupCapacity = 1e12;
+
 /// Parse one `--group` value; nullopt when the name is empty, fewer than two paths are given, a path is
-/// empty or repeated, or CAP is not a rate.
-std::optional<GroupSpec> parse_group_spec(std::string_view s);
+/// empty or repeated, or CAP is not a rate within [kMinGroupCapacity, kMaxGroupCapacity]. Then `*error`
+/// (when given) says which, in one sentence.
+std::optional<GroupSpec> parse_group_spec(std::string_view s, std::string* error = nullptr);
+
+/// The usage error for a set of groups that cannot all be measured as given (two groups with one name),
+/// nullopt when they can. Pure.
+std::optional<std::string> check_group_specs(std::span<const GroupSpec> specs);
 
 }  // namespace usbsat::analysis::saturate

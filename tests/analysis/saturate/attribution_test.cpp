@@ -209,7 +209,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "--group without topology: a declared capacity is matched, without one contention is unexplained") {
+    "--group without topology: a declared capacity is matched, without one the plateau is measured") {
   const std::vector<PhaseMeasurement> phases{phase(1, {{"sdx", {95}}, {"sdy", {90}}}),
                                              phase(2, {{"sdx", {50}}, {"sdy", {48}}})};
   const auto capped =
@@ -222,15 +222,70 @@ TEST_CASE(
         "sdx and sdy share the declared shared link of group backup: together 98 MB/s of 95+90 MB/s solo "
         "(53%) — "
         "run them one after the other, or move one off backup.");
+  // No capacity declared: the user still said they share something, and together they deliver what the
+  // best of them does alone (98 >= 95 - 7%): a plain shared ceiling, measured (rule 14).
   const auto open = attribute(declared_group_input("backup", {"/dev/sdx", "/dev/sdy"}, std::nullopt, phases));
-  CHECK(open.verdict == Verdict::Unexplained);
+  CHECK(open.verdict == Verdict::Saturated);
   CHECK(*open.phases[1].predicted_aggregate_mbs == doctest::Approx(185));
-  CHECK(open.bottleneck->label == "group backup");
+  REQUIRE(open.bottleneck);
+  CHECK(open.bottleneck->kind == ResourceKind::Declared);
+  CHECK(open.bottleneck->node == "backup");
+  CHECK(open.bottleneck->capacity_measured);
+  CHECK(*open.bottleneck->capacity_mbs == doctest::Approx(98));
+  CHECK(*open.plateau_mbs == doctest::Approx(98));
+  CHECK(conclusion(open) ==
+        "sdx and sdy share group backup, which carries 98 MB/s at most (measured; no capacity was declared): "
+        "together 98 MB/s of 95+90 MB/s solo (53%) — run them one after the other, or move one off backup.");
   // Without contention a declared group is simply fine.
   const auto fine = attribute(declared_group_input(
       "backup", {"sdx", "sdy"}, Bandwidth::from_mbs(400),
       {phase(1, {{"sdx", {95}}, {"sdy", {90}}}), phase(2, {{"sdx", {94}}, {"sdy", {90}}})}));
   CHECK(fine.verdict == Verdict::NoContention);
+}
+
+TEST_CASE("rule 14: a --group without capacity on four drives at 40 alone, 40 for 2, 40 for 4 is saturated") {
+  const std::vector<std::string> devs{"/dev/l0", "/dev/l1", "/dev/l2", "/dev/l3"};
+  const auto plateau = attribute(declared_group_input(
+      "bus", devs, std::nullopt,
+      {phase(1, {{"l0", {40}}, {"l1", {40}}, {"l2", {40}}, {"l3", {40}}}),
+       phase(2, {{"l0", {20}}, {"l1", {20}}}),
+       phase(4, {{"l0", {10}}, {"l1", {10}}, {"l2", {10}}, {"l3", {10}}})}));
+  CHECK(plateau.verdict == Verdict::Saturated);
+  CHECK(plateau.phases[1].verdict == Verdict::Saturated);
+  CHECK(plateau.phases[2].verdict == Verdict::Saturated);
+  REQUIRE(plateau.bottleneck);
+  CHECK(plateau.bottleneck->kind == ResourceKind::Declared);
+  CHECK(plateau.bottleneck->capacity_measured);
+  CHECK(*plateau.bottleneck->capacity_mbs == doctest::Approx(40));
+  CHECK_FALSE(plateau.bottleneck->lowest_common_ancestor);
+
+  // Together less than the best drive alone: more than a shared ceiling (they thrash) -> unexplained.
+  const auto collapse = attribute(declared_group_input(
+      "bus", {"/dev/l0", "/dev/l1"}, std::nullopt,
+      {phase(1, {{"l0", {40}}, {"l1", {40}}}), phase(2, {{"l0", {12}}, {"l1", {12}}})}));
+  CHECK(collapse.verdict == Verdict::Unexplained);
+  CHECK(collapse.bottleneck->lowest_common_ancestor);
+
+  // The aggregate keeps falling as drives are added (60 with 2, 42 with 4): no single plateau.
+  const auto falling = attribute(declared_group_input(
+      "bus", devs, std::nullopt,
+      {phase(1, {{"l0", {40}}, {"l1", {40}}, {"l2", {40}}, {"l3", {40}}}),
+       phase(2, {{"l0", {30}}, {"l1", {30}}}),
+       phase(4, {{"l0", {11}}, {"l1", {11}}, {"l2", {10}}, {"l3", {10}}})}));
+  CHECK(falling.verdict == Verdict::Unexplained);
+  CHECK(falling.phases[1].verdict == Verdict::Unexplained);
+
+  // A declared capacity that is wrong stays as it was: the declaration is the model, not measured.
+  const auto wrong = attribute(declared_group_input(
+      "bus", {"/dev/l0", "/dev/l1"}, Bandwidth::from_mbs(400),
+      {phase(1, {{"l0", {40}}, {"l1", {40}}}), phase(2, {{"l0", {20}}, {"l1", {20}}})}));
+  CHECK(wrong.verdict == Verdict::Unexplained);
+
+  // Topology groups are not declared: contention no modelled link explains stays unexplained.
+  auto in = declared_group_input("bus", {"/dev/l0", "/dev/l1"}, std::nullopt,
+                                 {phase(1, {{"l0", {40}}, {"l1", {40}}}), phase(2, {{"l0", {20}}, {"l1", {20}}})});
+  in.declared_group = false;
+  CHECK(attribute(in).verdict == Verdict::Unexplained);
 }
 
 TEST_CASE("tolerance comes from the noise of repeats, 7% without repeats") {
@@ -257,7 +312,10 @@ TEST_CASE("the default tolerance: 6% below the solo sum is noise, 8% is contenti
   CHECK(six.verdict == Verdict::NoContention);
   const auto eight = judge(92);
   CHECK(*eight.phases[1].efficiency == doctest::Approx(0.92));
-  CHECK(eight.verdict == Verdict::Unexplained);  // no capacity declared: contention the model lacks
+  // Contention. No capacity declared, and together they still deliver more than one alone: the group's
+  // measured plateau (rule 14), not unexplained.
+  CHECK(eight.verdict == Verdict::Saturated);
+  CHECK(eight.bottleneck->capacity_measured);
 }
 
 TEST_CASE("the same 10% loss is contention with tight repeats and noise with loose ones") {

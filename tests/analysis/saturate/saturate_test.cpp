@@ -36,6 +36,42 @@ TEST_CASE("parse_group_spec: NAME=/dev/a,/dev/b with an optional @CAP") {
   CHECK(!parse_group_spec("a=/dev/a,/dev/b@fast"));
 }
 
+TEST_CASE("parse_group_spec: every refusal says why, capacities outside 1K..1000G are refused, not clamped") {
+  struct Row {
+    const char* spec;
+    const char* why;
+  };
+  const Row rows[] = {
+      {"a=/dev/a,/dev/b@1e30", "capacity '1e30' is not a rate from 1K to 1000G bytes/s"},
+      {"a=/dev/a,/dev/b@2000G", "capacity '2000G' is not a rate"},
+      {"a=/dev/a,/dev/b@0.0001", "capacity '0.0001' is not a rate"},
+      {"a=/dev/a,/dev/b@fast", "capacity 'fast' is not a rate"},
+      {"a=/dev/a", "at least two drives"},
+      {"/dev/a,/dev/b", "the NAME= is missing"},
+      {"a=/dev/a,,/dev/b", "an empty drive path"},
+      {"a=/dev/a,/dev/a", "'/dev/a' is named twice"},
+  };
+  for (const auto& r : rows) {
+    CAPTURE(r.spec);
+    std::string why;
+    CHECK_FALSE(parse_group_spec(r.spec, &why));
+    CHECK(why.find(r.why) != std::string::npos);
+  }
+  std::string why;
+  CHECK(parse_group_spec("a=/dev/a,/dev/b@1000G", &why));
+  CHECK(parse_group_spec("a=/dev/a,/dev/b@1K", &why));
+  CHECK(why.empty());
+}
+
+TEST_CASE("check_group_specs: two groups with one name are refused") {
+  const GroupSpec a{"a", {"/dev/x", "/dev/y"}, std::nullopt}, a2{"a", {"/dev/z", "/dev/w"}, std::nullopt},
+      b{"b", {"/dev/z", "/dev/w"}, std::nullopt};
+  CHECK_FALSE(check_group_specs(std::vector<GroupSpec>{a, b}));
+  const auto e = check_group_specs(std::vector<GroupSpec>{a, b, a2});
+  REQUIRE(e);
+  CHECK(*e == "two groups are named 'a': give each its own name");
+}
+
 TEST_CASE("phase_levels: alone, 2, 4 and all") {
   CHECK(phase_levels(1) == std::vector<unsigned>{1});
   CHECK(phase_levels(2) == std::vector<unsigned>{1, 2});

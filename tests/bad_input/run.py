@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""usbsat on bad input, table-driven (tests/bad_input/cases.table; the format is described at its top).
+
+    run.py USBSAT TABLE [NAME...]     run the named rows (all rows without names)
+
+Exit 0 when every row passed, 1 when one failed, 77 (CTest SKIP) when every row asked for was skipped (root
+rows without root, min_mem_gb rows on small machines). Each row runs in a fresh temp dir with its own fixtures.
+"""
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bed"))
+from e2e_test import sha  # noqa: E402  (one sha256 of a file or device for every test that checks bytes)
+
+DEFAULT_TIMEOUT = 30.0
+
+
+class Skip(Exception):
+    pass
+
+
+def parse_table(path):
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            cols = [c.strip() for c in re.split(r"(?<=\s)\|(?=\s|$)", line.rstrip())]
+            if len(cols) != 6:
+                sys.exit(f"{path}:{lineno}: want 6 columns separated by ' | ', got {len(cols)}")
+            name, flags, argv, code, expect, unchanged = cols
+            opts = {}
+            for fl in [] if flags == "-" else flags.split(","):
+                k, _, v = fl.partition("=")
+                opts[k.strip()] = v.strip()
+            rows.append({"name": name, "flags": opts, "argv": argv, "exit": int(code),
+                         "expect": [e.strip() for e in expect.split(" && ") if e.strip()],
+                         "unchanged": unchanged.split(), "line": lineno})
+    return rows
+
+
+def sh(*argv):
+    return subprocess.run(argv, check=True, capture_output=True, text=True).stdout.strip()
+
+
+class Fixtures:
+    """The placeholders of one row, made on first use; torn down in reverse order."""
+
+    def __init__(self, tmp):
+        self.tmp = tmp
+        self.values = {"TMP": tmp}
+        self.cleanup = []
+
+    def need_root(self, what):
+        if os.geteuid() != 0:
+            raise Skip(f"{what} needs root")
+
+    def random_file(self, name, size):
+        path = os.path.join(self.tmp, name)
+        with open(path, "wb") as f:
+            f.write(os.urandom(size))
+        return path
+
+    def image(self, name, mount):
+        self.need_root("a loop-mounted image")
+        path = os.path.join(self.tmp, name)
+        with open(path, "wb") as f:
+            f.truncate(48 << 20)
+        subprocess.run(["mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", path],
+                       check=True)
+        loop = sh("losetup", "-f", "--show", path)
+        self.cleanup.append(lambda: subprocess.run(["losetup", "-d", loop]))
+        if mount:
+            mnt = os.path.join(self.tmp, name + ".mnt")
+            os.mkdir(mnt)
+            subprocess.run(["mount", "-o", "ro", loop, mnt], check=True)  # ro: the image stays byte-stable
+            self.cleanup.append(lambda: subprocess.run(["umount", mnt]))
+        return path, loop
+
+    def make(self, key):
+        if key in self.values:
+            return self.values[key]
+        if key in ("F1", "F2"):
+            v = self.random_file(key.lower(), 8 << 20)
+        elif key == "F1_ALIAS":
+            self.make("F1")
+            v = os.path.join(self.tmp, ".", "f1")
+        elif key == "BIG":
+            v = os.path.join(self.tmp, "big")
+            with open(v, "wb") as f:
+                f.truncate(1 << 30)
+        elif key == "FIFO":
+            v = os.path.join(self.tmp, "fifo")
+            os.mkfifo(v)
+        elif key == "IMG":
+            v, _ = self.image("img", mount=True)
+        elif key == "IMG_LINK":
+            v = os.path.join(self.tmp, "img-link")
+            os.link(self.make("IMG"), v)
+        elif key == "HELD":
+            v, loop = self.image("held", mount=False)
+            holder = subprocess.Popen([sys.executable, "-c",
+                                       f"import os,time; os.open({loop!r}, os.O_RDONLY|os.O_EXCL); "
+                                       "print('held', flush=True); time.sleep(60)"],
+                                      stdout=subprocess.PIPE, text=True)
+            holder.stdout.readline()
+            self.cleanup.append(lambda: (holder.kill(), holder.wait()))
+        else:
+            raise SystemExit(f"unknown placeholder {{{key}}}")
+        self.values[key] = v
+        return v
+
+    def expand(self, text):
+        out, i = "", 0
+        while (j := text.find("{", i)) >= 0:
+            k = text.index("}", j)
+            out += text[i:j] + self.make(text[j + 1:k])
+            i = k + 1
+        return out + text[i:]
+
+    def close(self):
+        for f in reversed(self.cleanup):
+            f()
+
+
+def run_row(usbsat, row):
+    fl = row["flags"]
+    if "root" in fl and os.geteuid() != 0:
+        raise Skip("needs root")
+    if "min_mem_gb" in fl and os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") < float(fl["min_mem_gb"]) * (1 << 30):
+        raise Skip(f"needs {fl['min_mem_gb']} GiB of memory")
+    failures = []
+    with tempfile.TemporaryDirectory(prefix="usbsat-bad-") as tmp:
+        fx = Fixtures(tmp)
+        try:
+            argv = [fx.expand(a) for a in shlex.split(row["argv"])]
+            expect = [fx.expand(e) for e in row["expect"]]
+            watched = {p: fx.expand(p) for p in row["unchanged"]}
+            before = {p: sha(path) for p, path in watched.items()}
+            stdout_path = fl.get("stdout")
+            out_file = open(stdout_path, "w") if stdout_path else subprocess.PIPE
+            timeout = float(fl.get("timeout", DEFAULT_TIMEOUT))
+            start = time.monotonic()
+            p = subprocess.Popen([usbsat, *argv], stdout=out_file, stderr=subprocess.PIPE, text=True)
+            took_after_signal = None
+            if "signal" in fl:
+                sig, _, at = fl["signal"].partition("@")
+                time.sleep(float(at))
+                sent = time.monotonic()
+                p.send_signal(getattr(signal, "SIG" + sig))
+            try:
+                out, err = p.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                out, err = p.communicate()
+                failures.append(f"did not end within {timeout:g} s (hang)")
+            if "signal" in fl:
+                took_after_signal = time.monotonic() - sent
+            if stdout_path:
+                out_file.close()
+                out = ""
+            out = out or ""
+            if p.returncode != row["exit"]:
+                failures.append(f"exit {p.returncode}, want {row['exit']}")
+            if "within" in fl and took_after_signal is not None and took_after_signal > float(fl["within"]):
+                failures.append(f"ended {took_after_signal:.2f} s after the signal, want <= {fl['within']} s")
+            for e in expect:
+                kind, _, text = e.partition(":")
+                if kind == "err" and text not in err:
+                    failures.append(f"stderr lacks {text!r}")
+                elif kind == "!err" and text in err:
+                    failures.append(f"stderr has {text!r}")
+                elif kind == "out" and text not in out:
+                    failures.append(f"stdout lacks {text!r}")
+                elif kind == "!out" and text in out:
+                    failures.append(f"stdout has {text!r}")
+                elif kind == "json":
+                    try:
+                        doc = json.loads(out)
+                        e_ = doc["error"]
+                        if e_["code"] != row["exit"] or text not in e_["message"] or \
+                                e_["kind"] != {2: "usage", 3: "environment", 5: "refused"}.get(row["exit"]) or \
+                                not isinstance(doc.get("diagnostics"), list):
+                            failures.append(f"JSON error document does not match {text!r}: {out.strip()}")
+                    except (ValueError, KeyError, TypeError):
+                        failures.append(f"stdout is not the JSON error document: {out.strip()[:300]!r}")
+                elif kind not in ("err", "!err", "out", "!out", "json"):
+                    raise SystemExit(f"row {row['name']}: unknown check {e!r}")
+            for p_, path in watched.items():
+                if sha(path) != before[p_]:
+                    failures.append(f"{p_} ({path}) was changed")
+            if failures:
+                failures.append(f"stderr: {err.strip()[:600]}")
+        finally:
+            fx.close()
+    return failures
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    usbsat, table, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+    rows = parse_table(table)
+    if names:
+        unknown = set(names) - {r["name"] for r in rows}
+        if unknown:
+            sys.exit(f"no such rows: {sorted(unknown)}")
+        rows = [r for r in rows if r["name"] in names]
+    ran = failed = 0
+    for row in rows:
+        try:
+            failures = run_row(usbsat, row)
+        except Skip as s:
+            print(f"SKIP  {row['name']}: {s}")
+            continue
+        ran += 1
+        if failures:
+            failed += 1
+            print(f"FAIL  {row['name']} (cases.table line {row['line']}): " + "; ".join(failures))
+        else:
+            print(f"ok    {row['name']}")
+    print(f"{ran} ran, {failed} failed, {len(rows) - ran} skipped")
+    if failed:
+        sys.exit(1)
+    if ran == 0:
+        sys.exit(77)
+
+
+if __name__ == "__main__":
+    main()
