@@ -12,8 +12,9 @@ BUILD_DEPS=(g++ cmake ninja-build pkg-config ccache
 # Test-only: umockdev replays sysfs trees, lsusb -t (usbutils) is the peer oracle, udev provides the
 # hwdb that names vendors, fio is the reference load tool, util-linux/e2fsprogs build the loop bed,
 # python3-jsonschema validates every --json document against report/schemas.
+# clang and its runtime (libclang-rt-14-dev) build the libFuzzer targets (tests/fuzz) under ASan + UBSan.
 TEST_DEPS=(umockdev libumockdev-dev usbutils udev fio util-linux e2fsprogs xz-utils python3 kmod
-           python3-jsonschema)
+           python3-jsonschema clang libclang-rt-14-dev)
 
 install_deps() {
   local missing=()
@@ -28,6 +29,53 @@ install_deps() {
   fi
 }
 
+# --- the test legs -------------------------------------------------------------------------------------
+# Every variant is built once. The main suite's ctest (mostly waiting on throttled loop devices) runs while the
+# sanitizer, fuzz and cross builds take the two cores one after another; each leg logs to build-logs/<leg>.log.
+LOGDIR=build-logs
+
+leg_main() {      # the Linux suite: unit, umockdev, fixtures, schema, bad input, loop-bed e2e
+  ctest --preset ci
+}
+leg_asan() {      # unit + umockdev + fixture tests under AddressSanitizer + UBSan (not the loop-bed e2e)
+  cmake --preset asan >/dev/null && cmake --build --preset asan && ctest --preset asan
+}
+leg_tsan() {      # the load runner's tests under ThreadSanitizer
+  cmake --preset tsan >/dev/null && cmake --build --preset tsan && ctest --preset tsan
+}
+leg_fuzz() {      # every libFuzzer target for USBSAT_FUZZ_SECONDS, then its committed seeds and reproducers
+  cmake --preset fuzz >/dev/null && cmake --build --preset fuzz && ctest --preset fuzz
+}
+leg_builds() {    # the extra variants, one build at a time (two cores)
+  local rc=0 l
+  for l in asan tsan fuzz; do
+    local t0=$SECONDS
+    if "leg_$l" >"$LOGDIR/$l.log" 2>&1; then
+      echo "bootstrap: leg $l passed in $((SECONDS - t0)) s"
+    else
+      echo "bootstrap: leg $l FAILED after $((SECONDS - t0)) s; last lines of $LOGDIR/$l.log:"
+      tail -n 60 "$LOGDIR/$l.log"
+      rc=1
+    fi
+  done
+  return $rc
+}
+
+run_test_legs() {
+  mkdir -p "$LOGDIR"
+  local t0=$SECONDS
+  cmake --preset ci >/dev/null
+  cmake --build --preset ci
+  echo "bootstrap: main build done in $((SECONDS - t0)) s"
+  leg_builds & local builds=$!
+  local main_rc=0
+  leg_main || main_rc=$?
+  local builds_rc=0
+  wait "$builds" || builds_rc=$?
+  echo "bootstrap: all legs done in $((SECONDS - t0)) s (main suite rc $main_rc, sanitizer/fuzz legs rc $builds_rc)"
+  ((main_rc == 0 && builds_rc == 0))
+}
+
 case "${1:-}" in
   run)
     install_deps "${BUILD_DEPS[@]}" udev
@@ -38,9 +86,7 @@ case "${1:-}" in
     ;;
   test)
     install_deps "${BUILD_DEPS[@]}" "${TEST_DEPS[@]}"
-    cmake --preset ci >/dev/null
-    cmake --build --preset ci
-    exec ctest --preset ci
+    run_test_legs
     ;;
   *)
     echo "usage: $0 run [usbsat arguments] | test" >&2

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "report/escape.hpp"
 #include "report/json_common.hpp"
 
 namespace usbsat::report {
@@ -86,7 +87,7 @@ std::string render_load_text(const LoadReportInput& in) {
   }
   if (run && run->interrupted) fmt::format_to(out, "\nInterrupted: partial results.\n");
   for (const auto& d : in.diagnostics) fmt::format_to(out, "{}: {}: {}\n", d.severity, d.target, d.message);
-  return fmt::to_string(b);
+  return terminal_safe(fmt::to_string(b));  // no colour here: target names go through the one escaping rule
 }
 
 std::string render_load_json(const LoadReportInput& in) {

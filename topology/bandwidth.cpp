@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 #include "topology/text.hpp"
 
@@ -374,7 +375,9 @@ std::optional<Bandwidth> parse_rate(std::string_view s) {
   double v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc{} || end != s.data() + s.size() || !std::isfinite(v) || v <= 0) return std::nullopt;
-  if (v * mult > 1e15) return std::nullopt;  // beyond any link (and beyond what llround can convert)
+  // Beyond any link (1e15 B/s) the rate saturates instead of overflowing the conversion: a caller's range
+  // check then refuses "1e30" as out of range by name, where nullopt would call it garbage.
+  if (v * mult > 1e15) return Bandwidth::from_bytes_per_s(std::numeric_limits<std::uint64_t>::max());
   return Bandwidth::from_bytes_per_s(static_cast<std::uint64_t>(std::llround(v * mult)));
 }
 

@@ -20,6 +20,7 @@
 #include "load/runner.hpp"
 #include "load/safety.hpp"
 #include "load/target.hpp"
+#include "report/escape.hpp"
 #include "report/line_printer.hpp"
 #include "report/load_report.hpp"
 #include "report/progress.hpp"
@@ -94,7 +95,7 @@ void bind_load_options(CLI::App& sub, LoadOptions& o) {
 static int run_load(const LoadOptions& o, const GlobalOptions& global) {
   const bool show_notes = !global.quiet;
   auto note = [&](const std::string& s) {
-    if (show_notes) fmt::print(stderr, "usbsat: {}\n", s);
+    if (show_notes) fmt::print(stderr, "usbsat: {}\n", report::text_safe(s));  // target names are user text
   };
   auto usage = [&](const std::string& s) { return fail(global, kExitUsage, "load", s); };
 

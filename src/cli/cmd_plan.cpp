@@ -11,6 +11,7 @@
 #include "src/cli/cmd_plan.hpp"
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
+#include "src/cli/failure.hpp"
 #include "src/cli/terminal.hpp"
 #include "src/analysis/common/usb_drives.hpp"
 #include "src/analysis/plan/demands.hpp"
@@ -124,10 +125,9 @@ void bind_plan_options(CLI::App& sub, PlanOptions& o) {
   sub.add_option("devices", o.devices, "Connected drives to re-place (or to predict), e.g. sdb sdc");
 }
 
-/// A usage error: the message on stderr, exit 2.
-static int usage_error(const std::string& message) {
-  std::fprintf(stderr, "usbsat plan: %s\n", message.c_str());
-  return kExitUsage;
+/// A usage error: the message on stderr (and with --json the error document on stdout), exit 2.
+static int usage_error(const GlobalOptions& global, const std::string& message) {
+  return fail(global, kExitUsage, "plan", message);
 }
 
 static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
@@ -135,15 +135,15 @@ static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
   //    range, be given once each and name drives of the question (for `--predict` of every USB drive the
   //    names are known after the scan).
   const auto parsed = analysis::plan::parse_demands(o.demand);
-  if (!parsed.error.empty()) return usage_error(parsed.error);
+  if (!parsed.error.empty()) return usage_error(global, parsed.error);
   const auto& demands = parsed.demands;
   if (!o.predict && (o.drives == 0) == o.devices.empty())
-    return usage_error("give --drives N (new drives) or the drives to re-place (sdb sdc ...), or --predict");
+    return usage_error(global, "give --drives N (new drives) or the drives to re-place (sdb sdc ...), or --predict");
   const bool names_after_scan = o.predict && o.devices.empty();
   if (!names_after_scan)
     if (auto e = analysis::plan::unknown_demand(
             demands, analysis::plan::demand_names(o.devices, o.predict ? 0 : o.drives)))
-      return usage_error(*e);
+      return usage_error(global, *e);
 
   // 2. Scan. No controller at all: say so plainly, pointing at the fixtures; the (empty) answer still prints.
   const auto scan = topology::scan_system();
@@ -155,7 +155,7 @@ static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
   if (names_after_scan) {
     std::vector<std::string> usb;
     for (const auto& d : analysis::common::usb_drives_with_media(t)) usb.push_back(d.name);
-    if (auto e = analysis::plan::unknown_demand(demands, usb)) return usage_error(*e);
+    if (auto e = analysis::plan::unknown_demand(demands, usb)) return usage_error(global, *e);
   }
 
   // 3a. --predict: the model over the current placement (all USB drives, or the ones named).

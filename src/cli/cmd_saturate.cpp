@@ -16,6 +16,7 @@
 #include "load/job.hpp"
 #include "load/runner.hpp"
 #include "load/target.hpp"
+#include "report/escape.hpp"
 #include "report/line_printer.hpp"
 #include "report/saturate_report.hpp"
 #include "src/cli/cmd_saturate.hpp"
@@ -72,7 +73,7 @@ void bind_saturate_options(CLI::App& sub, SaturateOptions& o) {
 static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   const bool json = global.json;
   auto note = [&](const std::string& s) {
-    if (!global.quiet) fmt::print(stderr, "usbsat saturate: {}\n", s);
+    if (!global.quiet) fmt::print(stderr, "usbsat saturate: {}\n", report::text_safe(s));  // paths are user text
   };
   auto usage = [&](const std::string& s) { return fail(global, kExitUsage, "saturate", s); };
 

@@ -2,6 +2,7 @@
 """usbsat on bad input, table-driven (tests/bad_input/cases.table; the format is described at its top).
 
     run.py USBSAT TABLE [NAME...]     run the named rows (all rows without names)
+    run.py --list TABLE               print the row names
 
 Exit 0 when every row passed, 1 when one failed, 77 (CTest SKIP) when every row asked for was skipped (root
 rows without root, min_mem_gb rows on small machines). Each row runs in a fresh temp dir with its own fixtures.
@@ -10,6 +11,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,6 +22,99 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from e2e_test import sha  # noqa: E402  (one sha256 of a file or device for every test that checks bytes)
 
 DEFAULT_TIMEOUT = 30.0
+
+# Generated sysfs trees (tests/fixtures, target `fixtures`) and the umockdev preload that redirects /sys to one.
+FIXTURES_DIR = os.environ.get("USBSAT_FIXTURES_DIR", "")
+PRELOAD = "libumockdev-preload.so.0"
+# In the workstation tree: the USB3 stick in a USB2-only connector (sdc; doctor: speed_below_capability).
+STICK = "sys/devices/pci0000:00/0000:00:14.0/usb1/1-7"
+
+
+def _write(path, data):
+    if os.path.islink(path) or os.path.exists(path):
+        os.unlink(path)
+    with open(path, "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+
+def _block_dir(root, name):
+    return os.path.realpath(os.path.join(root, "sys/block", name))
+
+
+def _replace_with_fifo(path):
+    os.unlink(path)
+    os.mkfifo(path)
+
+
+def _replace_with_link(path, target):
+    os.unlink(path)
+    os.symlink(target, path)
+
+
+def _move_device(root, src, dst):
+    """Move directory `src` to `dst` inside the tree, keeping every symlink (in it or pointing into it) right."""
+    links = []
+    for d, dirs, files in os.walk(root):
+        for n in dirs + files:
+            p = os.path.join(d, n)
+            if os.path.islink(p):
+                links.append((p, os.path.normpath(os.path.join(d, os.readlink(p)))))
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    os.rename(src, dst)
+
+    def moved(p):
+        return dst + p[len(src):] if p == src or p.startswith(src + "/") else p
+    for link, target in links:
+        new_link, new_target = moved(link), moved(target)
+        if new_target.startswith(root):  # only links within the tree are relative; /dev/zero-like stay
+            os.unlink(new_link)
+            os.symlink(os.path.relpath(new_target, os.path.dirname(new_link)), new_link)
+
+
+def _nvme_multipath(root):
+    """Put nvme0n1 where native NVMe multipath puts it: below the subsystem, not the controller, which the
+    subsystem links as its path controller."""
+    disk = _block_dir(root, "nvme0n1")
+    ctrl = os.path.dirname(os.path.dirname(disk))  # .../nvme/nvme0 (the disk was .../nvme0/block/nvme0n1)
+    subsys = os.path.join(root, "sys/devices/virtual/nvme-subsystem/nvme-subsys0")
+    _move_device(root, disk, os.path.join(subsys, "nvme0n1"))
+    os.symlink(os.path.relpath(ctrl, subsys), os.path.join(subsys, "nvme0"))
+    for attr in ("model", "serial"):
+        if os.path.exists(os.path.join(ctrl, attr)):
+            shutil.copy(os.path.join(ctrl, attr), os.path.join(subsys, attr))
+
+
+# One bad tree per class of bad sysfs data (issue 9 classes 4, 5, 6, 9, 10, 13), applied to a copy of the tree.
+SYSFS_MUTATIONS = {
+    "none": lambda root: None,
+    "product_esc": lambda root: _write(os.path.join(root, STICK, "product"), b"Evil\x1b]0;pwned\x07Stick\n"),
+    "product_invalid_utf8": lambda root: _write(os.path.join(root, STICK, "product"), b"Stick \xff\xfe\xc3(\n"),
+    "product_fifo": lambda root: _replace_with_fifo(os.path.join(root, STICK, "product")),
+    "descriptors_dev_zero": lambda root: _replace_with_link(os.path.join(root, STICK, "descriptors"), "/dev/zero"),
+    "bos_dev_zero": lambda root: _replace_with_link(os.path.join(root, STICK, "bos_descriptors"), "/dev/zero"),
+    "speed_inf": lambda root: _write(os.path.join(root, STICK, "speed"), "inf\n"),
+    "speed_empty": lambda root: _write(os.path.join(root, STICK, "speed"), "\n"),
+    "speed_garbage": lambda root: _write(os.path.join(root, STICK, "speed"), "fast\n"),
+    "size_wraps": lambda root: _write(os.path.join(_block_dir(root, "sdc"), "size"), "18446744073709551615\n"),
+    "queue_depth_max": lambda root: _write(os.path.join(_block_dir(root, "sdc"), "device/queue_depth"),
+                                           "4294967295\n"),
+    "nvme_multipath": _nvme_multipath,
+}
+
+
+def _stick_port(root):
+    return os.path.realpath(os.path.join(root, STICK, "port"))
+
+
+SYSFS_MUTATIONS.update({
+    "peer_dangling": lambda root: _replace_with_link(os.path.join(_stick_port(root), "peer"), "../usb2-port99")
+    if os.path.lexists(os.path.join(_stick_port(root), "peer"))
+    else os.symlink("../usb2-port99", os.path.join(_stick_port(root), "peer")),
+    "peer_self": lambda root: _replace_with_link(os.path.join(_stick_port(root), "peer"), _stick_port(root))
+    if os.path.lexists(os.path.join(_stick_port(root), "peer"))
+    else os.symlink(_stick_port(root), os.path.join(_stick_port(root), "peer")),
+    "device_dir_0700": lambda root: os.chmod(os.path.join(root, STICK), 0o700),
+})
 
 
 class Skip(Exception):
@@ -84,6 +179,17 @@ class Fixtures:
             self.cleanup.append(lambda: subprocess.run(["umount", mnt]))
         return path, loop
 
+    def sysfs(self, spec):
+        """A copy of the generated tree `scenario`, with one mutation: `scenario/mutation`."""
+        scenario, _, mutation = spec.partition("/")
+        src = os.path.join(FIXTURES_DIR, scenario)
+        if not FIXTURES_DIR or not os.path.isdir(src):
+            raise SystemExit(f"no generated sysfs tree {src!r} (USBSAT_FIXTURES_DIR; build the `fixtures` target)")
+        dst = os.path.join(self.tmp, "sysfs")
+        subprocess.run(["cp", "-a", src, dst], check=True)
+        SYSFS_MUTATIONS[mutation or "none"](dst)
+        return dst
+
     def make(self, key):
         if key in self.values:
             return self.values[key]
@@ -96,6 +202,8 @@ class Fixtures:
             v = os.path.join(self.tmp, "big")
             with open(v, "wb") as f:
                 f.truncate(1 << 30)
+        elif key == "ESC":  # a terminal escape sequence (set the window title) and a bell, as text to type
+            v = "\x1b]0;pwned\x07"
         elif key == "FIFO":
             v = os.path.join(self.tmp, "fifo")
             os.mkfifo(v)
@@ -148,7 +256,17 @@ def run_row(usbsat, row):
             out_file = open(stdout_path, "w") if stdout_path else subprocess.PIPE
             timeout = float(fl.get("timeout", DEFAULT_TIMEOUT))
             start = time.monotonic()
-            p = subprocess.Popen([usbsat, *argv], stdout=out_file, stderr=subprocess.PIPE, text=True)
+            env = dict(os.environ)
+            cmd = [usbsat, *argv]
+            if "sysfs" in fl:  # run against a (mutated) generated tree through the umockdev preload
+                env.update(UMOCKDEV_DIR=fx.sysfs(fl["sysfs"]), LD_PRELOAD=PRELOAD)
+            if "user" in fl:  # drop root: what an ordinary user sees
+                if os.geteuid() != 0:
+                    raise Skip("running as another user needs root")
+                os.chmod(tmp, 0o755)
+                cmd = ["setpriv", "--reuid", fl["user"], "--regid", fl["user"], "--clear-groups", *cmd]  # numeric ids
+            p = subprocess.Popen(cmd, stdout=out_file, stderr=subprocess.PIPE, env=env,
+                                 errors="surrogateescape")
             took_after_signal = None
             if "signal" in fl:
                 sig, _, at = fl["signal"].partition("@")
@@ -191,6 +309,17 @@ def run_row(usbsat, row):
                             failures.append(f"JSON error document does not match {text!r}: {out.strip()}")
                     except (ValueError, KeyError, TypeError):
                         failures.append(f"stdout is not the JSON error document: {out.strip()[:300]!r}")
+                elif kind == "jsonvalid":  # stdout is one JSON document, whatever the device strings held
+                    try:
+                        json.loads(out)
+                    except ValueError as ex:
+                        failures.append(f"stdout is not valid JSON ({ex}): {out.strip()[:200]!r}")
+                elif kind == "noctrl":  # no control character but newline and tab reached the terminal
+                    stream = out if text == "out" else err
+                    bad = sorted({f"{ord(c):#04x}" for c in stream
+                                  if (ord(c) < 0x20 and c not in "\n\t") or 0x7f <= ord(c) <= 0x9f})
+                    if bad:
+                        failures.append(f"{text} has raw control characters {bad}")
                 elif kind not in ("err", "!err", "out", "!out", "json"):
                     raise SystemExit(f"row {row['name']}: unknown check {e!r}")
             for p_, path in watched.items():
@@ -206,6 +335,9 @@ def run_row(usbsat, row):
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
+    if sys.argv[1] == "--list":  # the row names, one per line (CMake registers one CTest per row)
+        print("\n".join(r["name"] for r in parse_table(sys.argv[2])))
+        return
     usbsat, table, names = sys.argv[1], sys.argv[2], sys.argv[3:]
     rows = parse_table(table)
     if names:

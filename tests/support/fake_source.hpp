@@ -62,6 +62,18 @@ class FakeSource final : public topology::DeviceSource {
   }
   /// Make enumerate() fail like an unusable environment.
   void fail_enumeration() { fail_ = true; }
+  /// Every attribute file's full path ("dir/name"), sorted: what the whole-scan fuzzer rewrites.
+  std::vector<std::string> file_paths() const {
+    std::vector<std::string> out;
+    for (const auto& [path, text] : files_) out.push_back(path);
+    return out;
+  }
+  /// Replace the raw bytes of file `path` ("dir/name"; no newline added): garbage as broken firmware or a
+  /// hostile tree would leave it.
+  FakeSource& raw_file(const std::string& path, std::string bytes) {
+    files_[path] = std::move(bytes);
+    return *this;
+  }
 
   std::vector<topology::RawDevice> enumerate(std::string_view subsystem) override {
     if (fail_) throw topology::ScanError("enumeration failed");

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <limits>
+
 #include "tests/support/machines.hpp"
 #include "topology/bandwidth.hpp"
 
@@ -268,7 +270,10 @@ TEST_CASE("parse_rate: SI multiples of bytes per second, a bare number is MB/s")
       {"40M/s", 40'000'000},   {"40", 40'000'000},         {"170MB/s", 170'000'000}, {"1.2G", 1'200'000'000},
       {"12Mb", 12'000'000},    {"500k", 500'000},          {"", std::nullopt},      {"M", std::nullopt},
       {"0M", std::nullopt},    {"0", std::nullopt},        {"-5M", std::nullopt},   {"40X", std::nullopt},
-      {"4 0M", std::nullopt},  {"fast", std::nullopt},
+      {"4 0M", std::nullopt},  {"fast", std::nullopt},       {"nan", std::nullopt},   {"inf", std::nullopt},
+      // Beyond any link: saturated (never an overflowing conversion), so range checks name it out of range.
+      {"1e30", std::numeric_limits<std::uint64_t>::max()},   {"1e16", std::numeric_limits<std::uint64_t>::max()},
+      {"1000000G", 1'000'000'000'000'000},
   };
   for (const auto& r : rows) {
     CAPTURE(r.in);

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <string_view>
+
+#include "topology/text.hpp"
 
 namespace usbsat::analysis::saturate {
 namespace {
@@ -85,8 +88,7 @@ FlowProblem subproblem(const FlowProblem& p, std::span<const DemandSpec> drives)
   FlowProblem out;
   out.resources = p.resources;
   for (const auto& spec : drives) {
-    std::string dev = spec.dev;
-    if (dev.rfind("/dev/", 0) == 0) dev.erase(0, 5);
+    const std::string_view dev = topology::strip_dev_prefix(spec.dev);
     auto it =
         std::find_if(p.drives.begin(), p.drives.end(), [&](const FlowDrive& d) { return d.dev == dev; });
     if (it == p.drives.end()) continue;

@@ -2,6 +2,7 @@
 #include "report/describe.hpp"
 
 #include "src/analysis/saturate/verdict_text.hpp"
+#include "topology/text.hpp"
 
 namespace usbsat::analysis::saturate {
 
@@ -75,7 +76,7 @@ GroupInput declared_group_input(const std::string& name, const std::vector<std::
   std::vector<DemandSpec> specs;
   const auto solo = solo_means(phases);
   for (const auto& dev : devs) {
-    std::string d = dev.rfind("/dev/", 0) == 0 ? dev.substr(5) : dev;
+    std::string d{topology::strip_dev_prefix(dev)};
     DemandSpec s{d, std::nullopt};
     if (auto it = solo.find(d); it != solo.end()) {
       s.demand = topology::Bandwidth::from_mbs(it->second);
