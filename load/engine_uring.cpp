@@ -2,6 +2,11 @@
 // worker's buffers registered as fixed buffers when the kernel allows it (saves a per-I/O fd lookup and page
 // pinning, as fio's registerfiles/fixedbufs do). Rings are set up single-issuer with deferred task work when
 // the kernel supports it: completions are then processed only when we wait for them, in our thread.
+//
+// Waiting has no per-call timeout: a timeout argument to io_uring_enter arms and cancels a kernel hrtimer on
+// every wait, i.e. on every I/O at queue depth 1. Instead one timeout request (the "tick", re-armed each time
+// it fires) is kept in the ring, so a wait ends at the latest one tick later: the same bound on how late a
+// worker sees a stop request, at the cost of one timer per tick instead of one per I/O.
 #include <liburing.h>
 #include <sys/uio.h>
 
@@ -38,11 +43,14 @@ UringPtr make_ring(unsigned entries, int& err) {
   return nullptr;
 }
 
+/// user_data of the tick's completions; never a slot (slots are < depth ≤ 1024).
+constexpr std::uint64_t kTickTag = ~std::uint64_t{0};
+
 class UringEngine final : public Engine {
  public:
   explicit UringEngine(const EngineConfig& cfg) : fd_(cfg.fd), depth_(cfg.depth) {
     int err = 0;
-    ring_ = make_ring(cfg.depth, err);
+    ring_ = make_ring(cfg.depth + 1, err);  // + 1: the tick's submission entry
     if (!ring_) throw EngineUnavailable(std::string("io_uring setup failed: ") + std::strerror(err));
     if (cfg.fd >= 0 && io_uring_register_files(ring_.get(), &cfg.fd, 1) == 0) fixed_file_ = true;
     if (!cfg.buffers.empty() && cfg.buffer_size > 0) {
@@ -51,8 +59,8 @@ class UringEngine final : public Engine {
         iov[i] = {cfg.buffers.data() + static_cast<std::size_t>(i) * cfg.buffer_size, cfg.buffer_size};
       fixed_buffers_ = io_uring_register_buffers(ring_.get(), iov.data(), cfg.depth) == 0;
     }
-    cqes_.resize(cfg.depth * 2);
-    out_.reserve(cfg.depth * 2);
+    cqes_.resize((cfg.depth + 1) * 2);
+    out_.reserve((cfg.depth + 1) * 2);
   }
   Capabilities capabilities() const override { return {false, true}; }
 
@@ -89,29 +97,63 @@ class UringEngine final : public Engine {
     unsigned n = 0;
     if (!unsubmitted_) n = io_uring_peek_batch_cqe(ring_.get(), cqes_.data(), static_cast<unsigned>(cqes_.size()));
     if (unsubmitted_ || n < min) {
-      __kernel_timespec ts{};
-      ts.tv_sec = timeout.count() / 1000000000;
-      ts.tv_nsec = timeout.count() % 1000000000;
-      io_uring_cqe* cqe = nullptr;
       // -EAGAIN/-EBUSY: the kernel took fewer SQEs than queued; they stay in the SQ ring and go with the next
       // enter. -ETIME/-EINTR: return what is there.
-      const int r = io_uring_submit_and_wait_timeout(ring_.get(), &cqe, min, &ts, nullptr);
+      int r;
+      if (min > 0 && arm_tick(timeout)) {
+        r = io_uring_submit_and_wait(ring_.get(), min);  // the tick ends the wait at the latest
+      } else {
+        __kernel_timespec ts{};
+        ts.tv_sec = timeout.count() / 1000000000;
+        ts.tv_nsec = timeout.count() % 1000000000;
+        io_uring_cqe* cqe = nullptr;
+        r = io_uring_submit_and_wait_timeout(ring_.get(), &cqe, min, &ts, nullptr);
+      }
       if (r >= 0 || r == -ETIME || r == -EINTR) unsubmitted_ = io_uring_sq_ready(ring_.get()) > 0;
       n = io_uring_peek_batch_cqe(ring_.get(), cqes_.data(), static_cast<unsigned>(cqes_.size()));
     }
-    for (unsigned i = 0; i < n; ++i)
-      out_.push_back({static_cast<std::uint32_t>(io_uring_cqe_get_data64(cqes_[i])), cqes_[i]->res});
+    for (unsigned i = 0; i < n; ++i) {
+      const std::uint64_t tag = io_uring_cqe_get_data64(cqes_[i]);
+      if (tag == kTickTag) {
+        tick_armed_ = false;  // fired (or was refused): armed again before the next wait
+        if (cqes_[i]->res != -ETIME) tick_broken_ = true;  // refused: fall back to per-wait timeouts
+        continue;
+      }
+      out_.push_back({static_cast<std::uint32_t>(tag), cqes_[i]->res});
+    }
     io_uring_cq_advance(ring_.get(), n);
     return out_;
   }
 
  private:
+  /// Make sure a tick of at most `timeout` is in the ring (queued now if none is); false when the wait must
+  /// carry its own timeout (no room for the tick's SQE, a shorter timeout than the tick, the kernel refused
+  /// it). The tick's period is the first waiting call's timeout.
+  bool arm_tick(std::chrono::nanoseconds timeout) {
+    if (tick_broken_ || timeout.count() <= 0) return false;
+    if (tick_period_.count() == 0) tick_period_ = timeout;
+    if (timeout < tick_period_) return false;
+    if (tick_armed_) return true;
+    io_uring_sqe* sqe = io_uring_get_sqe(ring_.get());
+    if (!sqe) return false;
+    tick_ts_.tv_sec = tick_period_.count() / 1000000000;
+    tick_ts_.tv_nsec = tick_period_.count() % 1000000000;
+    io_uring_prep_timeout(sqe, &tick_ts_, 0, 0);
+    io_uring_sqe_set_data64(sqe, kTickTag);
+    tick_armed_ = true;
+    return true;
+  }
+
   int fd_;
   unsigned depth_;
   UringPtr ring_;
   bool fixed_file_ = false;
   bool fixed_buffers_ = false;
   bool unsubmitted_ = false;  // SQEs queued but not yet entered
+  bool tick_armed_ = false;   // a tick is queued or in flight
+  bool tick_broken_ = false;  // the kernel refused the tick: every wait carries its timeout
+  std::chrono::nanoseconds tick_period_{0};
+  __kernel_timespec tick_ts_{};  // read by the kernel when the tick is submitted
   std::vector<io_uring_cqe*> cqes_;
   std::vector<Completion> out_;
 };

@@ -6,13 +6,15 @@
 Devices: loop devices (--direct-io=on) over files in a private tmpfs, from tests/bed/testbed.sh (`solo`
 drives, no throttling). Jobs: 4 KiB randread QD1 and QD32, 128 KiB sequential read QD1 and QD8, on one
 device and on 4 devices at once. Prints IOPS, MB/s (10^6 B/s) and CPU time per I/O for both tools and the
-ratios usbsat/fio (goal: IOPS and MB/s ≥ 1.0, CPU per I/O ≤ 1.0). With --repeat N each tool runs N times,
-interleaved, and the best run of each counts (the machine is shared; the best run is the least disturbed).
+ratios usbsat/fio (goal: IOPS and MB/s ≥ 1.0, CPU per I/O ≤ 1.0). Each tool runs --repeat N times (default
+3, at least 3), interleaved (usbsat, fio, fio, usbsat, ...: neither tool always goes first), and the median run
+of each counts: on a shared machine a best-of hides how often a tool is disturbed, a median does not.
 Root only; not a CTest test.
 """
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 
@@ -47,13 +49,20 @@ def run_fio(devs, pattern, bs, qd, runtime, ramp):
     return {"iops": iops, "mbs": mbs, "cpu_us_per_io": cpu / ios * 1e6}
 
 
+def median_run(runs):
+    """The per-field median of the runs (IOPS, MB/s and CPU per I/O each)."""
+    return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("usbsat")
     ap.add_argument("--runtime", type=float, default=5)
     ap.add_argument("--ramp", type=float, default=1)
-    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=3, help="interleaved runs per tool and job, median counts (>= 3)")
     a = ap.parse_args()
+    if a.repeat < 3:
+        ap.error("--repeat must be at least 3 (the median of fewer runs is not robust)")
     if os.geteuid() != 0:
         print("SKIP: needs root", file=sys.stderr)
         return 77
@@ -70,12 +79,15 @@ def main():
               f"{'usbsat MB/s':>11} {'fio MB/s':>9} {'ratio':>6} | {'usbsat µs/IO':>12} {'fio µs/IO':>10} {'ratio':>6}")
         for ndev in (1, 4):
             for name, pattern, bs, qd in JOBS:
-                u = f = None
-                for _ in range(a.repeat):
-                    ru = run_usbsat(a.usbsat, devs[:ndev], pattern, bs, qd, a.runtime, a.ramp)
-                    rf = run_fio(devs[:ndev], pattern, bs, qd, a.runtime, a.ramp)
-                    u = ru if u is None or ru["iops"] > u["iops"] else u
-                    f = rf if f is None or rf["iops"] > f["iops"] else f
+                us_runs, fio_runs = [], []
+                for i in range(a.repeat):
+                    order = (0, 1) if i % 2 == 0 else (1, 0)
+                    for tool in order:
+                        if tool == 0:
+                            us_runs.append(run_usbsat(a.usbsat, devs[:ndev], pattern, bs, qd, a.runtime, a.ramp))
+                        else:
+                            fio_runs.append(run_fio(devs[:ndev], pattern, bs, qd, a.runtime, a.ramp))
+                u, f = median_run(us_runs), median_run(fio_runs)
                 print(f"{name:<22}{ndev:>8} | {u['iops']:>12.0f} {f['iops']:>12.0f} {u['iops'] / f['iops']:>6.2f} | "
                       f"{u['mbs']:>11.1f} {f['mbs']:>9.1f} {u['mbs'] / f['mbs']:>6.2f} | "
                       f"{u['cpu_us_per_io']:>12.2f} {f['cpu_us_per_io']:>10.2f} "

@@ -2,7 +2,8 @@
 # Benchmark (not a CTest test): wall time of one full topology scan (tests/bench/scan_only --quiet) vs
 # `lsusb -t` on the same synthetic fixture, both as whole processes under the umockdev preload, alternated
 # N times in one run. Prints the median wall time and the median CPU time (user+sys, less disturbed by other
-# load on a shared machine) of each, and the ratios usbsat/lsusb (goal: <= 1.0).
+# load on a shared machine) of each, the ratios usbsat/lsusb (goal: <= 1.0), and (with strace installed) the
+# number of path calls the umockdev preload intercepts for each, which does not depend on the machine's load.
 #
 #   tests/bench/scan_bench.sh [BUILD_DIR] [SCENARIO] [N]      defaults: build large 15
 set -eu
@@ -51,5 +52,16 @@ if [ -s /tmp/scan_bench.$$.uc ]; then
   uc=$(median </tmp/scan_bench.$$.uc); lc=$(median </tmp/scan_bench.$$.lc)
   echo "CPU (user+sys) median  : usbsat ${uc} us, lsusb -t ${lc} us"
   awk -v u="$uc" -v l="$lc" 'BEGIN { if (l > 0) printf "ratio usbsat/lsusb -t  : %.2fx CPU\n", u / l }'
+fi
+# The deterministic measure: how many path calls the umockdev preload intercepts (it checks for
+# "$UMOCKDEV_DIR/disabled" once per intercepted call, so strace counts them); each costs the preload about five
+# extra system calls (a signal-mask lock and that check), so wall time follows this count.
+if command -v strace >/dev/null; then
+  dir=$(cd "$fixture" && pwd)
+  calls() { "$wrap" "$fixture" -- strace -f -e trace=access -o /tmp/scan_bench.$$.s "$@" >/dev/null 2>&1
+            grep -c "\"$dir/disabled\"" /tmp/scan_bench.$$.s; }
+  uc=$(calls "$scan" --quiet); lc=$(calls lsusb -t)
+  echo "intercepted path calls : usbsat $uc, lsusb -t $lc"
+  awk -v u="$uc" -v l="$lc" 'BEGIN { if (l > 0) printf "ratio usbsat/lsusb -t  : %.2fx calls\n", u / l }'
 fi
 rm -f /tmp/scan_bench.$$.*

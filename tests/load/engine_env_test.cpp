@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -107,6 +108,44 @@ TEST_CASE("sync engine reads, writes and drives the worker on a real file") { ro
 TEST_CASE("uring engine reads, writes and drives the worker on a real file") {
   skip_unless(uring_available(), "io_uring unavailable");
   roundtrip("uring");
+}
+
+TEST_CASE("uring engine: waits with nothing completing end within their timeout, and the I/O still arrives") {
+  skip_unless(uring_available(), "io_uring unavailable");
+  // A read from an empty pipe completes only when something is written: until then every wait must end by
+  // its timeout (the engine's tick, re-armed each time it fires), not block. alarm() turns a wait that never
+  // ends into a failure instead of a hang.
+  int p[2];
+  REQUIRE(::pipe(p) == 0);
+  char byte = 0;
+  {
+    auto engine = find_engine("uring")->make({p[0], 1, {}, 0});
+    REQUIRE(engine->queue({IoDir::Read, 0, 1, 0, &byte}));
+    REQUIRE(engine->submit() >= 0);
+    ::alarm(10);
+    for (int i = 0; i < 3; ++i) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const auto done = engine->reap(1, std::chrono::milliseconds(30));
+      const auto waited = std::chrono::steady_clock::now() - t0;
+      CHECK(done.empty());
+      CHECK(waited < std::chrono::seconds(2));
+    }
+    REQUIRE(::write(p[1], "x", 1) == 1);
+    std::size_t got = 0;
+    for (int tries = 0; got == 0 && tries < 100; ++tries) {
+      const auto done = engine->reap(1, std::chrono::milliseconds(30));
+      for (const auto& c : done) {
+        CHECK(c.slot == 0);
+        CHECK(c.result == 1);
+        ++got;
+      }
+    }
+    ::alarm(0);
+    CHECK(got == 1);
+    CHECK(byte == 'x');
+  }
+  ::close(p[0]);
+  ::close(p[1]);
 }
 
 TEST_CASE("open_target on tmpfs: O_DIRECT, or buffered with a notice (tmpfs accepts O_DIRECT since Linux 6.6)") {
