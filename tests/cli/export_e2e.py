@@ -32,7 +32,8 @@ def promtool_check(text, what):
     promtool = shutil.which("promtool")
     if not promtool:
         return None
-    p = subprocess.run([promtool, "check", "metrics"], input=text.encode(), capture_output=True)
+    data = text if isinstance(text, bytes) else text.encode()
+    p = subprocess.run([promtool, "check", "metrics"], input=data, capture_output=True)
     if p.returncode != 0:
         fail(f"promtool check metrics on {what} exited {p.returncode}: "
              f"{(p.stdout + p.stderr).decode(errors='replace').strip()}")
@@ -126,7 +127,7 @@ def main(argv):
     if len(argv) >= 3 and argv[1] == "golden":
         results = []
         for path in argv[2:]:
-            with open(path, encoding="utf-8") as f:
+            with open(path, "rb") as f:  # bytes: promtool, not Python, judges the encoding
                 results.append(promtool_check(f.read(), path))
         checked = results[-1] if results else None
     elif len(argv) == 5:
