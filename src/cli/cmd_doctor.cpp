@@ -39,6 +39,18 @@ void bind_doctor_options(CLI::App& sub, DoctorOptions& o) {
       ->check(CLI::Range(4u, 65536u));
 }
 
+analysis::doctor::DoctorResult diagnose_system(const topology::Topology& t, const DoctorOptions& o) {
+  analysis::doctor::DoctorConfig config;
+  config.usb_storage_quirks = read_attr("/sys/module/usb_storage/parameters/quirks");
+  std::error_code ec;
+  const bool uas_dir = std::filesystem::exists("/sys/module/uas", ec);
+  if (!ec) config.uas_driver_loaded = uas_dir;
+  config.max_sectors_target_kb = o.max_sectors_target_kb;
+  const analysis::doctor::ModelSharePredictor model;  // shared_bandwidth: predicted shares from the bandwidth model
+  config.predictor = &model;
+  return analysis::doctor::diagnose(t, config);
+}
+
 static int run_doctor(const DoctorOptions& o, const GlobalOptions& global) {
   // 1. The topology; an unusable sysfs throws ScanError, which main() maps to exit code 3.
   auto scan = topology::scan_system();
@@ -55,19 +67,8 @@ static int run_doctor(const DoctorOptions& o, const GlobalOptions& global) {
     return kExitOk;
   }
 
-  // 3. The few facts that are not in the topology: the usb-storage quirks parameter and whether uas is
-  // loaded.
-  analysis::doctor::DoctorConfig config;
-  config.usb_storage_quirks = read_attr("/sys/module/usb_storage/parameters/quirks");
-  std::error_code ec;
-  const bool uas_dir = std::filesystem::exists("/sys/module/uas", ec);
-  if (!ec) config.uas_driver_loaded = uas_dir;
-  config.max_sectors_target_kb = o.max_sectors_target_kb;
-  const analysis::doctor::ModelSharePredictor model;  // shared_bandwidth: predicted shares from the bandwidth model
-  config.predictor = &model;
-
-  // 4. The checks, then the rendering; the exit code is the worst severity.
-  const auto result = analysis::doctor::diagnose(scan.topology, config);
+  // 3. The checks over the topology plus the few facts outside it; the exit code is the worst severity.
+  const auto result = diagnose_system(scan.topology, o);
   const report::DoctorReportInput in{result.findings, scan.diagnostics, result.controllers_checked,
                                      result.drives_checked, terminal_for(STDOUT_FILENO, global.no_color).style()};
   const std::string out = global.json ? report::render_doctor_json(in) : report::render_doctor_text(in);

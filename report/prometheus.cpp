@@ -1,0 +1,112 @@
+#include "report/prometheus.hpp"
+
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "report/escape.hpp"
+
+namespace usbsat::report {
+namespace {
+
+/// `"` and `\` escaped; the pieces between newlines are already text_safe (valid UTF-8, no controls).
+void append_escaped(std::string& out, std::string_view safe) {
+  for (char c : safe) {
+    if (c == '\\' || c == '"') out += '\\';
+    out += c;
+  }
+}
+
+using Labels = std::vector<std::pair<std::string_view, std::string_view>>;
+
+std::string label_set(const Labels& labels) {
+  std::string out;
+  for (const auto& [name, value] : labels)
+    out += fmt::format("{}{}=\"{}\"", out.empty() ? "{" : ",", name, prometheus_label_value(value));
+  return out.empty() ? out : out + "}";
+}
+
+void family(std::string& out, std::string_view name, std::string_view help) {
+  out += fmt::format("# HELP {} {}\n# TYPE {} gauge\n", name, help, name);
+}
+
+template <class T>
+void sample(std::string& out, std::string_view name, const Labels& labels, T value) {
+  out += fmt::format("{}{} {}\n", name, label_set(labels), value);
+}
+
+Labels drive_labels(const PrometheusDrive& d) {
+  return {{"dev", d.dev},
+          {"vid_pid", d.vid_pid},
+          {"model", d.model},
+          {"controller", d.controller},
+          {"connector", d.connector}};
+}
+
+/// One gauge family over the drives that have a value for it (a drive without one has no series).
+template <class Get>
+void drive_family(std::string& out, const PrometheusInput& in, std::string_view name, std::string_view help,
+                  Get get) {
+  family(out, name, help);
+  for (const auto& d : in.drives)
+    if (const auto v = get(d)) sample(out, name, drive_labels(d), *v);
+}
+
+std::optional<int> as_int(std::optional<bool> b) {
+  if (!b) return std::nullopt;
+  return *b ? 1 : 0;
+}
+
+}  // namespace
+
+std::string prometheus_label_value(std::string_view raw) {
+  std::string out;
+  std::size_t start = 0;
+  while (true) {
+    const auto nl = raw.find('\n', start);
+    append_escaped(out, text_safe(raw.substr(start, nl == std::string_view::npos ? nl : nl - start)));
+    if (nl == std::string_view::npos) break;
+    out += "\\n";
+    start = nl + 1;
+  }
+  return out;
+}
+
+std::string render_prometheus(const PrometheusInput& in) {
+  std::string out;
+  drive_family(out, in, "usbsat_drive_link_speed_bytes_per_second",
+               "Negotiated USB link speed of the drive (signalling rate in bytes per second: 480 Mb/s = 60e6).",
+               [](const PrometheusDrive& d) { return d.link_speed_bytes_per_s; });
+  drive_family(out, in, "usbsat_drive_capable_speed_bytes_per_second",
+               "Fastest USB speed the drive offers (BOS descriptor, else bcdUSB), signalling rate in bytes per second.",
+               [](const PrometheusDrive& d) { return d.capable_speed_bytes_per_s; });
+  drive_family(out, in, "usbsat_drive_uas_active", "1 when the drive runs UAS (uas driver), 0 for Bulk-Only (usb-storage).",
+               [](const PrometheusDrive& d) { return as_int(d.uas_active); });
+  drive_family(out, in, "usbsat_drive_uas_capable", "1 when the drive offers a UAS interface setting.",
+               [](const PrometheusDrive& d) { return as_int(d.uas_capable); });
+  drive_family(out, in, "usbsat_drive_predicted_share_bytes_per_second",
+               "Predicted throughput of the drive with every USB drive busy at once (bandwidth model, max-min fair).",
+               [](const PrometheusDrive& d) { return d.predicted_share_bytes_per_s; });
+
+  family(out, "usbsat_link_capacity_bytes_per_second",
+         "Modelled payload capacity of a shared link on the drives' paths (topology bandwidth model).");
+  for (const auto& l : in.links)
+    sample(out, "usbsat_link_capacity_bytes_per_second", {{"link", l.link}, {"kind", l.kind}, {"node", l.node}},
+           l.capacity_bytes_per_s);
+
+  family(out, "usbsat_doctor_findings", "Number of usbsat doctor findings by id, severity and first device.");
+  std::map<std::tuple<std::string_view, std::string_view, std::string_view>, unsigned> counts;
+  for (const auto& f : in.findings) ++counts[{f.id, f.severity, f.dev}];
+  for (const auto& [key, n] : counts)
+    sample(out, "usbsat_doctor_findings",
+           {{"id", std::get<0>(key)}, {"severity", std::get<1>(key)}, {"dev", std::get<2>(key)}}, n);
+
+  family(out, "usbsat_scan_duration_seconds", "Time the topology scan took.");
+  sample(out, "usbsat_scan_duration_seconds", {}, in.scan_duration_seconds);
+  family(out, "usbsat_scan_errors", "Error diagnostics of the scan (devices that could not be read completely).");
+  sample(out, "usbsat_scan_errors", {}, in.scan_errors);
+  return out;
+}
+
+}  // namespace usbsat::report

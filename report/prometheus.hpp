@@ -1,0 +1,62 @@
+#pragma once
+/// `usbsat export --prometheus`: the node_exporter textfile-collector format (Prometheus text exposition
+/// format 0.0.4) over one scan. Pure: src/cli/cmd_export.cpp fills PrometheusInput from the scan, the drive
+/// summaries, plan --predict's share model and the doctor; this file only names, escapes and orders.
+///
+/// Metric names follow the Prometheus conventions: base units in the name (bytes_per_second, seconds; USB
+/// signalling rates too are given in bytes per second, 480 Mb/s = 60000000, as promtool's lint demands), a HELP and a TYPE line per family, and gauges throughout, because every value
+/// describes one one-shot scan (a file rewritten by a timer), not a counter that grows in one process.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace usbsat::report {
+
+/// One USB whole disk. Strings are raw (device firmware may put anything in them); the renderer escapes.
+struct PrometheusDrive {
+  std::string dev;         ///< "sdb"
+  std::string vid_pid;     ///< "0781:558c", "" when unknown
+  std::string model;       ///< vendor + model, "" when unknown
+  std::string controller;  ///< the controller's PCI address, "" when unknown
+  std::string connector;   ///< connector id "usb1-port3", "" when unknown
+  std::optional<std::uint64_t> link_speed_bytes_per_s;     ///< negotiated USB signalling rate / 8
+  std::optional<std::uint64_t> capable_speed_bytes_per_s;  ///< the fastest it could negotiate (BOS/bcdUSB), / 8
+  std::optional<bool> uas_active;                         ///< driven by uas (false: usb-storage / BOT)
+  std::optional<bool> uas_capable;                        ///< offers a UAS alternate setting
+  std::optional<std::uint64_t> predicted_share_bytes_per_s;  ///< all drives at once (plan --predict)
+};
+
+/// One shared resource of the bandwidth model (topology/bandwidth.hpp) with a known capacity.
+struct PrometheusLink {
+  std::string link;  ///< resource id, "pcie_link:0000:03:00.0"
+  std::string kind;  ///< "drive_link", "hub_uplink", "usb_bus", "controller", "pcie_link"
+  std::string node;  ///< "0000:03:00.0", "2-1", "usb1"
+  std::uint64_t capacity_bytes_per_s = 0;
+};
+
+/// One doctor finding; the renderer counts findings per (id, severity, dev).
+struct PrometheusFinding {
+  std::string id;        ///< "uas_inactive"
+  std::string severity;  ///< "info", "warning", "problem"
+  std::string dev;       ///< the first device the finding names ("sdc"), "" when none
+};
+
+struct PrometheusInput {
+  std::vector<PrometheusDrive> drives;
+  std::vector<PrometheusLink> links;
+  std::vector<PrometheusFinding> findings;
+  double scan_duration_seconds = 0;
+  std::size_t scan_errors = 0;  ///< error-level scan diagnostics (devices that could not be read)
+};
+
+/// A label value as the text format wants it: `\` -> `\\`, `"` -> `\"`, newline -> `\n`. Bytes that are not
+/// valid UTF-8 (which the format forbids) become the text `\xNN` first (report::text_safe), as do other
+/// control characters, so any firmware string yields a value promtool accepts.
+std::string prometheus_label_value(std::string_view raw);
+
+/// The whole file: every family with HELP and TYPE, series sorted by their labels, one trailing newline.
+std::string render_prometheus(const PrometheusInput& in);
+
+}  // namespace usbsat::report

@@ -1,0 +1,16 @@
+#pragma once
+/// Replacing a file so that a reader sees the old content or the new one, never a torn mix: what the
+/// node_exporter textfile collector needs (it may read usbsat.prom at any moment while a timer rewrites it).
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace usbsat::cli {
+
+/// Write `content` to a temporary file in the directory of `path` (same filesystem), fsync it, make it
+/// mode 0644, rename it over `path` and fsync the directory. nullopt on success; else a message naming the
+/// step and the reason ("cannot create a temporary file in /x: Permission denied"), and no temporary file
+/// is left behind.
+std::optional<std::string> write_file_atomically(const std::string& path, std::string_view content);
+
+}  // namespace usbsat::cli

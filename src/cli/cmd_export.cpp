@@ -1,0 +1,107 @@
+// usbsat export --prometheus: scan, summarise, predict, diagnose, render, write (stdout or atomically a file).
+#include "src/cli/cmd_export.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <set>
+
+#include <CLI/CLI.hpp>
+
+#include "src/analysis/common/usb_drives.hpp"
+#include "src/analysis/model/predict.hpp"
+#include "src/analysis/plan/planner.hpp"
+#include "src/cli/atomic_file.hpp"
+#include "src/cli/cmd_doctor.hpp"
+#include "src/cli/diagnostics_printer.hpp"
+#include "src/cli/exit_codes.hpp"
+#include "src/cli/failure.hpp"
+#include "topology/bandwidth.hpp"
+#include "topology/drives.hpp"
+#include "topology/scan.hpp"
+
+namespace usbsat::cli {
+namespace {
+
+/// The nominal signalling rate in bytes per second (Prometheus' base unit): 480 Mb/s -> 60000000.
+std::optional<std::uint64_t> signalling_bytes_per_s(std::optional<topology::UsbSpeed> s) {
+  if (!s || *s == topology::UsbSpeed::Unknown) return std::nullopt;
+  return topology::Bandwidth::from_mbit(topology::nominal_mbps(*s)).bytes_per_s;
+}
+
+report::PrometheusDrive drive_row(const topology::DriveSummary& d) {
+  report::PrometheusDrive r;
+  r.dev = d.dev;
+  r.vid_pid = d.vid_pid.value_or("");
+  for (const auto* s : {&d.vendor, &d.model})  // raw: the renderer escapes
+    if (*s && !(*s)->empty()) r.model += (r.model.empty() ? "" : " ") + **s;
+  if (d.controller) r.controller = d.controller->pci;
+  if (d.connector) r.connector = d.connector->id;
+  r.link_speed_bytes_per_s = signalling_bytes_per_s(d.speed);
+  r.capable_speed_bytes_per_s = signalling_bytes_per_s(d.capable_speed);
+  if (d.protocol == topology::StorageProtocol::Uas || d.protocol == topology::StorageProtocol::Bot)
+    r.uas_active = d.protocol == topology::StorageProtocol::Uas;
+  r.uas_capable = d.uas_capable;
+  return r;
+}
+
+}  // namespace
+
+report::PrometheusInput prometheus_input(const topology::Topology& t, std::span<const report::Finding> findings,
+                                         double scan_seconds, std::span<const topology::Diagnostic> diagnostics) {
+  report::PrometheusInput in;
+  // plan --predict's model: every USB drive with media busy at once.
+  const auto problem = analysis::plan::current_problem(t, {}, {});
+  const auto prediction = analysis::model::predict_fair_share(problem);
+  std::set<std::string> seen_links;
+  for (const auto& drive : analysis::common::usb_drives(t)) {
+    auto row = drive_row(topology::summarize_drive(t, drive.block));
+    for (const auto& p : prediction.drives)
+      if (p.dev == drive.name) row.predicted_share_bytes_per_s = p.predicted.bytes_per_s;
+    in.drives.push_back(std::move(row));
+    for (const auto& r : topology::path_resources(t, drive.block))
+      if (r.capacity && seen_links.insert(r.id).second)
+        in.links.push_back({r.id, std::string(topology::to_string(r.kind)), r.node, r.capacity->bytes_per_s});
+  }
+  for (const auto& f : findings)
+    in.findings.push_back({f.id, std::string(report::to_string(f.severity)), f.devices.empty() ? "" : f.devices.front()});
+  in.scan_duration_seconds = scan_seconds;
+  for (const auto& d : diagnostics) in.scan_errors += d.severity == topology::Severity::Error;
+  return in;
+}
+
+void bind_export_options(CLI::App& sub, ExportOptions& o) {
+  sub.add_flag("--prometheus", o.prometheus, "node_exporter textfile-collector format (Prometheus text format)");
+  sub.add_option("-o,--output", o.output, "Write to FILE (replaced atomically: temporary file, fsync, rename); - = stdout")
+      ->capture_default_str();
+}
+
+static int run_export(const ExportOptions& o, const GlobalOptions& global) {
+  if (!o.prometheus) return fail(global, kExitUsage, "export", "give the format: --prometheus");
+  if (global.json) return fail(global, kExitUsage, "export", "--json does not apply: export writes the Prometheus text format");
+
+  // 1. The scan, timed (usbsat_scan_duration_seconds); an unusable sysfs throws ScanError (exit 3 in main).
+  const auto start = std::chrono::steady_clock::now();
+  const auto scan = topology::scan_system();
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  print_diagnostics(stderr, scan.diagnostics, global);
+
+  // 2. The doctor as `usbsat doctor` runs it, then the metrics.
+  const auto doctor = diagnose_system(scan.topology, DoctorOptions{});
+  const std::string text = report::render_prometheus(
+      prometheus_input(scan.topology, doctor.findings, took.count(), scan.diagnostics));
+
+  // 3. Out: stdout, or the file replaced atomically so the collector never reads half of it.
+  const int rc = exit_code_for(scan.diagnostics);
+  if (o.output == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return rc;
+  }
+  if (auto error = write_file_atomically(o.output, text)) return fail(global, kExitEnvironment, "export", *error);
+  return rc;
+}
+
+Runner configure_export(CLI::App& sub) {
+  return bind_command<ExportOptions>(sub, &bind_export_options, &run_export);
+}
+
+}  // namespace usbsat::cli

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""The Debian package of usbsat (src/dist/CMakeLists.txt, CPack), built once and checked from a scratch root.
+
+  deb_test.py build BUILD_DIR      rm BUILD_DIR/package, run cpack: exactly one usbsat_*.deb (the CTest fixture)
+  deb_test.py contents BUILD_DIR   dpkg-deb --info: Section, Maintainer, Description, Depends with libudev1 and
+                                   liburing2 (dpkg-shlibdeps); dpkg -x into a temporary root; the extracted
+                                   `usbsat --version`; `man -l` on its page: NAME, SYNOPSIS, DESCRIPTION, EXAMPLES
+                                   and every command of `usbsat --help`; bash completes with the installed
+                                   script, zsh -n parses _usbsat; the units, the schemas
+  deb_test.py systemd BUILD_DIR    systemd-analyze verify on the extracted units (ExecStart pointed at the
+                                   extracted binary, MANPATH at its man page, so Documentation=man:usbsat(1) resolves)
+Exit 77 (skip) only when a tool the step needs is absent.
+"""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+
+
+def need(*tools):
+    for t in tools:
+        if not shutil.which(t):
+            print(f"SKIP: {t} not found")
+            sys.exit(77)
+
+
+def the_deb(build_dir):
+    debs = glob.glob(os.path.join(build_dir, "package", "usbsat_*.deb"))
+    if len(debs) != 1:
+        print(f"FAIL: want exactly one usbsat_*.deb in {build_dir}/package, found {debs}", file=sys.stderr)
+        sys.exit(1)
+    return debs[0]
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def build(build_dir):
+    need("cpack", "dpkg-shlibdeps", "file")
+    shutil.rmtree(os.path.join(build_dir, "package"), ignore_errors=True)
+    p = run(["cpack", "--config", os.path.join(build_dir, "CPackConfig.cmake")], cwd=build_dir)
+    if p.returncode != 0:
+        fail(f"cpack exited {p.returncode}: {p.stdout}{p.stderr}")
+        return
+    the_deb(build_dir)
+
+
+def commands_of(usbsat):
+    """The subcommand names `usbsat --help` lists (its Subcommands: section)."""
+    text = run([usbsat, "--help"]).stdout
+    section = text.split("Subcommands:", 1)[-1]
+    return re.findall(r"^  (\w+)\s", section, re.M)
+
+
+def contents(build_dir):
+    need("dpkg-deb", "man", "bash")
+    deb = the_deb(build_dir)
+    info = run(["dpkg-deb", "--info", deb]).stdout
+    depends = re.search(r"^ Depends: (.*)$", info, re.M)
+    for lib in ("libudev1", "liburing2"):
+        if not depends or not re.search(rf"\b{lib}\b", depends.group(1)):
+            fail(f"Depends lacks {lib}: {depends.group(1) if depends else 'no Depends field'}")
+    for field in ("Section: admin", "Maintainer: ", "Description: ", "Package: usbsat"):
+        if f" {field}" not in info:
+            fail(f"dpkg-deb --info has no '{field}'")
+    with tempfile.TemporaryDirectory() as root:
+        subprocess.run(["dpkg-deb", "-x", deb, root], check=True)
+        usbsat = os.path.join(root, "usr/bin/usbsat")
+        version = run([usbsat, "--version"])
+        if version.returncode != 0 or not re.fullmatch(r"usbsat \d+\.\d+\.\d+\n", version.stdout):
+            fail(f"extracted usbsat --version: exit {version.returncode}, {version.stdout!r} {version.stderr!r}")
+        page = os.path.join(root, "usr/share/man/man1/usbsat.1")
+        env = dict(os.environ, MANWIDTH="80", LANG="C", LC_ALL="C")
+        man = run(["man", "-l", "-P", "cat", page], env=env)
+        if man.returncode != 0:
+            fail(f"man -l {page}: exit {man.returncode}: {man.stderr}")
+        for section in ("NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXAMPLES"):
+            if not re.search(rf"^{section}$", man.stdout, re.M):
+                fail(f"the man page has no {section} section")
+        if "???" in man.stdout:
+            fail("the man page shows ??? under LANG=C (a raw non-ASCII character)")
+        cmds = commands_of(usbsat)
+        if len(cmds) < 5:
+            fail(f"usbsat --help lists too few commands: {cmds}")
+        for c in cmds:
+            if not re.search(rf"^\s+{c}\b", man.stdout, re.M):
+                fail(f"the man page does not list the command {c}")
+        if "usbsat export --prometheus" not in man.stdout:
+            fail("the man page's EXAMPLES lack the export example")
+
+        bash_script = os.path.join(root, "usr/share/bash-completion/completions/usbsat")
+        got = run(["bash", "-c", f"source {bash_script}; COMP_WORDS=(usbsat exp); COMP_CWORD=1; _usbsat; "
+                   "echo \"${COMPREPLY[*]}\""]).stdout
+        if got != "export\n":
+            fail(f"installed bash completion of 'usbsat exp': {got!r}")
+        zsh_script = os.path.join(root, "usr/share/zsh/vendor-completions/_usbsat")
+        if not os.path.isfile(zsh_script):
+            fail("no zsh completion at share/zsh/vendor-completions/_usbsat")
+        elif shutil.which("zsh"):
+            p = run(["zsh", "-n", zsh_script])
+            if p.returncode != 0:
+                fail(f"zsh -n _usbsat: {p.stderr}")
+        for f in ("usr/lib/systemd/system/usbsat-export.service", "usr/lib/systemd/system/usbsat-export.timer",
+                  "usr/share/usbsat/schemas/drives.schema.json"):
+            if not os.path.isfile(os.path.join(root, f)):
+                fail(f"the package lacks /{f}")
+        with open(os.path.join(root, "usr/lib/systemd/system/usbsat-export.service"), encoding="utf-8") as f:
+            if "ExecStart=/usr/bin/usbsat " not in f.read():
+                fail("the service does not start /usr/bin/usbsat (the packaged path)")
+
+
+def systemd(build_dir):
+    need("systemd-analyze", "dpkg-deb")
+    deb = the_deb(build_dir)
+    with tempfile.TemporaryDirectory() as root:
+        subprocess.run(["dpkg-deb", "-x", deb, root], check=True)
+        units = os.path.join(root, "units")
+        os.mkdir(units)
+        names = []
+        for name in ("usbsat-export.service", "usbsat-export.timer"):
+            with open(os.path.join(root, "usr/lib/systemd/system", name), encoding="utf-8") as f:
+                text = f.read().replace("/usr/bin/usbsat", os.path.join(root, "usr/bin/usbsat"))
+            names.append(os.path.join(units, name))
+            with open(names[-1], "w", encoding="utf-8") as f:
+                f.write(text)
+        env = dict(os.environ, MANPATH=os.path.join(root, "usr/share/man"))
+        p = run(["systemd-analyze", "verify", *names], env=env)
+        if p.returncode != 0 or p.stdout.strip() or p.stderr.strip():
+            fail(f"systemd-analyze verify: exit {p.returncode}: {p.stdout}{p.stderr}")
+
+
+def main(argv):
+    steps = {"build": build, "contents": contents, "systemd": systemd}
+    if len(argv) != 3 or argv[1] not in steps:
+        print(__doc__, file=sys.stderr)
+        return 2
+    steps[argv[1]](argv[2])
+    for f in failures:
+        print(f"FAIL: {f}", file=sys.stderr)
+    if failures:
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
