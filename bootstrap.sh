@@ -8,12 +8,14 @@ cd "$(dirname "$(readlink -f "$0")")"
 # Build and library dependencies (README "Dependencies" says why each is here).
 BUILD_DEPS=(g++ cmake ninja-build pkg-config ccache
             libudev-dev libboost-graph-dev libfmt-dev doctest-dev
-            libcli11-dev nlohmann-json3-dev liburing-dev)
+            libcli11-dev nlohmann-json3-dev liburing-dev
+            libgraphviz-dev)  # usbsat report lays out its topology picture with Graphviz (libgvc) in process
 # Test-only: umockdev replays sysfs trees, lsusb -t (usbutils) is the peer oracle, udev provides the
 # hwdb that names vendors, fio is the reference load tool, util-linux/e2fsprogs build the loop bed,
-# python3-jsonschema validates every --json document against report/schemas.
+# python3-jsonschema validates every --json document against report/schemas, chromium (headless) loads every
+# `usbsat report` page offline and screenshots it (report_browser.* tests).
 TEST_DEPS=(umockdev libumockdev-dev usbutils udev fio util-linux e2fsprogs xz-utils python3 kmod
-           python3-jsonschema)
+           python3-jsonschema chromium)
 
 install_deps() {
   local missing=()

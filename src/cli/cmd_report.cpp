@@ -21,16 +21,11 @@
 #include "src/cli/cmd_report.hpp"
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
+#include "src/cli/failure.hpp"
 #include "src/cli/picture.hpp"
 
 namespace usbsat::cli {
 namespace {
-
-/// A usage problem: the message on stderr, exit 2.
-int usage_error(const std::string& message) {
-  std::fprintf(stderr, "usbsat report: %s\n", message.c_str());
-  return kExitUsage;
-}
 
 /// The page's time: --time verbatim, else SOURCE_DATE_EPOCH (reproducible builds' convention), else now; UTC.
 std::string page_time(const ReportOptions& o) {
@@ -81,6 +76,26 @@ std::optional<nlohmann::json> read_json(const std::string& path, std::string& er
   return doc;
 }
 
+/// The charts of the result at `path` (`option` names it in errors); false with `error` set when it is not
+/// readable JSON of the right kind.
+template <class Chart>
+bool read_charts(const std::string& path, std::string_view option,
+                 report::ChartsOrError<Chart> (*charts_of)(const nlohmann::json&), std::vector<Chart>& out,
+                 std::string& error) {
+  const auto doc = read_json(path, error);
+  if (!doc) {
+    error = fmt::format("{}: {}", option, error);
+    return false;
+  }
+  auto charts = charts_of(*doc);
+  if (!charts.error.empty()) {
+    error = fmt::format("{} {}: {}", option, path, charts.error);
+    return false;
+  }
+  out = std::move(charts.charts);
+  return true;
+}
+
 }  // namespace
 
 void bind_report_options(CLI::App& sub, ReportOptions& o) {
@@ -94,28 +109,18 @@ void bind_report_options(CLI::App& sub, ReportOptions& o) {
 }
 
 static int run_report(const ReportOptions& o, const GlobalOptions& global) {
+  auto usage_error = [&](const std::string& message) { return fail(global, kExitUsage, "report", message); };
   if (global.json) return usage_error("report writes an HTML page; --json is not one of its outputs");
   // 1. The results to chart: read and checked before the scan, so a wrong path fails fast.
   report::HtmlReportInput in;
   std::vector<std::string> commands{own_command_line()};
-  if (!o.saturate.empty()) {
-    std::string error;
-    const auto doc = read_json(o.saturate, error);
-    if (!doc) return usage_error("--saturate: " + error);
-    auto charts = report::saturate_charts(*doc);
-    if (!charts.error.empty()) return usage_error(fmt::format("--saturate {}: {}", o.saturate, charts.error));
-    in.saturate = std::move(charts.charts);
-    in.saturate_source = o.saturate;
-  }
-  if (!o.load.empty()) {
-    std::string error;
-    const auto doc = read_json(o.load, error);
-    if (!doc) return usage_error("--load: " + error);
-    auto charts = report::load_charts(*doc);
-    if (!charts.error.empty()) return usage_error(fmt::format("--load {}: {}", o.load, charts.error));
-    in.load = std::move(charts.charts);
-    in.load_source = o.load;
-  }
+  std::string error;
+  if (!o.saturate.empty() && !read_charts(o.saturate, "--saturate", &report::saturate_charts, in.saturate, error))
+    return usage_error(error);
+  if (!o.load.empty() && !read_charts(o.load, "--load", &report::load_charts, in.load, error))
+    return usage_error(error);
+  in.saturate_source = o.saturate;
+  in.load_source = o.load;
 
   // 2. The topology (the same scan as topo/drives/ports), the doctor and the prediction, then the picture.
   const auto scan_result = scan(o.scan);
@@ -130,8 +135,7 @@ static int run_report(const ReportOptions& o, const GlobalOptions& global) {
     try {
       in.topology_svg = report::inline_svg(report::layout_svg(report::render_dot(graph)));
     } catch (const report::LayoutError& e) {
-      std::fprintf(stderr, "usbsat report: %s\n", e.what());
-      return kExitEnvironment;
+      return fail(global, kExitEnvironment, "report", e.what(), scan_result.diagnostics);
     }
   }
   in.meta = {USBSAT_VERSION, host_name(o), page_time(o), std::move(commands)};
@@ -151,8 +155,8 @@ static int run_report(const ReportOptions& o, const GlobalOptions& global) {
     if (out) out.write(page.data(), static_cast<std::streamsize>(page.size()));
     out.close();
     if (!out) {
-      std::fprintf(stderr, "usbsat report: cannot write %s: %s\n", o.output.c_str(), std::strerror(errno));
-      return kExitEnvironment;
+      return fail(global, kExitEnvironment, "report",
+                  fmt::format("cannot write {}: {}", o.output, std::strerror(errno)), scan_result.diagnostics);
     }
     if (!global.quiet) std::fprintf(stderr, "usbsat report: wrote %s (%zu bytes)\n", o.output.c_str(), page.size());
   }

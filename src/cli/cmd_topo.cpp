@@ -6,6 +6,7 @@
 #include "report/tree.hpp"
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
+#include "src/cli/failure.hpp"
 #include "src/cli/picture.hpp"
 #include "src/cli/views.hpp"
 
@@ -14,10 +15,7 @@ namespace {
 
 /// topo --dot: the picture of `usbsat report` (findings and predicted shares included) as DOT text.
 int run_dot(const ViewOptions& o, const GlobalOptions& g) {
-  if (g.json) {
-    std::fputs("usbsat topo: --dot and --json are two different outputs; choose one\n", stderr);
-    return kExitUsage;
-  }
+  if (g.json) return fail(g, kExitUsage, "topo", "--dot and --json are two different outputs; choose one");
   const auto scan_result = scan(o.scan);
   if (auto notice = no_usb_notice(scan_result.topology, "topo --dot")) std::fputs(notice->c_str(), stderr);
   const auto facts = gather_picture_facts(scan_result.topology);
