@@ -10,15 +10,17 @@ cd "$(dirname "$(readlink -f "$0")")"
 BUILD_DEPS=(g++ cmake ninja-build pkg-config ccache
             libudev-dev libboost-graph-dev libfmt-dev doctest-dev
             libcli11-dev nlohmann-json3-dev liburing-dev
-            help2man dpkg-dev file)
+            help2man dpkg-dev file
+            libgraphviz-dev)  # usbsat report lays out its topology picture with Graphviz (libgvc) in process
 # Test-only: umockdev replays sysfs trees, lsusb -t (usbutils) is the peer oracle, udev provides the
 # hwdb that names vendors, fio is the reference load tool, util-linux/e2fsprogs build the loop bed,
 # python3-jsonschema validates every --json document against report/schemas; prometheus ships promtool, which
 # checks every `usbsat export --prometheus`; man-db renders the packaged man page (man -l); zsh runs the zsh
-# completion. clang and its runtime (libclang-rt-14-dev) build the libFuzzer targets (tests/fuzz) under
+# completion; chromium (headless) loads every `usbsat report` page offline and screenshots it
+# (report_browser.* tests). clang and its runtime (libclang-rt-14-dev) build the libFuzzer targets (tests/fuzz) under
 # ASan + UBSan.
 TEST_DEPS=(umockdev libumockdev-dev usbutils udev fio util-linux e2fsprogs xz-utils python3 kmod
-           python3-jsonschema prometheus man-db zsh clang libclang-rt-14-dev)
+           python3-jsonschema prometheus man-db zsh chromium clang libclang-rt-14-dev)
 
 install_deps() {
   local missing=()

@@ -41,9 +41,12 @@ std::string disk_model(const std::optional<std::string>& vendor, const std::opti
 std::string describe_speed(std::optional<topology::UsbSpeed> speed,
                            std::optional<topology::UsbSpeed> capable) {
   std::string out = speed ? std::string(topology::short_label(*speed)) : "speed ?";
-  if (speed && capable && *capable > *speed && *capable >= topology::UsbSpeed::High)
-    out += fmt::format(" (capable {})", topology::short_label(*capable));
+  if (below_capability(speed, capable)) out += fmt::format(" (capable {})", topology::short_label(*capable));
   return out;
+}
+
+bool below_capability(std::optional<topology::UsbSpeed> speed, std::optional<topology::UsbSpeed> capable) {
+  return speed && capable && *capable > *speed && *capable >= topology::UsbSpeed::High;
 }
 
 std::string describe_node(const topology::Topology& t, topology::Vertex v) {

@@ -28,6 +28,9 @@ std::string disk_model(const std::optional<std::string>& vendor, const std::opti
 /// low-speed device's bcdUSB 1.10 is no promise of 12M).
 std::string describe_speed(std::optional<topology::UsbSpeed> speed,
                            std::optional<topology::UsbSpeed> capable);
+/// Whether a device runs below what it could do: both speeds known, the capability faster and at least USB2
+/// (the one rule behind describe_speed()'s "(capable ...)" and the report's "below capability" colour).
+bool below_capability(std::optional<topology::UsbSpeed> speed, std::optional<topology::UsbSpeed> capable);
 
 /// Where a drive is plugged in: "port 3" on a root hub, "port 2 of hub 2-1" behind a hub; "" when `block` is
 /// not below a USB port.

@@ -2,9 +2,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -12,43 +9,18 @@
 #include "report/doctor_report.hpp"
 #include "src/cli/cmd_doctor.hpp"
 #include "src/cli/diagnostics_printer.hpp"
+#include "src/cli/doctor_facts.hpp"
 #include "src/analysis/doctor/doctor.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/terminal.hpp"
-#include "src/analysis/doctor/share_predictor.hpp"
 #include "topology/scan.hpp"
-#include "topology/text.hpp"
 
 namespace usbsat::cli {
-namespace {
-
-/// A sysfs attribute's value without surrounding whitespace (topology::trim); nullopt when it cannot be read.
-std::optional<std::string> read_attr(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return std::string(topology::trim(ss.str()));
-}
-
-}  // namespace
 
 void bind_doctor_options(CLI::App& sub, DoctorOptions& o) {
   sub.add_option("--max-sectors-target", o.max_sectors_target_kb,
                  "max_sectors_kb to recommend (capped by max_hw_sectors_kb)")
       ->check(CLI::Range(4u, 65536u));
-}
-
-analysis::doctor::DoctorResult diagnose_system(const topology::Topology& t, const DoctorOptions& o) {
-  analysis::doctor::DoctorConfig config;
-  config.usb_storage_quirks = read_attr("/sys/module/usb_storage/parameters/quirks");
-  std::error_code ec;
-  const bool uas_dir = std::filesystem::exists("/sys/module/uas", ec);
-  if (!ec) config.uas_driver_loaded = uas_dir;
-  config.max_sectors_target_kb = o.max_sectors_target_kb;
-  const analysis::doctor::ModelSharePredictor model;  // shared_bandwidth: predicted shares from the bandwidth model
-  config.predictor = &model;
-  return analysis::doctor::diagnose(t, config);
 }
 
 static int run_doctor(const DoctorOptions& o, const GlobalOptions& global) {
@@ -67,8 +39,9 @@ static int run_doctor(const DoctorOptions& o, const GlobalOptions& global) {
     return kExitOk;
   }
 
-  // 3. The checks over the topology plus the few facts outside it; the exit code is the worst severity.
-  const auto result = diagnose_system(scan.topology, o);
+  // 3. The checks (with the few facts outside the topology: quirks, uas loaded), then the rendering; the exit
+  //    code is the worst severity.
+  const auto result = diagnose_system(scan.topology, o.max_sectors_target_kb);
   const report::DoctorReportInput in{result.findings, scan.diagnostics, result.controllers_checked,
                                      result.drives_checked, terminal_for(STDOUT_FILENO, global.no_color).style()};
   const std::string out = global.json ? report::render_doctor_json(in) : report::render_doctor_text(in);

@@ -18,9 +18,4 @@ struct DoctorOptions {
 /// Add the options of `usbsat doctor` to `sub`, bound to `o`.
 void bind_doctor_options(CLI::App& sub, DoctorOptions& o);
 
-/// The doctor on `t` as `usbsat doctor` runs it: the few facts outside the topology read from this system
-/// (/sys/module/usb_storage/parameters/quirks, /sys/module/uas) and the bandwidth model for shared_bandwidth.
-/// `usbsat export` reports the same findings.
-analysis::doctor::DoctorResult diagnose_system(const topology::Topology& t, const DoctorOptions& o);
-
 }  // namespace usbsat::cli

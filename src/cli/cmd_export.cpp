@@ -11,7 +11,7 @@
 #include "src/analysis/model/predict.hpp"
 #include "src/analysis/plan/planner.hpp"
 #include "src/cli/atomic_file.hpp"
-#include "src/cli/cmd_doctor.hpp"
+#include "src/cli/doctor_facts.hpp"
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
@@ -86,7 +86,7 @@ static int run_export(const ExportOptions& o, const GlobalOptions& global) {
   print_diagnostics(stderr, scan.diagnostics, global);
 
   // 2. The doctor as `usbsat doctor` runs it, then the metrics.
-  const auto doctor = diagnose_system(scan.topology, DoctorOptions{});
+  const auto doctor = diagnose_system(scan.topology);
   const std::string text = report::render_prometheus(
       prometheus_input(scan.topology, doctor.findings, took.count(), scan.diagnostics));
 

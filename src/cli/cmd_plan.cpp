@@ -16,6 +16,7 @@
 #include "src/analysis/common/usb_drives.hpp"
 #include "src/analysis/plan/demands.hpp"
 #include "src/analysis/plan/planner.hpp"
+#include "src/cli/predict_input.hpp"
 #include "src/cli/views.hpp"
 #include "src/analysis/saturate/verdict_text.hpp"
 #include "topology/connectors.hpp"
@@ -25,28 +26,7 @@ namespace usbsat::cli {
 namespace {
 
 using analysis::model::Bandwidth;
-
-std::optional<report::PlanBottleneck> to_report(const std::optional<analysis::model::Bottleneck>& b) {
-  if (!b) return std::nullopt;
-  return report::PlanBottleneck{b->node, std::string(topology::to_string(b->kind)), b->capacity.mbs(), b->label};
-}
-
-report::PredictInput to_report(const topology::Topology& t, const analysis::model::FlowProblem& p,
-                               const analysis::model::Prediction& pred) {
-  report::PredictInput in;
-  for (const auto& d : pred.drives) {
-    const auto v = t.find_by_name(d.dev);
-    in.drives.push_back({d.dev, v ? report::drive_where(t, *v) : "", d.demand.mbs(),
-                         std::string(analysis::model::to_string(d.demand_source)), d.predicted.mbs(),
-                         to_report(d.bottleneck)});
-  }
-  in.aggregate_mbs = pred.aggregate.mbs();
-  const auto bound = analysis::model::max_flow_bound(p);
-  in.max_flow_mbs = bound.max_flow.mbs();
-  in.min_cut = bound.min_cut;
-  in.diagnostics = p.diagnostics;
-  return in;
-}
+using cli::to_report;  // the prediction conversions (predict_input.hpp) beside the plan's own below
 
 /// The speed class a slot offers (a USB3 side marked `not used` does not count).
 std::string slot_speed(const analysis::plan::PlanSlot& s) {

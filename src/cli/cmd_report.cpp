@@ -1,0 +1,171 @@
+// usbsat report: one self-contained HTML page: the topology picture (laid out by Graphviz in process), the
+// doctor's findings, the predicted shares and, when given, the saturate bars and the load lines.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "report/chart_data.hpp"
+#include "report/dot.hpp"
+#include "report/graphviz_layout.hpp"
+#include "report/html_report.hpp"
+#include "src/cli/cmd_report.hpp"
+#include "src/cli/diagnostics_printer.hpp"
+#include "src/cli/exit_codes.hpp"
+#include "src/cli/failure.hpp"
+#include "src/cli/picture.hpp"
+
+namespace usbsat::cli {
+namespace {
+
+/// The page's time: --time verbatim, else SOURCE_DATE_EPOCH (reproducible builds' convention), else now; UTC.
+std::string page_time(const ReportOptions& o) {
+  if (o.time) return *o.time;
+  std::time_t when = std::time(nullptr);
+  if (const char* e = std::getenv("SOURCE_DATE_EPOCH"); e && *e) {
+    char* end = nullptr;
+    const long long v = std::strtoll(e, &end, 10);
+    if (end && *end == '\0' && v >= 0) when = static_cast<std::time_t>(v);
+  }
+  std::tm tm{};
+  gmtime_r(&when, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
+  return buf;
+}
+
+std::string host_name(const ReportOptions& o) {
+  if (o.hostname) return *o.hostname;
+  char buf[256] = {};
+  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown host";
+  return buf;
+}
+
+/// This process's command line ("usbsat report -o x.html"), from /proc/self/cmdline.
+std::string own_command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string out;
+  for (char c : ss.str()) out += c == '\0' ? ' ' : c;
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out.empty() ? "usbsat report" : out;
+}
+
+/// A JSON document from `path`, or the reason it is not one.
+std::optional<nlohmann::json> read_json(const std::string& path, std::string& error) {
+  std::ifstream in(path);
+  if (!in) {
+    error = fmt::format("cannot read {}: {}", path, std::strerror(errno));
+    return std::nullopt;
+  }
+  auto doc = nlohmann::json::parse(in, nullptr, false);
+  if (doc.is_discarded()) {
+    error = fmt::format("{} is not JSON", path);
+    return std::nullopt;
+  }
+  return doc;
+}
+
+/// The charts of the result at `path` (`option` names it in errors); false with `error` set when it is not
+/// readable JSON of the right kind.
+template <class Chart>
+bool read_charts(const std::string& path, std::string_view option,
+                 report::ChartsOrError<Chart> (*charts_of)(const nlohmann::json&), std::vector<Chart>& out,
+                 std::string& error) {
+  const auto doc = read_json(path, error);
+  if (!doc) {
+    error = fmt::format("{}: {}", option, error);
+    return false;
+  }
+  auto charts = charts_of(*doc);
+  if (!charts.error.empty()) {
+    error = fmt::format("{} {}: {}", option, path, charts.error);
+    return false;
+  }
+  out = std::move(charts.charts);
+  return true;
+}
+
+}  // namespace
+
+void bind_report_options(CLI::App& sub, ReportOptions& o) {
+  sub.add_option("-o,--output", o.output, "Write the page here (\"-\": stdout)")->capture_default_str();
+  sub.add_option("--saturate", o.saturate, "Chart this `usbsat saturate --json` result (alone, 2 and 4 at once)");
+  sub.add_option("--load", o.load, "Chart this `usbsat load --json` result (throughput per second)");
+  sub.add_option("--time", o.time, "The time printed on the page (default: SOURCE_DATE_EPOCH, else now)");
+  sub.add_option("--hostname", o.hostname, "The machine name printed on the page (default: this host's)");
+  sub.add_flag("-a,--all", o.all_ports, "Draw every empty port instead of one node per hub");
+  bind_scan_options(sub, o.scan);
+}
+
+static int run_report(const ReportOptions& o, const GlobalOptions& global) {
+  auto usage_error = [&](const std::string& message) { return fail(global, kExitUsage, "report", message); };
+  if (global.json) return usage_error("report writes an HTML page; --json is not one of its outputs");
+  // 1. The results to chart: read and checked before the scan, so a wrong path fails fast.
+  report::HtmlReportInput in;
+  std::vector<std::string> commands{own_command_line()};
+  std::string error;
+  if (!o.saturate.empty() && !read_charts(o.saturate, "--saturate", &report::saturate_charts, in.saturate, error))
+    return usage_error(error);
+  if (!o.load.empty() && !read_charts(o.load, "--load", &report::load_charts, in.load, error))
+    return usage_error(error);
+  in.saturate_source = o.saturate;
+  in.load_source = o.load;
+
+  // 2. The topology (the same scan as topo/drives/ports), the doctor and the prediction, then the picture.
+  const auto scan_result = scan(o.scan);
+  const auto& t = scan_result.topology;
+  if (auto notice = no_usb_notice(t, "report")) {
+    std::fputs(notice->c_str(), stderr);
+    in.notice = "No USB host controller found on this system: nothing to draw but the disks.";
+  }
+  const auto facts = gather_picture_facts(t);
+  const auto graph = topology_picture(t, facts, o.all_ports);
+  if (!graph.nodes.empty()) {
+    try {
+      in.topology_svg = report::inline_svg(report::layout_svg(report::render_dot(graph)));
+    } catch (const report::LayoutError& e) {
+      return fail(global, kExitEnvironment, "report", e.what(), scan_result.diagnostics);
+    }
+  }
+  in.meta = {USBSAT_VERSION, host_name(o), page_time(o), std::move(commands)};
+  in.controllers = t.controllers().size();
+  in.drives = facts.drives_checked;
+  in.findings = facts.findings;
+  in.predict = &facts.predict;
+  in.diagnostics = scan_result.diagnostics;
+  const std::string page = report::render_html(in);
+
+  // 3. The page: stdout or the file.
+  if (o.output == "-") {
+    std::fwrite(page.data(), 1, page.size(), stdout);
+    std::fflush(stdout);
+  } else {
+    std::ofstream out(o.output, std::ios::binary | std::ios::trunc);
+    if (out) out.write(page.data(), static_cast<std::streamsize>(page.size()));
+    out.close();
+    if (!out) {
+      return fail(global, kExitEnvironment, "report",
+                  fmt::format("cannot write {}: {}", o.output, std::strerror(errno)), scan_result.diagnostics);
+    }
+    if (!global.quiet) std::fprintf(stderr, "usbsat report: wrote %s (%zu bytes)\n", o.output.c_str(), page.size());
+  }
+  print_diagnostics(stderr, scan_result.diagnostics, global);
+  return exit_code_for(scan_result.diagnostics);
+}
+
+Runner configure_report(CLI::App& sub) {
+  return bind_command<ReportOptions>(sub, &bind_report_options, &run_report);
+}
+
+}  // namespace usbsat::cli

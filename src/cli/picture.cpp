@@ -1,0 +1,22 @@
+#include "src/cli/picture.hpp"
+
+#include "src/cli/doctor_facts.hpp"
+#include "src/cli/predict_input.hpp"
+
+namespace usbsat::cli {
+
+PictureFacts gather_picture_facts(const topology::Topology& t) {
+  PictureFacts f;
+  if (t.controllers().empty()) return f;
+  auto result = diagnose_system(t);
+  f.findings = std::move(result.findings);
+  f.drives_checked = result.drives_checked;
+  f.predict = predict_current(t);
+  return f;
+}
+
+report::GraphModel topology_picture(const topology::Topology& t, const PictureFacts& facts, bool show_empty_ports) {
+  return report::build_graph({t, facts.findings, facts.predict.drives, show_empty_ports});
+}
+
+}  // namespace usbsat::cli

@@ -1,0 +1,26 @@
+#pragma once
+/// The topology picture of `topo --dot` and `report`: the scanned topology with the doctor's findings and the
+/// model's predicted shares, as report::GraphModel. One place, so both commands draw the same graph.
+#include <vector>
+
+#include "report/finding.hpp"
+#include "report/graph_model.hpp"
+#include "report/plan_report.hpp"
+#include "topology/topology.hpp"
+
+namespace usbsat::cli {
+
+/// What the picture shows besides the topology (empty without a USB controller).
+struct PictureFacts {
+  std::vector<report::Finding> findings;  ///< the doctor's, in its order
+  std::size_t drives_checked = 0;         ///< USB drives with media
+  report::PredictInput predict;           ///< plan --predict of every USB drive
+};
+
+/// Run the doctor (with this system's /sys/module facts) and the prediction on `t`.
+PictureFacts gather_picture_facts(const topology::Topology& t);
+
+/// The picture of `t` with `facts`.
+report::GraphModel topology_picture(const topology::Topology& t, const PictureFacts& facts, bool show_empty_ports);
+
+}  // namespace usbsat::cli

@@ -1,0 +1,35 @@
+#include "src/cli/predict_input.hpp"
+
+#include "report/describe.hpp"
+#include "src/analysis/plan/planner.hpp"
+
+namespace usbsat::cli {
+
+std::optional<report::PlanBottleneck> to_report(const std::optional<analysis::model::Bottleneck>& b) {
+  if (!b) return std::nullopt;
+  return report::PlanBottleneck{b->node, std::string(topology::to_string(b->kind)), b->capacity.mbs(), b->label};
+}
+
+report::PredictInput to_report(const topology::Topology& t, const analysis::model::FlowProblem& p,
+                               const analysis::model::Prediction& pred) {
+  report::PredictInput in;
+  for (const auto& d : pred.drives) {
+    const auto v = t.find_by_name(d.dev);
+    in.drives.push_back({d.dev, v ? report::drive_where(t, *v) : "", d.demand.mbs(),
+                         std::string(analysis::model::to_string(d.demand_source)), d.predicted.mbs(),
+                         to_report(d.bottleneck)});
+  }
+  in.aggregate_mbs = pred.aggregate.mbs();
+  const auto bound = analysis::model::max_flow_bound(p);
+  in.max_flow_mbs = bound.max_flow.mbs();
+  in.min_cut = bound.min_cut;
+  in.diagnostics = p.diagnostics;
+  return in;
+}
+
+report::PredictInput predict_current(const topology::Topology& t) {
+  const auto problem = analysis::plan::current_problem(t, {}, {});
+  return to_report(t, problem, analysis::model::predict_fair_share(problem));
+}
+
+}  // namespace usbsat::cli

@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""`usbsat report` pages opened in a real browser (headless Chromium), one launch per page.
+
+    report_browser_e2e.py USBSAT WITH_FIXTURE SCENARIO_DIR EXPECTED_JSON OUT_DIR [REPORT ARGS...]
+
+Generates the page of one fixture scenario under umockdev (with REPORT ARGS, e.g. --saturate RESULT.json),
+checks it offline (no external URL anywhere: no src/href/url()/@import to http(s) or //, no <script src>),
+then loads it in Chromium with the network pointed at nowhere (--proxy-server to a closed port,
+--host-resolver-rules mapping every name to NOTFOUND), dumping the DOM and taking a screenshot in the same
+launch, and checks:
+  - no console message and no JavaScript error was logged (--enable-logging=stderr --v=0);
+  - every drive and every controller of EXPECTED_JSON appears in the page text;
+  - the SVG picture has exactly one node per scanned device (PCIe hops, controllers, root hubs, USB devices,
+    drives) and no other node but finding notes and empty-port summaries;
+  - with --saturate: one bar chart per group of the result, each with its verdict;
+  - the screenshot is not blank (more than one colour; PNG decoded with zlib only).
+The page and its screenshot stay in OUT_DIR (<scenario>.html, <scenario>.png). Exit 0 pass, 1 fail,
+77 skip (no chromium, no umockdev preload).
+"""
+import html
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import time
+import zlib
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print(f"FAIL: {msg}")
+
+
+def find_chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        p = shutil.which(name)
+        if p:
+            return p
+    return None
+
+
+EXTERNAL = [
+    re.compile(r"""\b(?:src|href|xlink:href|action|poster|data)\s*=\s*["']?\s*(?:https?:|//|ftp:)""", re.I),
+    re.compile(r"""url\(\s*["']?\s*(?:https?:|//)""", re.I),
+    re.compile(r"@import", re.I),
+    re.compile(r"<script[^>]*\bsrc\s*=", re.I),
+    re.compile(r"<link\b", re.I),
+]
+
+
+def external_refs(page):
+    hits = []
+    for rx in EXTERNAL:
+        hits += [m.group(0) for m in rx.finditer(page)]
+    return hits
+
+
+def png_colours(path, limit=2):
+    """Distinct pixel values of an 8-bit RGB/RGBA PNG (stops counting at `limit`)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    pos, idat, width, height, ctype = 8, b"", 0, 0, 0
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos:pos + 4])
+        kind = data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, ctype = struct.unpack(">IIBB", body[:10])
+            if depth != 8 or ctype not in (2, 6):
+                raise ValueError(f"unsupported PNG (depth {depth}, colour type {ctype})")
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    bpp = 3 if ctype == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    prev = bytearray(stride)
+    seen = set()
+    for y in range(height):
+        line = raw[y * (stride + 1):(y + 1) * (stride + 1)]
+        ftype, cur = line[0], bytearray(line[1:])
+        for i in range(stride):
+            a = cur[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if ftype == 1:
+                cur[i] = (cur[i] + a) & 0xFF
+            elif ftype == 2:
+                cur[i] = (cur[i] + b) & 0xFF
+            elif ftype == 3:
+                cur[i] = (cur[i] + ((a + b) >> 1)) & 0xFF
+            elif ftype == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                cur[i] = (cur[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
+        for x in range(0, stride, bpp * 7):  # a sample of pixels is plenty
+            seen.add(bytes(cur[x:x + bpp]))
+            if len(seen) >= limit:
+                return seen
+        prev = cur
+    return seen
+
+
+def svg_node_titles(dom):
+    """The <title> of every Graphviz node group in the picture, in order."""
+    return [html.unescape(t) for t in re.findall(r'<g id="[^"]*" class="node[^"]*">\s*<title>([^<]*)</title>', dom)]
+
+
+def page_text(dom):
+    dom = re.sub(r"<style.*?</style>", " ", dom, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", dom))
+
+
+def main():
+    if len(sys.argv) < 6:
+        print(__doc__)
+        return 2
+    usbsat, with_fixture, scenario_dir, expected_json, out_dir = sys.argv[1:6]
+    extra = sys.argv[6:]
+    chromium = find_chromium()
+    if not chromium:
+        print("SKIP: chromium is not installed (Debian: chromium, bootstrap.sh TEST_DEPS)")
+        return 77
+    scenario = os.path.basename(os.path.normpath(scenario_dir))
+    os.makedirs(out_dir, exist_ok=True)
+    page_path = os.path.abspath(os.path.join(out_dir, f"{scenario}.html"))
+    png_path = os.path.abspath(os.path.join(out_dir, f"{scenario}.png"))
+    for p in (page_path, png_path):
+        if os.path.exists(p):
+            os.remove(p)
+
+    # 1. The page, under umockdev, reproducible (fixed time and host).
+    t0 = time.monotonic()
+    r = subprocess.run([with_fixture, scenario_dir, "--", usbsat, "report", "--mountinfo", "", "-o", page_path,
+                        "--time", "2026-01-01 00:00:00 UTC", "--hostname", f"fixture-{scenario}", *extra],
+                       capture_output=True, text=True, timeout=120)
+    if r.returncode == 77:
+        print(f"SKIP: {r.stderr.strip()}")
+        return 77
+    if r.returncode not in (0, 4):
+        fail(f"usbsat report exited {r.returncode}: {r.stderr.strip()[:500]}")
+        return 1
+    generated = time.monotonic() - t0
+    with open(page_path, encoding="utf-8") as f:
+        page = f.read()
+    for hit in external_refs(page):
+        fail(f"the page refers to something outside itself: {hit!r}")
+
+    # 2. One browser launch: DOM and screenshot, network pointed at nowhere.
+    t0 = time.monotonic()
+    b = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                        "--no-first-run", "--disable-extensions", "--enable-logging=stderr", "--v=0",
+                        "--proxy-server=127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND",
+                        "--window-size=1400,1000", f"--screenshot={png_path}", "--dump-dom",
+                        "file://" + page_path], capture_output=True, text=True, timeout=120)
+    browsed = time.monotonic() - t0
+    dom = b.stdout
+    if b.returncode != 0 or "</html>" not in dom:
+        fail(f"chromium exited {b.returncode} without a DOM: {b.stderr.strip()[-800:]}")
+        return 1
+    console = [l for l in b.stderr.splitlines()
+               if "CONSOLE" in l or "Uncaught" in l or "Refused to" in l or "net::ERR" in l]
+    for l in console:
+        fail(f"browser console: {l.strip()[:300]}")
+
+    # 3. Everything the fixture declares is on the page; one picture node per scanned device.
+    with open(expected_json, encoding="utf-8") as f:
+        expected = json.load(f)
+    text = page_text(dom)
+    words = set(re.findall(r"[\w:.\-]+", text))
+    devices = []
+    for c in expected["controllers"]:
+        devices.append(c["pci"])
+        devices += [hop["pci"] for hop in c["pcie_uplink"]]
+    devices += [u["name"] for u in expected["usb_devices"]]  # root hubs, hubs and devices
+    devices += [d["dev"] for d in expected["drives"]]
+    devices = list(dict.fromkeys(devices))  # PCIe hops shared by two controllers once
+    for name in [c["pci"] for c in expected["controllers"]] + [d["dev"] for d in expected["drives"]]:
+        if name not in words:
+            fail(f"{name} does not appear in the page text")
+    titles = svg_node_titles(dom)
+    if not titles:
+        fail("the page has no picture (no Graphviz node in an inline SVG)")
+    counts = {}
+    for t in titles:
+        counts[t] = counts.get(t, 0) + 1
+    for d in dict.fromkeys(devices):
+        if counts.get(d, 0) != 1:
+            fail(f"device {d}: {counts.get(d, 0)} nodes in the picture, expected exactly 1")
+    # Nothing else but finding notes, empty-port summaries and PCI bridges the fixture lists no link for
+    # (expected.json's pcie_uplink holds only hops with a PCIe link; the picture draws every PCI hop).
+    bdf = re.compile(r"^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$")
+    others = [t for t in titles if not t.startswith("findings:") and not t.endswith(":empty")
+              and t not in set(devices) and not bdf.match(t)]
+    if others:
+        fail(f"{len(others)} picture nodes that are no scanned device: {sorted(others)[:10]}")
+
+    # 4. The saturate result, when given: one chart and one verdict per group.
+    if "--saturate" in extra:
+        with open(extra[extra.index("--saturate") + 1], encoding="utf-8") as f:
+            sat = json.load(f)
+        charts = len(re.findall(r'<svg class="chart bars"', dom))
+        if charts != len(sat["groups"]):
+            fail(f"{charts} saturate charts for {len(sat['groups'])} groups")
+        for g in sat["groups"]:
+            if g.get("conclusion") and html.escape(g["conclusion"], quote=False) not in dom:
+                fail(f"group {g['name']}: its verdict sentence is not on the page")
+
+    # 5. A screenshot that shows something.
+    if not os.path.exists(png_path):
+        fail("chromium wrote no screenshot")
+    else:
+        try:
+            if len(png_colours(png_path)) < 2:
+                fail(f"{png_path} is a single colour (blank page)")
+        except (ValueError, zlib.error) as e:
+            fail(f"{png_path}: {e}")
+
+    print(f"{scenario}: page {len(page)} bytes generated in {generated:.2f} s, chromium {browsed:.2f} s, "
+          f"{len(titles)} picture nodes, {len(devices)} devices; screenshot {png_path}")
+    if failures:
+        print(f"{len(failures)} failure(s)")
+        return 1
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

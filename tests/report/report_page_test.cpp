@@ -1,0 +1,225 @@
+// `usbsat report` and `topo --dot` renderers without a browser: the graph model, the DOT text, the chart data and
+// SVG, the HTML page (goldens in tests/fixtures/golden/report_*), the escaping rules and the Graphviz layout.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "report/chart_data.hpp"
+#include "report/charts.hpp"
+#include "report/dot.hpp"
+#include "report/graph_model.hpp"
+#include "report/graphviz_layout.hpp"
+#include "report/html_escape.hpp"
+#include "report/html_report.hpp"
+#include "tests/support/golden.hpp"
+#include "tests/support/machines.hpp"
+
+using namespace usbsat::report;
+namespace tp = usbsat::topology;
+using usbsat::testing::check_golden;
+using usbsat::testing::golden_path;
+
+namespace {
+
+nlohmann::json read_golden_json(const std::string& name) {
+  std::ifstream in(golden_path(name));
+  return nlohmann::json::parse(in);
+}
+
+const GraphNode* node(const GraphModel& g, const std::string& id) {
+  for (const auto& n : g.nodes)
+    if (n.id == id) return &n;
+  return nullptr;
+}
+
+const GraphEdge* edge(const GraphModel& g, const std::string& from, const std::string& to) {
+  for (const auto& e : g.edges)
+    if (e.from == from && e.to == to) return &e;
+  return nullptr;
+}
+
+/// Two findings about sdb and one about a port (drawn at its occupant), as the doctor would word them.
+std::vector<Finding> sample_findings() {
+  return {{"speed_below_capability", FindingSeverity::Warning, {"sdb", "4-1"}, {{"4-1/speed", "5000"}},
+           "sdb can run at 10 Gb/s but negotiated 5 Gb/s.", "Use a 10 Gb/s port."},
+          {"shared_bandwidth", FindingSeverity::Problem, {"sdb", "sdc"}, {}, "2 drives share <one> link & more.",
+           "Move \"sdc\" elsewhere."},
+          {"overcurrent", FindingSeverity::Info, {"usb4-port2"}, {}, "Over-current seen.", ""}};
+}
+
+PredictInput sample_predict() {
+  PredictInput p;
+  p.drives.push_back({"sdb", "port 1", 400, "link_ceiling", 200,
+                      PlanBottleneck{"0000:03:00.0", "pcie_link", 400, "PCIe 2.0 x1 link of 0000:03:00.0"}});
+  p.drives.push_back({"sdc", "port 2", 400, "link_ceiling", 200,
+                      PlanBottleneck{"0000:03:00.0", "pcie_link", 400, "PCIe 2.0 x1 link of 0000:03:00.0"}});
+  p.aggregate_mbs = 400;
+  p.max_flow_mbs = 400;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("report graph: asm1042 card, styles, shared link, findings beside their node") {
+  const auto t = usbsat::testing::asm1042_card();
+  const auto findings = sample_findings();
+  const auto predict = sample_predict();
+  const auto g = build_graph({t, findings, predict.drives, false});
+  check_golden("report_asm1042.dot", render_dot(g));
+
+  // Drives: UAS colour, predicted share, "limited by".
+  const auto* sdb = node(g, "sdb");
+  REQUIRE(sdb);
+  CHECK(sdb->kind == "drive");
+  CHECK(sdb->style.fillcolor == palette::kUas);
+  CHECK(std::find(sdb->lines.begin(), sdb->lines.end(), "predicted 200 MB/s") != sdb->lines.end());
+  // The PCIe link above the card carries both drives: shared.
+  bool shared_pcie = false;
+  for (const auto& e : g.edges)
+    if (e.to == "0000:03:00.0" && e.shared) shared_pcie = true;
+  CHECK(shared_pcie);
+  // Findings: one note per node, the port's finding drawn at its occupant.
+  const auto* note = node(g, "findings:sdb");
+  REQUIRE(note);
+  CHECK(note->lines.size() == 2);
+  CHECK(note->style.fillcolor == palette::kProblem);  // the worst of its findings
+  CHECK(note->url == "#finding-1");
+  CHECK(node(g, "findings:4-2"));
+  CHECK(edge(g, "sdb", "findings:sdb"));
+  // Every node id is unique, every edge joins two drawn nodes.
+  std::set<std::string> ids;
+  for (const auto& n : g.nodes) CHECK(ids.insert(n.id).second);
+  for (const auto& e : g.edges) {
+    CHECK(ids.count(e.from));
+    CHECK(ids.count(e.to));
+  }
+}
+
+TEST_CASE("report graph: BOT drives, below capability, empty ports collapsed or each drawn") {
+  const auto t = usbsat::testing::workstation();
+  const auto g = build_graph({t, {}, {}, false});
+  check_golden("report_workstation.dot", render_dot(g));
+  bool bot = false, below = false, empty_summary = false;
+  for (const auto& n : g.nodes) {
+    if (n.kind == "drive" && n.style.fillcolor == palette::kBot) bot = true;
+    if (n.kind == "drive" && n.style.color == palette::kBelowCapability) below = true;
+    if (n.kind == "empty_ports") empty_summary = true;
+    CHECK(n.kind != "port");
+  }
+  CHECK(bot);
+  CHECK(below);
+  CHECK(empty_summary);
+  const auto all = build_graph({t, {}, {}, true});
+  std::size_t ports = 0;
+  for (const auto& n : all.nodes) {
+    CHECK(n.kind != "empty_ports");
+    ports += n.kind == "port";
+  }
+  CHECK(ports > 0);
+}
+
+TEST_CASE("report graph: legacy EHCI bus shared, disks not on USB drawn alone") {
+  const auto t = usbsat::testing::legacy_ehci();
+  const auto g = build_graph({t, {}, {}, false});
+  check_golden("report_legacy_ehci.dot", render_dot(g));
+}
+
+TEST_CASE("dot_quote escapes quotes and backslashes and blanks control characters") {
+  CHECK(dot_quote("sdb") == "\"sdb\"");
+  CHECK(dot_quote("a \"b\"") == "\"a \\\"b\\\"\"");
+  CHECK(dot_quote("x\\y") == "\"x\\\\y\"");
+  CHECK(dot_quote("line\nbreak\t") == "\"line break \"");
+  CHECK(dot_quote("") == "\"\"");
+}
+
+TEST_CASE("html_escape: markup characters and control characters") {
+  CHECK(html_escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&#39;");
+  CHECK(html_escape("plain") == "plain");
+  CHECK(html_escape(std::string("bad\x1b[31m")) == "bad\\x1b[31m");
+}
+
+TEST_CASE("nice_ceiling rounds axis tops up to 1, 2, 2.5 or 5 times a power of ten") {
+  CHECK(nice_ceiling(0) == 1);
+  CHECK(nice_ceiling(0.5) == 1);
+  CHECK(nice_ceiling(42) == 50);
+  CHECK(nice_ceiling(100) == 100);
+  CHECK(nice_ceiling(101) == 200);
+  CHECK(nice_ceiling(220) == 250);
+  CHECK(nice_ceiling(251) == 500);
+}
+
+TEST_CASE("saturate charts: one per group, phases alone and at once, aggregate, model, plateau, verdict") {
+  const auto charts = saturate_charts(read_golden_json("saturate_two_groups.json"));
+  REQUIRE(charts.error.empty());
+  REQUIRE(charts.charts.size() == 2);
+  const auto& a = charts.charts[0];
+  CHECK(a.title == "group a: group a");
+  REQUIRE(a.groups.size() == 3);
+  CHECK(a.groups[0].label == "each alone");
+  CHECK(a.groups[0].bars.size() == 4);
+  CHECK(a.groups[1].label == "2 at once");
+  CHECK(a.groups[1].bars.back().aggregate);
+  CHECK(a.plateau.has_value());
+  CHECK(!a.verdict.empty());
+  std::string svg;
+  for (const auto& c : charts.charts) svg += render_bar_chart_svg(c) + "\n";
+  check_golden("report_saturate_charts.svg", svg);
+}
+
+TEST_CASE("load charts: one per phase, one line per target") {
+  const auto charts = load_charts(read_golden_json("load_two_drives.json"));
+  REQUIRE(charts.error.empty());
+  REQUIRE(!charts.charts.empty());
+  CHECK(!charts.charts.front().series.empty());
+  std::string svg;
+  for (const auto& c : charts.charts) svg += render_line_chart_svg(c) + "\n";
+  check_golden("report_load_charts.svg", svg);
+}
+
+TEST_CASE("chart data: a document of the wrong kind is an error, not a chart") {
+  const auto wrong = saturate_charts(read_golden_json("load_two_drives.json"));
+  CHECK(wrong.charts.empty());
+  CHECK(wrong.error.find("saturate --json") != std::string::npos);
+  const auto wrong_load = load_charts(nlohmann::json::parse(R"({"phases":[{"targets":["a"]}]})"));
+  CHECK(wrong_load.charts.empty());
+  CHECK(!wrong_load.error.empty());
+}
+
+TEST_CASE("html page: meta, findings with fix, predictions, charts, diagnostics") {
+  const auto findings = sample_findings();
+  const auto predict = sample_predict();
+  const std::vector<tp::Diagnostic> diags{{tp::Severity::Warning, "1-9", "cannot read <descriptors>"}};
+  HtmlReportInput in;
+  in.meta = {"0.1.0", "host<1>", "2026-01-01 00:00:00 UTC", {"usbsat report -o page.html"}};
+  in.topology_svg = "<svg><g id=\"node1\" class=\"node\"><title>sdb</title></g></svg>";
+  in.controllers = 2;
+  in.drives = 3;
+  in.findings = findings;
+  in.predict = &predict;
+  in.saturate = saturate_charts(read_golden_json("saturate_two_groups.json")).charts;
+  in.saturate_source = "sat.json";
+  in.diagnostics = diags;
+  const auto page = render_html(in);
+  check_golden("report_page.html", page);
+  CHECK(page.find("id=\"finding-2\"") != std::string::npos);
+  CHECK(page.find("Move &quot;sdc&quot; elsewhere.") != std::string::npos);
+  CHECK(page.find("host&lt;1&gt;") != std::string::npos);
+  CHECK(page.find("<script") == std::string::npos);
+  CHECK(page.find("http") == std::string::npos);  // self-contained: not even a link out
+}
+
+TEST_CASE("graphviz layout: DOT in, SVG with one node group per node out; bad DOT is a LayoutError") {
+  const auto t = usbsat::testing::asm1042_card();
+  const auto g = build_graph({t, {}, {}, false});
+  const auto svg = inline_svg(layout_svg(render_dot(g)));
+  CHECK(svg.rfind("<svg", 0) == 0);
+  std::size_t groups = 0;
+  for (auto p = svg.find("class=\"node"); p != std::string::npos; p = svg.find("class=\"node", p + 1)) ++groups;
+  CHECK(groups == g.nodes.size());
+  CHECK(svg.find("<title>sdb</title>") != std::string::npos);
+  CHECK(layout_svg(render_dot(g)) == layout_svg(render_dot(g)));  // deterministic
+  CHECK_THROWS_AS(layout_svg("digraph { a -> "), LayoutError);
+}
