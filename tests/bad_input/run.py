@@ -96,6 +96,8 @@ class Fixtures:
             v = os.path.join(self.tmp, "big")
             with open(v, "wb") as f:
                 f.truncate(1 << 30)
+        elif key == "RECORDINGS":
+            v = os.path.join(os.path.dirname(os.path.abspath(__file__)), "recordings")
         elif key == "FIFO":
             v = os.path.join(self.tmp, "fifo")
             os.mkfifo(v)
