@@ -52,7 +52,7 @@ std::vector<HwdbEntry> ReplaySource::hwdb(std::string_view key) {
 
 std::optional<std::string> ReplaySource::read_text_file(std::string_view path) {
   auto it = c_.files.find(path);
-  return it == c_.files.end() ? std::nullopt : it->second;
+  return it == c_.files.end() ? std::optional<std::string>("") : it->second;
 }
 
 std::vector<Diagnostic> ReplaySource::take_read_problems() {
