@@ -64,7 +64,8 @@ ParseResult parse_args(std::span<const std::string> argv) {
   app.add_flag("-q,--quiet", inv.global.quiet, "No progress, only errors on stderr");
   app.add_flag("--no-color", inv.global.no_color, "Never colour the output (NO_COLOR is honoured too)");
   app.add_option("--from", inv.global.from,
-                 "Show a recording (usbsat record -o FILE) instead of this system's devices; read-only commands");
+                 "Show a recording (usbsat record -o FILE) instead of this system's devices; read-only commands")
+      ->type_name("FILE");
   // Every command binds its options now; only the chosen one's runner is kept.
   std::vector<std::pair<std::string_view, Runner>> runners;
   for (const auto& cmd : commands()) {
