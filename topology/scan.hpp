@@ -1,5 +1,6 @@
 #pragma once
 /// scan(): the whole system (or a umockdev testbed) into a Topology plus recorded diagnostics.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,9 +20,17 @@ struct ScanConfig {
   bool include_virtual_block = false;
 };
 
+/// Facts about the host's USB storage drivers that checks need beyond the topology, read through the same
+/// DeviceSource as the devices (so a recording carries them too).
+struct HostFacts {
+  std::optional<std::string> usb_storage_quirks;  ///< /sys/module/usb_storage/parameters/quirks, trimmed
+  std::optional<bool> uas_driver_loaded;          ///< /sys/module/uas exists; nullopt when unknown
+};
+
 struct ScanResult {
   Topology topology;
   std::vector<Diagnostic> diagnostics;  ///< one entry per device that could not be read completely
+  HostFacts host;
 };
 
 /// Scan the running system through libudev (under umockdev: the testbed). One unreadable device becomes a

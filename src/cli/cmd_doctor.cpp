@@ -12,6 +12,7 @@
 #include "src/cli/doctor_facts.hpp"
 #include "src/analysis/doctor/doctor.hpp"
 #include "src/cli/exit_codes.hpp"
+#include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
 #include "topology/scan.hpp"
 
@@ -25,7 +26,7 @@ void bind_doctor_options(CLI::App& sub, DoctorOptions& o) {
 
 static int run_doctor(const DoctorOptions& o, const GlobalOptions& global) {
   // 1. The topology; an unusable sysfs throws ScanError, which main() maps to exit code 3.
-  auto scan = topology::scan_system();
+  auto scan = scan_for(global);
   print_diagnostics(stderr, scan.diagnostics, global);
 
   // 2. Nothing to check without a USB host controller (containers, VMs): say so and succeed.
@@ -39,9 +40,9 @@ static int run_doctor(const DoctorOptions& o, const GlobalOptions& global) {
     return kExitOk;
   }
 
-  // 3. The checks (with the few facts outside the topology: quirks, uas loaded), then the rendering; the exit
-  //    code is the worst severity.
-  const auto result = diagnose_system(scan.topology, o.max_sectors_target_kb);
+  // 3. The checks (with the few facts outside the topology the scan recorded: quirks, uas loaded), then the
+  //    rendering; the exit code is the worst severity.
+  const auto result = diagnose_system(scan, o.max_sectors_target_kb);
   const report::DoctorReportInput in{result.findings, scan.diagnostics, result.controllers_checked,
                                      result.drives_checked, terminal_for(STDOUT_FILENO, global.no_color).style()};
   const std::string out = global.json ? report::render_doctor_json(in) : report::render_doctor_text(in);

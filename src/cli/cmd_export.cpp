@@ -14,6 +14,7 @@
 #include "src/cli/doctor_facts.hpp"
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
+#include "src/cli/system_scan.hpp"
 #include "src/cli/failure.hpp"
 #include "topology/bandwidth.hpp"
 #include "topology/drives.hpp"
@@ -81,12 +82,12 @@ static int run_export(const ExportOptions& o, const GlobalOptions& global) {
 
   // 1. The scan, timed (usbsat_scan_duration_seconds); an unusable sysfs throws ScanError (exit 3 in main).
   const auto start = std::chrono::steady_clock::now();
-  const auto scan = topology::scan_system();
+  const auto scan = scan_for(global);
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
   print_diagnostics(stderr, scan.diagnostics, global);
 
   // 2. The doctor as `usbsat doctor` runs it, then the metrics.
-  const auto doctor = diagnose_system(scan.topology);
+  const auto doctor = diagnose_system(scan);
   const std::string text = report::render_prometheus(
       prometheus_input(scan.topology, doctor.findings, took.count(), scan.diagnostics));
 

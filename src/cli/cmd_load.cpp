@@ -24,6 +24,7 @@
 #include "report/line_printer.hpp"
 #include "report/load_report.hpp"
 #include "report/progress.hpp"
+#include "src/cli/system_scan.hpp"
 #include "src/cli/cmd_load.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
@@ -93,6 +94,7 @@ void bind_load_options(CLI::App& sub, LoadOptions& o) {
 }
 
 static int run_load(const LoadOptions& o, const GlobalOptions& global) {
+  if (auto rc = refuse_recording(global, "load")) return *rc;
   const bool show_notes = !global.quiet;
   auto note = [&](const std::string& s) {
     if (show_notes) fmt::print(stderr, "usbsat: {}\n", report::text_safe(s));  // target names are user text

@@ -8,6 +8,7 @@
 
 #include "report/describe.hpp"
 #include "report/plan_report.hpp"
+#include "src/cli/system_scan.hpp"
 #include "src/cli/cmd_plan.hpp"
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
@@ -126,7 +127,7 @@ static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
       return usage_error(global, *e);
 
   // 2. Scan. No controller at all: say so plainly, pointing at the fixtures; the (empty) answer still prints.
-  const auto scan = topology::scan_system();
+  const auto scan = scan_for(global);
   const auto& t = scan.topology;
   const bool no_usb = t.controllers().empty();
   const std::string shown = o.predict ? "plan --predict" : "plan --drives " + std::to_string(std::max(o.drives, 1u));

@@ -123,13 +123,13 @@ static int run_report(const ReportOptions& o, const GlobalOptions& global) {
   in.load_source = o.load;
 
   // 2. The topology (the same scan as topo/drives/ports), the doctor and the prediction, then the picture.
-  const auto scan_result = scan(o.scan);
+  const auto scan_result = scan(o.scan, global);
   const auto& t = scan_result.topology;
   if (auto notice = no_usb_notice(t, "report")) {
     std::fputs(notice->c_str(), stderr);
     in.notice = "No USB host controller found on this system: nothing to draw but the disks.";
   }
-  const auto facts = gather_picture_facts(t);
+  const auto facts = gather_picture_facts(scan_result);
   const auto graph = topology_picture(t, facts, o.all_ports);
   if (!graph.nodes.empty()) {
     try {

@@ -19,6 +19,7 @@
 #include "report/escape.hpp"
 #include "report/line_printer.hpp"
 #include "report/saturate_report.hpp"
+#include "src/cli/system_scan.hpp"
 #include "src/cli/cmd_saturate.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
@@ -71,6 +72,7 @@ void bind_saturate_options(CLI::App& sub, SaturateOptions& o) {
 }
 
 static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
+  if (auto rc = refuse_recording(global, "saturate")) return *rc;
   const bool json = global.json;
   auto note = [&](const std::string& s) {
     if (!global.quiet) fmt::print(stderr, "usbsat saturate: {}\n", report::text_safe(s));  // paths are user text
@@ -116,7 +118,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   if (!specs.empty()) {
     plan = analysis::saturate::plan_declared(specs, qd);
   } else {
-    scan = topology::scan_system();
+    scan = scan_for(global);
     const auto& t = scan->topology;
     const auto usb = analysis::common::usb_drives_with_media(t);
     for (const auto& d : o.devices) {

@@ -16,9 +16,9 @@ namespace {
 /// topo --dot: the picture of `usbsat report` (findings and predicted shares included) as DOT text.
 int run_dot(const ViewOptions& o, const GlobalOptions& g) {
   if (g.json) return fail(g, kExitUsage, "topo", "--dot and --json are two different outputs; choose one");
-  const auto scan_result = scan(o.scan);
+  const auto scan_result = scan(o.scan, g);
   if (auto notice = no_usb_notice(scan_result.topology, "topo --dot")) std::fputs(notice->c_str(), stderr);
-  const auto facts = gather_picture_facts(scan_result.topology);
+  const auto facts = gather_picture_facts(scan_result);
   const std::string dot = report::render_dot(topology_picture(scan_result.topology, facts, o.all_devices));
   std::fwrite(dot.data(), 1, dot.size(), stdout);
   std::fflush(stdout);

@@ -5,6 +5,8 @@
 /// succeeded; one line in src/cli/commands.def registers it (name, summary). Nothing else changes.
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 #include <span>
 #include <string_view>
 
@@ -20,6 +22,9 @@ struct GlobalOptions {
   bool verbose = false;   ///< also print info-level diagnostics
   bool quiet = false;     ///< no progress, no diagnostics below errors
   bool no_color = false;  ///< --no-color (NO_COLOR in the environment is honoured by the terminal too)
+  /// --from FILE: read-only commands show this recording (usbsat record) instead of the live system
+  /// (src/cli/system_scan.hpp); commands that need the real devices refuse it.
+  std::optional<std::string> from;
 };
 
 /// A configured command: runs with the options its configure function bound; returns the exit code.

@@ -1,41 +1,22 @@
 #include "src/cli/doctor_facts.hpp"
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 #include "src/analysis/doctor/share_predictor.hpp"
-#include "topology/text.hpp"
 
 namespace usbsat::cli {
-namespace {
 
-/// A sysfs attribute's value without surrounding whitespace (topology::trim); nullopt when it cannot be read.
-std::optional<std::string> read_attr(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return std::string(topology::trim(ss.str()));
-}
-
-}  // namespace
-
-analysis::doctor::DoctorConfig system_doctor_config(unsigned max_sectors_target_kb) {
+analysis::doctor::DoctorConfig system_doctor_config(const topology::HostFacts& host, unsigned max_sectors_target_kb) {
   analysis::doctor::DoctorConfig config;
-  config.usb_storage_quirks = read_attr("/sys/module/usb_storage/parameters/quirks");
-  std::error_code ec;
-  const bool uas_dir = std::filesystem::exists("/sys/module/uas", ec);
-  if (!ec) config.uas_driver_loaded = uas_dir;
+  config.usb_storage_quirks = host.usb_storage_quirks;
+  config.uas_driver_loaded = host.uas_driver_loaded;
   config.max_sectors_target_kb = max_sectors_target_kb;
   return config;
 }
 
-analysis::doctor::DoctorResult diagnose_system(const topology::Topology& t, unsigned max_sectors_target_kb) {
-  auto config = system_doctor_config(max_sectors_target_kb);
+analysis::doctor::DoctorResult diagnose_system(const topology::ScanResult& scan, unsigned max_sectors_target_kb) {
+  auto config = system_doctor_config(scan.host, max_sectors_target_kb);
   const analysis::doctor::ModelSharePredictor model;  // shared_bandwidth: predicted shares from the bandwidth model
   config.predictor = &model;
-  return analysis::doctor::diagnose(t, config);
+  return analysis::doctor::diagnose(scan.topology, config);
 }
 
 }  // namespace usbsat::cli

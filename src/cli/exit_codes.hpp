@@ -12,7 +12,8 @@ enum ExitCode : int {
   kExitFailure = 1,      ///< an unexpected internal error
   kExitUsage = 2,        ///< bad command line
   kExitEnvironment = 3,  ///< the environment is unusable: sysfs unreadable, no target opens, no I/O engine
-                         ///< works, or the output cannot be written (stdout on a full disk, /dev/full)
+                         ///< works, the output cannot be written (stdout on a full disk, /dev/full), or the
+                         ///< --from recording cannot be used (missing, not JSON, newer version, bad keys)
   kExitPartial = 4,      ///< results printed, but some device or target failed (see diagnostics)
   kExitRefused = 5,      ///< a safety check refused the operation (writing to a mounted/in-use/system disk)
   kExitWarnings = 10,    ///< doctor: the worst finding is a warning

@@ -12,6 +12,7 @@
 #include "src/cli/failure.hpp"
 #include "src/cli/parse.hpp"
 #include "topology/errors.hpp"
+#include "topology/recording/recording_error.hpp"
 
 namespace {
 
@@ -19,6 +20,8 @@ int run(const usbsat::cli::Invocation& inv) {
   using namespace usbsat;
   try {
     return inv.run();
+  } catch (const topology::recording::RecordingError& e) {
+    return cli::fail(inv.global, kExitEnvironment, "", std::string("cannot read the recording ") + e.what());
   } catch (const topology::ScanError& e) {
     return cli::fail(inv.global, kExitEnvironment, "", std::string("cannot scan this system: ") + e.what());
   } catch (const load::LoadError& e) {

@@ -1,6 +1,7 @@
 #include "src/cli/parse.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 #include <CLI/CLI.hpp>
 
@@ -16,8 +17,10 @@ namespace {
 bool is_global_flag(std::string_view a) {
   for (std::string_view f : {"--json", "-v", "--verbose", "-q", "--quiet", "--no-color"})
     if (a == f) return true;
-  return false;
+  return a.starts_with("--from=");
 }
+/// The global options followed by their value.
+bool is_global_option(std::string_view a) { return a == "--from"; }
 
 /// --json anywhere before a "--" (args are reversed, as CLI11 consumes them).
 bool json_requested(const std::vector<std::string>& reversed) {
@@ -36,6 +39,11 @@ std::string command_list() {
 std::string no_command_message(const std::vector<std::string>& reversed) {
   for (auto it = reversed.rbegin(); it != reversed.rend(); ++it) {
     if (is_global_flag(*it)) continue;
+    if (is_global_option(*it)) {
+      if (std::next(it) == reversed.rend()) return "--from needs a recording file (usbsat record -o FILE)";
+      ++it;
+      continue;
+    }
     if (it->starts_with("-"))
       return "unknown option '" + *it + "' before the command; the commands are: " + command_list();
     return "unknown command '" + *it + "'; the commands are: " + command_list();
@@ -55,6 +63,9 @@ ParseResult parse_args(std::span<const std::string> argv) {
   app.add_flag("-v,--verbose", inv.global.verbose, "Also print informational diagnostics");
   app.add_flag("-q,--quiet", inv.global.quiet, "No progress, only errors on stderr");
   app.add_flag("--no-color", inv.global.no_color, "Never colour the output (NO_COLOR is honoured too)");
+  app.add_option("--from", inv.global.from,
+                 "Show a recording (usbsat record -o FILE) instead of this system's devices; read-only commands")
+      ->type_name("FILE");
   // Every command binds its options now; only the chosen one's runner is kept.
   std::vector<std::pair<std::string_view, Runner>> runners;
   for (const auto& cmd : commands()) {

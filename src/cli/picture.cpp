@@ -5,10 +5,11 @@
 
 namespace usbsat::cli {
 
-PictureFacts gather_picture_facts(const topology::Topology& t) {
+PictureFacts gather_picture_facts(const topology::ScanResult& scan) {
   PictureFacts f;
+  const auto& t = scan.topology;
   if (t.controllers().empty()) return f;
-  auto result = diagnose_system(t);
+  auto result = diagnose_system(scan);
   f.findings = std::move(result.findings);
   f.drives_checked = result.drives_checked;
   f.predict = predict_current(t);

@@ -3,6 +3,7 @@
 /// model's predicted shares, as report::GraphModel. One place, so both commands draw the same graph.
 #include <vector>
 
+#include "topology/scan.hpp"
 #include "report/finding.hpp"
 #include "report/graph_model.hpp"
 #include "report/plan_report.hpp"
@@ -18,7 +19,7 @@ struct PictureFacts {
 };
 
 /// Run the doctor (with this system's /sys/module facts) and the prediction on `t`.
-PictureFacts gather_picture_facts(const topology::Topology& t);
+PictureFacts gather_picture_facts(const topology::ScanResult& scan);
 
 /// The picture of `t` with `facts`.
 report::GraphModel topology_picture(const topology::Topology& t, const PictureFacts& facts, bool show_empty_ports);

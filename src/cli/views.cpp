@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "src/cli/diagnostics_printer.hpp"
+#include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
 
 namespace usbsat::cli {
@@ -15,11 +16,11 @@ void bind_scan_options(CLI::App& sub, ScanOptions& o) {
                  "Read mounted filesystems from this file instead of /proc/self/mountinfo (\"\": don't; for fixtures)");
 }
 
-topology::ScanResult scan(const ScanOptions& o) {
+topology::ScanResult scan(const ScanOptions& o, const GlobalOptions& g) {
   // One bad device is a diagnostic; no /sys throws ScanError, which main.cpp maps to kExitEnvironment.
   topology::ScanConfig config;
   if (o.mountinfo) config.mountinfo_path = *o.mountinfo;
-  return topology::scan_system(config);
+  return scan_for(g, config);
 }
 
 std::optional<std::string> no_usb_notice(const topology::Topology& t, std::string_view command) {
@@ -27,9 +28,9 @@ std::optional<std::string> no_usb_notice(const topology::Topology& t, std::strin
   return fmt::format(
       "usbsat: no USB host controller found under /sys (no /sys/bus/usb: this machine has no USB, or it is "
       "hidden, e.g. in a container or VM).\n"
-      "usbsat: to see what {} shows on a real machine layout, run it on a recorded fixture:\n"
-      "usbsat:   tests/fixtures/with-fixture.sh build/fixtures/sysfs/workstation -- build/src/usbsat {}\n",
-      command, command);
+      "usbsat: to see what {} shows on a real machine layout, run it on a sample recording:\n"
+      "usbsat:   usbsat --from {}/workstation.json {}\n",
+      command, USBSAT_RECORDINGS_DIR, command);
 }
 
 int show_view(const topology::ScanResult& scan, std::string_view command, const ViewOptions& o,
@@ -48,7 +49,7 @@ int show_view(const topology::ScanResult& scan, std::string_view command, const 
 }
 
 int run_view(std::string_view command, const ViewOptions& o, const GlobalOptions& g, const ViewRenderers& view) {
-  return show_view(scan(o.scan), command, o, g, view, stdout, stderr,
+  return show_view(scan(o.scan, g), command, o, g, view, stdout, stderr,
                    terminal_for(STDOUT_FILENO, g.no_color).style());
 }
 

@@ -17,8 +17,8 @@ struct ScanOptions {
   std::optional<std::string> mountinfo;  ///< --mountinfo PATH: mounts from PATH ("": none), not /proc/self/mountinfo
 };
 void bind_scan_options(CLI::App& sub, ScanOptions& o);
-/// scan_system() with these options.
-topology::ScanResult scan(const ScanOptions& o);
+/// The scan with these options: this system, or the recording of --from (src/cli/system_scan.hpp).
+topology::ScanResult scan(const ScanOptions& o, const GlobalOptions& g);
 
 /// `usbsat topo|drives|ports`: what to scan and show.
 struct ViewOptions {

@@ -204,6 +204,8 @@ class Fixtures:
                 f.truncate(1 << 30)
         elif key == "ESC":  # a terminal escape sequence (set the window title) and a bell, as text to type
             v = "\x1b]0;pwned\x07"
+        elif key == "RECORDINGS":
+            v = os.path.join(os.path.dirname(os.path.abspath(__file__)), "recordings")
         elif key == "FIFO":
             v = os.path.join(self.tmp, "fifo")
             os.mkfifo(v)

@@ -232,3 +232,17 @@ TEST_CASE("completion: zsh generated from the registry, and zsh offers its words
   CHECK(complete("usbsat -", 2, "-") == "compadd --json -v --verbose -q --quiet --no-color -h --help -V --version\n");
   std::remove(path.c_str());
 }
+
+TEST_CASE("parse: the global --from FILE, before the command, for every command") {
+  auto p = parse({"--from", "rec.json", "drives", "--json"});
+  REQUIRE(p.invocation);
+  CHECK(p.invocation->global.from == "rec.json");
+  CHECK(p.invocation->command == "drives");
+  CHECK(parse({"--from=rec.json", "doctor"}).invocation->global.from == "rec.json");
+  CHECK_FALSE(parse({"topo"}).invocation->global.from);
+  CHECK(parse({"record", "-o", "x.json", "--keep-serials"}).invocation);
+  // The value of --from is not the command: a wrong word after it is still named.
+  CHECK(parse({"--from", "rec.json", "bogus"}).message.find("unknown command 'bogus'") == 0);
+  CHECK(parse({"--from=rec.json", "bogus"}).message.find("unknown command 'bogus'") == 0);
+  CHECK(parse({"--from"}).exit_code == kExitUsage);
+}

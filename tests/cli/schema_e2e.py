@@ -138,6 +138,14 @@ def views(schemas, usbsat, with_fixture, scenario_dir):
     # doctor exits with the worst finding's code (0, 10, 11); the document is the same either way
     schemas.check("doctor", u("doctor", "--json", ok=(0, 4, 10, 11)), "doctor --json")
     schemas.check("plan-predict", u("plan", "--predict", "--json"), "plan --predict --json")
+    # usbsat record: the recording of this scenario (stdout), and a view of it read back with --from.
+    recording = u("record")
+    schemas.check("recording", recording, "record")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "rec.json")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(recording)
+        schemas.check("drives", run([usbsat, "--from", path, "drives", "--json"], ok=(0, 4)), "--from FILE drives --json")
     for n in ("1", "2"):
         schemas.check("plan", u("plan", "--drives", n, "--json"), f"plan --drives {n} --json")
     usb = [d["dev"] for d in json.loads(u("drives", "--json", "--mountinfo", ""))["drives"] if d["usb"]]
@@ -178,7 +186,16 @@ def io(schemas, usbsat):
                       "load with no target that opens (diagnostics)")
         schemas.check("error", run([usbsat, "load", *common, "--json", "--write", "--pattern", "write", files[0]],
                                    ok=(5,)), "load refused")
+    schemas.check("error", run([usbsat, "--json", "--from", "/nonexistent/rec.json", "topo"], ok=(3,)),
+                  "--from a recording that does not exist")
     schemas.check("version", run([usbsat, "version", "--json"]), "version --json")
+    # The shipped sample recordings and the committed v1 recording (relative to report/schemas).
+    root = os.path.dirname(os.path.dirname(os.path.abspath(schemas.dir)))
+    for folder in ("topology/recording/samples", "tests/fixtures/recordings"):
+        for name in sorted(os.listdir(os.path.join(root, folder))):
+            if name.endswith(".json"):
+                with open(os.path.join(root, folder, name), encoding="utf-8") as f:
+                    schemas.check("recording", f.read(), f"{folder}/{name}")
 
 
 def main(argv):

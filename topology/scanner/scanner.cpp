@@ -47,8 +47,9 @@ ScanResult Scanner::run() {
   for (const auto& r : block)
     if (r.devtype == "partition") guarded(r.syspath, [&] { add_partition(r); });
 
+  HostFacts host = host_facts();
   collect_read_problems();
-  ScanResult result{std::move(builder_).finish(diags_), {}};
+  ScanResult result{std::move(builder_).finish(diags_), {}, std::move(host)};
   result.diagnostics = std::move(diags_);
   return result;
 }

@@ -8,6 +8,7 @@
 ///   ports.cpp       hub ports (usb_port directories, synthesized on old kernels)
 ///   interfaces.cpp  USB interfaces, the storage protocol, why UAS is not used
 ///   scsi_block.cpp  SCSI devices, disks and partitions, the transport of non-USB disks
+///   modules.cpp     driver module facts (usb-storage quirks, uas loaded) for ScanResult::host
 ///   mounts.cpp      mount points from mountinfo
 #include <cstdint>
 #include <exception>
@@ -113,6 +114,8 @@ class Scanner {
   /// A SCSI `queue_depth`; an implausible one (4294967295 is -1 printed unsigned) stays unknown, reported.
   std::optional<unsigned> queue_depth(const std::string& scsi_syspath, std::optional<std::string> text);
 
+  // ---- modules.cpp ----
+  HostFacts host_facts();
   // ---- mounts.cpp ----
   void load_mountinfo();
   std::vector<std::string> mounts_of(const std::optional<std::string>& devnum) const;

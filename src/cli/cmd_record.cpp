@@ -1,0 +1,83 @@
+// usbsat record: scan this system through a RecordingSource and write what the scan read as one JSON document.
+#include "src/cli/cmd_record.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "src/cli/diagnostics_printer.hpp"
+#include "src/cli/exit_codes.hpp"
+#include "src/cli/failure.hpp"
+#include "src/cli/system_scan.hpp"
+#include "topology/recording/recording.hpp"
+#include "topology/recording/serials.hpp"
+#include "topology/udev_source.hpp"
+
+namespace usbsat::cli {
+namespace {
+
+/// SOURCE_DATE_EPOCH when set (reproducible samples), else now.
+std::time_t recording_time() {
+  if (const char* e = std::getenv("SOURCE_DATE_EPOCH")) {
+    char* end = nullptr;
+    const long long v = std::strtoll(e, &end, 10);
+    if (end != e && *end == '\0' && v >= 0) return static_cast<std::time_t>(v);
+  }
+  return std::time(nullptr);
+}
+
+std::string host_name(bool keep) {
+  char buf[256] = {};
+  if (::gethostname(buf, sizeof buf - 1) != 0) return "unknown";
+  return keep ? std::string(buf) : topology::recording::pseudonym(buf);
+}
+
+int run_record(const RecordOptions& o, const GlobalOptions& g) {
+  if (g.from)
+    return fail(g, kExitUsage, "record",
+                "record reads this system's devices; --from " + *g.from + " is already a recording");
+  topology::ScanConfig config;
+  if (o.scan.mountinfo) config.mountinfo_path = *o.scan.mountinfo;
+  topology::recording::Envelope meta;
+  meta.recorded_at = topology::recording::rfc3339_utc(recording_time());
+  meta.usbsat_version = USBSAT_VERSION;
+  meta.host = host_name(o.keep_serials);
+  topology::UdevSource live;  // no /sys: ScanError, exit 3 (main.cpp)
+  const auto rec = topology::recording::record_linux(live, config, std::move(meta), o.keep_serials);
+
+  if (o.output) {
+    std::ofstream out(*o.output, std::ios::binary | std::ios::trunc);
+    if (out) out.write(rec.document.data(), static_cast<std::streamsize>(rec.document.size()));
+    if (out) out.close();
+    if (!out) return fail(g, kExitEnvironment, "record", "cannot write " + *o.output + ": " + std::strerror(errno));
+  } else {
+    std::fwrite(rec.document.data(), 1, rec.document.size(), stdout);
+  }
+  print_diagnostics(stderr, rec.scan.diagnostics, g);
+  if (o.output && !g.quiet)
+    fmt::print(stderr, "usbsat record: wrote {} ({} KiB, {} topology nodes{}); show it with: usbsat --from {} topo\n",
+               *o.output, (rec.document.size() + 1023) / 1024, rec.scan.topology.size(),
+               o.keep_serials ? ", real serial numbers" : ", serial numbers replaced by pseudonyms", *o.output);
+  return exit_code_for(rec.scan.diagnostics);
+}
+
+}  // namespace
+
+void bind_record_options(CLI::App& sub, RecordOptions& o) {
+  sub.add_option("-o,--output", o.output, "Write the recording to FILE instead of stdout");
+  sub.add_flag("--keep-serials", o.keep_serials,
+               "Keep serial numbers and the host name (default: stable pseudonyms, for bug reports)");
+  bind_scan_options(sub, o.scan);
+}
+
+Runner configure_record(CLI::App& sub) { return bind_command<RecordOptions>(sub, &bind_record_options, &run_record); }
+
+}  // namespace usbsat::cli

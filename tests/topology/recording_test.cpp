@@ -1,0 +1,241 @@
+// Recordings: the envelope parser (table-driven), serial pseudonyms, base64, and record -> JSON -> replay over
+// an in-memory FakeSource giving the same scan.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/fake_source.hpp"
+#include "topology/recording/linux_capture.hpp"
+#include "topology/recording/recording.hpp"
+#include "topology/recording/recording_source.hpp"
+#include "topology/recording/replay_source.hpp"
+#include "topology/recording/serials.hpp"
+
+using namespace usbsat::topology;
+using namespace usbsat::topology::recording;
+using usbsat::testing::FakeSource;
+
+namespace {
+
+const std::string kXhci = "/sys/devices/pci0000:00/0000:00:14.0";
+const std::string kEnc = kXhci + "/usb2/2-1";
+const std::string kLun = kEnc + "/2-1:1.0/host6/target6:0:0/6:0:0:0";
+
+std::string bytes(std::initializer_list<int> b) {
+  std::string s;
+  for (int v : b) s += static_cast<char>(v);
+  return s;
+}
+
+/// A USB3 enclosure on an Intel xHCI: serial, descriptors, a product name that is not UTF-8, an unreadable
+/// attribute, hwdb names, mountinfo, the usb-storage quirks parameter.
+FakeSource machine() {
+  FakeSource f;
+  f.device({.syspath = kXhci, .subsystem = "pci", .driver = "xhci_hcd"},
+           {{"vendor", "0x8086"}, {"device", "0xa12f"}, {"class", "0x0c0330"}});
+  f.hwdb_entry("pci:v00008086d0000A12F", "ID_VENDOR_FROM_DATABASE", "Intel Corporation");
+  f.device({.syspath = kXhci + "/usb2", .subsystem = "usb", .devtype = "usb_device", .driver = "usb"},
+           {{"busnum", "2"}, {"devnum", "1"}, {"speed", "5000"}, {"version", " 3.00"}, {"maxchild", "2"},
+            {"bDeviceClass", "09"}, {"idVendor", "1d6b"}, {"idProduct", "0003"}});
+  f.device({.syspath = kEnc,
+            .subsystem = "usb",
+            .devtype = "usb_device",
+            .driver = "usb",
+            .properties = {{"ID_SERIAL", "ASMT_2115_ENC12345"}, {"ID_SERIAL_SHORT", "ENC12345"},
+                           {"DEVLINKS", "/dev/disk/by-id/usb-ASMT_2115_ENC12345-0:0"}}},
+           {{"busnum", "2"}, {"devnum", "2"}, {"version", " 3.10"}, {"idVendor", "174c"},
+            {"idProduct", "55aa"}, {"bDeviceClass", "00"}, {"serial", "ENC12345"}, {"product", "Bad \xff\xfe name"}});
+  f.binary(kEnc, "descriptors",
+           bytes({18, 1, 0x10, 3, 0, 0, 0, 9, 0x4c, 0x17, 0xaa, 0x55, 0, 1, 1, 2, 3, 1, 9, 2, 18, 0, 1, 1, 0, 0x80,
+                  112, 9, 4, 0, 0, 2, 8, 6, 0x50, 0}));
+  f.unreadable(kEnc, "speed");
+  f.device({.syspath = kEnc + "/2-1:1.0", .subsystem = "usb", .devtype = "usb_interface", .driver = "usb-storage"},
+           {{"bInterfaceNumber", "00"}, {"bInterfaceClass", "08"}, {"bInterfaceSubClass", "06"},
+            {"bInterfaceProtocol", "50"}});
+  f.device({.syspath = kLun, .subsystem = "scsi", .devtype = "scsi_device", .driver = "sd"},
+           {{"vendor", "ASMT"}, {"model", "2115"}, {"queue_depth", "1"}, {"type", "0"}});
+  f.device({.syspath = kLun + "/block/sdb", .subsystem = "block", .devtype = "disk", .devnode = "/dev/sdb"},
+           {{"dev", "8:16"}, {"size", "1000"}});
+  f.dir("/sys/module/usb_storage/parameters", {{"quirks", "174c:55aa:u"}});
+  f.text_file("/mi", "40 22 8:16 / /media/ENC12345 rw - ext4 /dev/sdb rw\n");
+  return f;
+}
+
+const ScanConfig kConfig{.mountinfo_path = "/mi"};
+
+std::string record(FakeSource& f, bool keep_serials) {
+  Envelope meta;
+  meta.recorded_at = "2024-05-01T12:00:00Z";
+  meta.usbsat_version = "test";
+  meta.host = "h";
+  return record_linux(f, kConfig, meta, keep_serials).document;
+}
+
+const UsbDeviceInfo& enclosure(const Topology& t) { return t.graph()[*t.find(kEnc)].as<UsbDeviceInfo>(); }
+
+std::vector<std::string> syspaths(const Topology& t) {
+  std::vector<std::string> out;
+  for (std::size_t v = 0; v < t.size(); ++v) out.push_back(t.graph()[v].syspath());
+  return out;
+}
+
+/// A minimal valid recording with `envelope` fields replaced (null: removed).
+std::string doc_with(const nlohmann::json& changes) {
+  nlohmann::json d = {{"format", "usbsat-recording"}, {"version", 1}, {"platform", "linux"},
+                      {"recorded_at", "2024-05-01T12:00:00Z"}, {"usbsat_version", "0.1.0"}, {"host", "h"},
+                      {"data", nlohmann::json::object()}};
+  for (const auto& [k, v] : changes.items()) {
+    if (v.is_null()) d.erase(k);
+    else d[k] = v;
+  }
+  return d.dump();
+}
+
+}  // namespace
+
+TEST_CASE("recording: record then replay gives the same scan, absent answers and read problems included") {
+  FakeSource live = machine();
+  const ScanResult direct = scan(live, kConfig);
+  FakeSource again = machine();
+  const std::string text = record(again, true);
+  const ScanResult replayed = load_recording_text(text, kConfig);
+  CHECK(syspaths(replayed.topology) == syspaths(direct.topology));
+  CHECK(replayed.diagnostics == direct.diagnostics);
+  CHECK(!direct.diagnostics.empty());  // the unreadable speed: a read problem, replayed at the same call
+  CHECK(enclosure(replayed.topology).serial == enclosure(direct.topology).serial);
+  CHECK(enclosure(replayed.topology).product == enclosure(direct.topology).product);
+  CHECK(enclosure(replayed.topology).capable_speed == enclosure(direct.topology).capable_speed);
+  CHECK(replayed.host.usb_storage_quirks == direct.host.usb_storage_quirks);
+  CHECK(replayed.host.usb_storage_quirks == "174c:55aa:u");
+  // The product name that is not UTF-8 travels as base64 and comes back byte for byte.
+  CHECK(*enclosure(replayed.topology).product == "Bad \xff\xfe name");
+  CHECK(text.find("\"base64\"") != std::string::npos);
+}
+
+TEST_CASE("recording: serials become pseudonyms everywhere unless kept") {
+  FakeSource f = machine();
+  const std::string hidden = record(f, false);
+  CHECK(hidden.find("ENC12345") == std::string::npos);  // serial attribute, ID_SERIAL*, DEVLINKS, mountinfo
+  CHECK(hidden.find(pseudonym("ENC12345")) != std::string::npos);
+  const ScanResult r = load_recording_text(hidden, kConfig);
+  CHECK(enclosure(r.topology).serial == pseudonym("ENC12345"));
+  FakeSource g = machine();
+  const std::string kept = record(g, true);
+  CHECK(kept.find("\"ENC12345\"") != std::string::npos);
+}
+
+TEST_CASE("recording: pseudonyms are stable, short and distinct") {
+  CHECK(pseudonym("") == "h:cbf29ce48422");  // FNV-1a 64 offset basis: the hash of nothing
+  CHECK(pseudonym("a") == "h:af63dc4c8601");
+  CHECK(pseudonym("ENC12345") == pseudonym("ENC12345"));
+  CHECK(pseudonym("ENC12345") != pseudonym("ENC12346"));
+  CHECK(pseudonym("ENC12345").size() == 14);
+
+  LinuxCapture c;
+  RawDevice d;
+  d.syspath = "/sys/x";
+  d.properties = {{"ID_SERIAL", "V_M_1"}, {"ID_SCSI_SERIAL", "SCSI9999"}, {"ID_MODEL", "M"}};
+  c.devices["/sys/x"] = d;
+  c.attributes["/sys/x"]["serial"] = "1";     // short: replaced as the value, never inside other text
+  c.attributes["/sys/x"]["product"] = "1 of SCSI9999";
+  c.devices["/sys/devices/pci0000:00/0000:00:14.0/usb1"] = RawDevice{};
+  c.attributes["/sys/devices/pci0000:00/0000:00:14.0/usb1"]["serial"] = "0000:00:14.0";  // a bus id: stays
+  hide_serials(c);
+  const auto& p = c.devices["/sys/x"]->properties;
+  CHECK(p.at("ID_SERIAL") == pseudonym("V_M_1"));
+  CHECK(p.at("ID_SCSI_SERIAL") == pseudonym("SCSI9999"));
+  CHECK(p.at("ID_MODEL") == "M");
+  CHECK(*c.attributes["/sys/x"]["serial"] == pseudonym("1"));
+  CHECK(*c.attributes["/sys/x"]["product"] == "1 of " + pseudonym("SCSI9999"));
+  CHECK(*c.attributes["/sys/devices/pci0000:00/0000:00:14.0/usb1"]["serial"] == "0000:00:14.0");
+}
+
+TEST_CASE("recording: base64 round-trips and rejects what is not base64") {
+  for (std::string s : {std::string(), std::string("f"), std::string("fo"), std::string("foo"), std::string("foob"),
+                        std::string("\0\xff\x10", 3)})
+    CHECK(base64_decode(base64_encode(s)) == s);
+  CHECK(base64_encode("foobar") == "Zm9vYmFy");
+  CHECK(base64_encode("fo") == "Zm8=");
+  for (const char* bad : {"Zm8", "Zm=8", "Z===", "Zm9v!mFy", "=Zm8"}) CHECK_MESSAGE(!base64_decode(bad), bad);
+}
+
+TEST_CASE("recording: the envelope parser says what is wrong") {
+  struct Case {
+    std::string text;
+    std::string error;  ///< "" = parses
+  };
+  const std::vector<Case> cases = {
+      {doc_with({}), ""},
+      {"", "not a JSON document"},
+      {"{\"format\": \"usbsat-recording\", \"version\": 1,", "not a JSON document"},  // truncated
+      {"[1, 2]", "not a usbsat recording (the document is not a JSON object)"},
+      {doc_with({{"format", "fio-log"}}), "format is \"fio-log\", expected \"usbsat-recording\""},
+      {doc_with({{"format", nullptr}}), "missing key \"format\""},
+      {doc_with({{"format", 7}}), "\"format\" is not a string"},
+      {doc_with({{"version", 2}}), "recording version 2 is newer than this usbsat reads (1)"},
+      {doc_with({{"version", 0}}), "recording version 0 does not exist"},
+      {doc_with({{"version", "1"}}), "\"version\" is not an integer"},
+      {doc_with({{"version", 1.5}}), "\"version\" is not an integer"},
+      {doc_with({{"version", nullptr}}), "missing key \"version\""},
+      {doc_with({{"platform", nullptr}}), "missing key \"platform\""},
+      {doc_with({{"recorded_at", false}}), "\"recorded_at\" is not a string"},
+      {doc_with({{"usbsat_version", nullptr}}), "missing key \"usbsat_version\""},
+      {doc_with({{"host", nullptr}}), "missing key \"host\""},
+      {doc_with({{"data", nullptr}}), "missing key \"data\""},
+      {doc_with({{"data", nlohmann::json::array()}}), "\"data\" is not an object"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.text);
+    if (c.error.empty()) {
+      CHECK_NOTHROW(parse_envelope(c.text));
+      continue;
+    }
+    try {
+      parse_envelope(c.text);
+      FAIL("parsed: " << c.error);
+    } catch (const RecordingError& e) {
+      CHECK_MESSAGE(std::string(e.what()).find(c.error) != std::string::npos, e.what());
+    }
+  }
+}
+
+TEST_CASE("recording: the platform dispatch and the Linux payload check keys and types") {
+  struct Case {
+    nlohmann::json changes;
+    std::string error;
+  };
+  FakeSource f = machine();
+  const auto good = nlohmann::json::parse(record(f, true));
+  const auto data_with = [&](const char* key, nlohmann::json v) {
+    auto d = good["data"];
+    if (v.is_null()) d.erase(key);
+    else d[key] = v;
+    return nlohmann::json{{"data", d}};
+  };
+  const std::vector<Case> cases = {
+      {{{"platform", "windows"}}, "this build cannot read Windows recordings yet"},
+      {{{"platform", "plan9"}}, "unknown platform \"plan9\""},
+      {{{"data", nlohmann::json::object()}}, "data: missing key \"enumerate\""},
+      {data_with("devices", nullptr), "data: missing key \"devices\""},
+      {data_with("devices", nlohmann::json::array()), "data.devices: expected an object"},
+      {data_with("attributes", {{"/sys/x", {{"speed", 5000}}}}),
+       "data.attributes[\"/sys/x\"][\"speed\"]: expected a string"},
+      {data_with("binary_attributes", {{"/sys/x", {{"descriptors", "!!"}}}}), "not valid base64"},
+      {data_with("enumerate", {{"usb", {"/sys/nowhere"}}}), "lists /sys/nowhere, which has no record"},
+      {data_with("hwdb", {{"k", {"just-a-string"}}}), "data.hwdb[\"k\"]: expected [key, value] pairs"},
+      {data_with("read_problems", {{{"call", -1}}}), "data.read_problems[].call: expected a non-negative integer"},
+      {data_with("files", {{"/mi", {{"base64", 3}}}}), "data.files[\"/mi\"]: expected a string or"},
+  };
+  for (const auto& c : cases) {
+    auto doc = good;
+    for (const auto& [k, v] : c.changes.items()) doc[k] = v;
+    CAPTURE(c.error);
+    try {
+      load_recording_text(doc.dump(), kConfig);
+      FAIL("loaded");
+    } catch (const RecordingError& e) {
+      CHECK_MESSAGE(std::string(e.what()).find(c.error) != std::string::npos, e.what());
+    }
+  }
+  CHECK_NOTHROW(load_recording_text(good.dump(), kConfig));
+}

@@ -1,0 +1,30 @@
+#pragma once
+/// ReplaySource: the DeviceSource that answers from a LinuxCapture, as the recorded system answered. A
+/// question the recording never saw (a later usbsat that reads one more attribute) gets "absent", the answer
+/// a system without that file gives, so old recordings keep loading. The exception is a text file the recording
+/// never read (a recording made with --mountinfo ''): it is empty, so replaying it shows no mounts, and no
+/// warning about an unreadable /proc/self/mountinfo that the recorded machine never had.
+#include "topology/recording/linux_capture.hpp"
+
+namespace usbsat::topology::recording {
+
+class ReplaySource final : public DeviceSource {
+ public:
+  explicit ReplaySource(LinuxCapture capture) : c_(std::move(capture)) {}
+
+  std::vector<RawDevice> enumerate(std::string_view subsystem) override;
+  std::optional<RawDevice> device(std::string_view syspath) override;
+  std::optional<std::string> attribute(std::string_view syspath, std::string_view name) override;
+  std::optional<std::string> binary_attribute(std::string_view syspath, std::string_view name) override;
+  std::optional<std::string> link_target(std::string_view syspath, std::string_view name) override;
+  std::vector<std::string> list(std::string_view syspath, std::string_view name) override;
+  std::vector<HwdbEntry> hwdb(std::string_view key) override;
+  std::optional<std::string> read_text_file(std::string_view path) override;
+  std::vector<Diagnostic> take_read_problems() override;
+
+ private:
+  LinuxCapture c_;
+  std::size_t problem_calls_ = 0;
+};
+
+}  // namespace usbsat::topology::recording
