@@ -225,7 +225,7 @@ TEST_CASE("completion: zsh generated from the registry, and zsh offers its words
     return out;
   };
   CHECK(complete("usbsat \"\"", 2, "\"\"") ==
-        "describe topo drives ports doctor plan load saturate export completion version\n");
+        "describe topo drives ports doctor plan load saturate export report record completion version\n");
   CHECK(complete("usbsat --json doctor --m", 4, "--m") ==
         "compadd --max-sectors-target --json -v --verbose -q --quiet --no-color -h --help -V --version\n");
   CHECK(complete("usbsat plan \"\"", 3, "\"\"") == "files\n");
