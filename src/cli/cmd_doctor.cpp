@@ -2,9 +2,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -12,26 +9,14 @@
 #include "report/doctor_report.hpp"
 #include "src/cli/cmd_doctor.hpp"
 #include "src/cli/diagnostics_printer.hpp"
+#include "src/cli/doctor_config.hpp"
 #include "src/analysis/doctor/doctor.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/terminal.hpp"
 #include "src/analysis/doctor/share_predictor.hpp"
 #include "topology/scan.hpp"
-#include "topology/text.hpp"
 
 namespace usbsat::cli {
-namespace {
-
-/// A sysfs attribute's value without surrounding whitespace (topology::trim); nullopt when it cannot be read.
-std::optional<std::string> read_attr(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return std::string(topology::trim(ss.str()));
-}
-
-}  // namespace
 
 void bind_doctor_options(CLI::App& sub, DoctorOptions& o) {
   sub.add_option("--max-sectors-target", o.max_sectors_target_kb,
@@ -57,14 +42,8 @@ static int run_doctor(const DoctorOptions& o, const GlobalOptions& global) {
 
   // 3. The few facts that are not in the topology: the usb-storage quirks parameter and whether uas is
   // loaded.
-  analysis::doctor::DoctorConfig config;
-  config.usb_storage_quirks = read_attr("/sys/module/usb_storage/parameters/quirks");
-  std::error_code ec;
-  const bool uas_dir = std::filesystem::exists("/sys/module/uas", ec);
-  if (!ec) config.uas_driver_loaded = uas_dir;
-  config.max_sectors_target_kb = o.max_sectors_target_kb;
   const analysis::doctor::ModelSharePredictor model;  // shared_bandwidth: predicted shares from the bandwidth model
-  config.predictor = &model;
+  const auto config = system_doctor_config(o.max_sectors_target_kb, &model);
 
   // 4. The checks, then the rendering; the exit code is the worst severity.
   const auto result = analysis::doctor::diagnose(scan.topology, config);

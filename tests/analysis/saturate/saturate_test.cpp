@@ -11,6 +11,7 @@
 using namespace usbsat;
 using namespace usbsat::analysis::model;
 using namespace usbsat::analysis::saturate;
+using namespace usbsat::analysis::common;  // parse_group_spec (shared with `top`)
 using usbsat::topology::Bandwidth;
 using usbsat::topology::StorageProtocol;
 

@@ -1,10 +1,10 @@
-#include "src/analysis/saturate/group_spec.hpp"
+#include "src/analysis/common/group_spec.hpp"
 
 #include <algorithm>
 
 #include "topology/text.hpp"
 
-namespace usbsat::analysis::saturate {
+namespace usbsat::analysis::common {
 namespace {
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
@@ -56,4 +56,4 @@ std::optional<std::string> check_group_specs(std::span<const GroupSpec> specs) {
   return std::nullopt;
 }
 
-}  // namespace usbsat::analysis::saturate
+}  // namespace usbsat::analysis::common
