@@ -73,7 +73,7 @@ TEST_CASE("node_rates: bytes per interval, utilisation, the bottleneck mark and 
   CHECK(r[2].mbs == doctest::Approx(3906 * 512 / 2.0 / 1e6));
 }
 
-TEST_CASE("node_rates: just below the threshold is no bottleneck; missing and backwards counters") {
+TEST_CASE("node_rates: just below the threshold is no bottleneck, missing and backwards counters") {
   const std::vector<TopNode> nodes = {{"group:g", "declared", "group g", {"a", "b"}, topology::Bandwidth::from_mbs(10)}};
   // a: 8.9 MB in 1 s (89%); b: unreadable in the second sample.
   const auto s0 = make_sample(0, {{"a", stat_line(0, 0)}, {"b", stat_line(100, 0)}});

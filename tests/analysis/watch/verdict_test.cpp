@@ -70,7 +70,7 @@ TEST_CASE("watch verdict: two drives on one add-in card share its controller and
   CHECK_FALSE(report::protocol_reason(*b).empty());
 }
 
-TEST_CASE("watch verdict: removal names where the drive was; other events and other disks give none") {
+TEST_CASE("watch verdict: removal names where the drive was, other events and other disks give none") {
   const auto t = testing::workstation();
   const topology::Topology empty;
   const auto r = verdict(t, empty, {"remove", "sdb"});
