@@ -73,19 +73,14 @@ static int run_top(const TopOptions& o, const GlobalOptions& global) {
   if (!(o.interval_s >= kMinInterval && o.interval_s <= kMaxInterval))  // also refuses NaN
     return usage(fmt::format("--interval {} is out of range: give {} to {} seconds", o.interval_s, kMinInterval,
                              kMaxInterval));
-  std::vector<analysis::common::GroupSpec> specs;
-  for (const auto& g : o.groups) {
-    std::string why;
-    auto s = analysis::common::parse_group_spec(g, &why);
-    if (!s) return usage("bad --group '" + g + "': " + why);
-    specs.push_back(std::move(*s));
-  }
-  if (auto e = analysis::common::check_group_specs(specs)) return usage(*e);
+  std::string group_error;
+  const auto specs = analysis::common::parse_group_specs(o.groups, &group_error);
+  if (!specs) return usage(group_error);
 
   // The nodes: the declared groups, then every resource on the USB drives' paths (one scan at the start).
   const auto scan = topology::scan_system();
   print_diagnostics(stderr, scan.diagnostics, global);
-  auto nodes = analysis::top::group_nodes(specs);
+  auto nodes = analysis::top::group_nodes(*specs);
   for (auto& n : analysis::top::topology_nodes(scan.topology)) nodes.push_back(std::move(n));
   std::set<std::string> devices;
   for (const auto& n : nodes) devices.insert(n.devices.begin(), n.devices.end());

@@ -30,4 +30,9 @@ std::optional<GroupSpec> parse_group_spec(std::string_view s, std::string* error
 /// nullopt when they can. Pure.
 std::optional<std::string> check_group_specs(std::span<const GroupSpec> specs);
 
+/// Every `--group` value of a command line: parse_group_spec() each, then check_group_specs(). nullopt on the
+/// first problem, with `*error` (when given) the usage message ("bad --group 'x=/dev/a': ...").
+std::optional<std::vector<GroupSpec>> parse_group_specs(std::span<const std::string> values,
+                                                        std::string* error = nullptr);
+
 }  // namespace usbsat::analysis::common

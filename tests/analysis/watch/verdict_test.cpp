@@ -6,6 +6,7 @@
 #include "report/watch_report.hpp"
 #include "src/analysis/plan/planner.hpp"
 #include "src/analysis/watch/verdict.hpp"
+#include "tests/support/golden.hpp"
 #include "tests/support/machines.hpp"
 
 using namespace usbsat;
@@ -95,4 +96,15 @@ TEST_CASE("watch JSON: one line per event, the verdict's fields") {
   CHECK(line.back() == '\n');
   CHECK(line.find("\"action\":\"add\"") != std::string::npos);
   CHECK(line.find("\"dev\":\"sde\"") != std::string::npos);
+}
+
+TEST_CASE("watch: text and JSON goldens of an add and a remove on the workstation") {
+  const auto t = testing::workstation();
+  const topology::Topology empty;
+  const auto add = verdict(empty, t, {"add", "sde"});
+  const auto remove = verdict(t, empty, {"remove", "sde"});
+  REQUIRE(add);
+  REQUIRE(remove);
+  testing::check_golden("watch_workstation.txt", report::render_watch_text(*add) + report::render_watch_text(*remove));
+  testing::check_golden("watch_workstation.jsonl", report::render_watch_json(*add) + report::render_watch_json(*remove));
 }
