@@ -87,19 +87,17 @@ std::string render_doctor_text(const DoctorReportInput& in) {
   return fmt::to_string(out);
 }
 
+Json json_finding(const Finding& f) {
+  Json ev = Json::object();
+  for (const auto& [k, v] : f.evidence) ev[k] = v;
+  return Json{{"id", f.id},         {"severity", to_string(f.severity)}, {"devices", f.devices},
+              {"evidence", std::move(ev)}, {"message", f.message},     {"fix", f.fix}};
+}
+
 std::string render_doctor_json(const DoctorReportInput& in) {
   Json doc = Json::object();
   doc["findings"] = Json::array();
-  for (const auto& f : in.findings) {
-    Json ev = Json::object();
-    for (const auto& [k, v] : f.evidence) ev[k] = v;
-    doc["findings"].push_back(Json{{"id", f.id},
-                                   {"severity", to_string(f.severity)},
-                                   {"devices", f.devices},
-                                   {"evidence", std::move(ev)},
-                                   {"message", f.message},
-                                   {"fix", f.fix}});
-  }
+  for (const auto& f : in.findings) doc["findings"].push_back(json_finding(f));
   doc["diagnostics"] = json_diagnostics(in.diagnostics);
   doc["checked"] = Json{{"controllers", in.controllers_checked}, {"drives", in.drives_checked}};
   const auto worst = worst_severity(in.findings);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "report/finding.hpp"
+#include "report/json_common.hpp"
 #include "report/style.hpp"
 #include "topology/diagnostic.hpp"
 
@@ -23,6 +24,9 @@ struct DoctorReportInput {
 /// Text: a summary line, then one block per finding (severity, id, devices, message, fix, evidence).
 /// Says "no findings" explicitly when there are none.
 std::string render_doctor_text(const DoctorReportInput& in);
+
+/// One finding as JSON: {"id","severity","devices","evidence":{...},"message","fix"} (also in `watch --json`).
+Json json_finding(const Finding& f);
 
 /// JSON: {"findings":[{"id","severity","devices","evidence":{...},"message","fix"}],"diagnostics":[...],
 /// "checked":{"controllers":N,"drives":M},"worst":"problem"|null}; evidence keys keep their order; 2-space

@@ -64,7 +64,9 @@ std::string dash(const std::optional<std::string>& s) {
   return s && !s->empty() ? display_string(*s) : "-";
 }
 
-std::vector<std::string> notes_for(const topology::DriveSummary& d) {
+}  // namespace
+
+std::vector<std::string> drive_notes(const topology::DriveSummary& d) {
   std::vector<std::string> notes;
   using topology::StorageProtocol;
   if (d.uas_capable.value_or(false) && d.protocol == StorageProtocol::Bot)
@@ -84,8 +86,6 @@ std::vector<std::string> notes_for(const topology::DriveSummary& d) {
   }
   return notes;
 }
-
-}  // namespace
 
 std::string render_drives_text(const ViewInput& in) {
   const auto drives = topology::summarize_drives(in.topology);
@@ -107,7 +107,7 @@ std::string render_drives_text(const ViewInput& in) {
     rows.push_back({d.dev, d.size_bytes ? format_size(*d.size_bytes) : "-", d.transport, dash(d.port_path),
                     speed, proto, d.queue_depth ? std::to_string(*d.queue_depth) : "-", ctrl,
                     d.connector ? d.connector->id : "-", name.empty() ? "-" : display_string(name)});
-    auto n = notes_for(d);
+    auto n = drive_notes(d);
     notes.insert(notes.end(), n.begin(), n.end());
   }
   // On a narrow terminal the model names give way (elided in the middle).

@@ -13,6 +13,10 @@ std::string dump_json(const Json& j) {
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
+std::string dump_json_line(const Json& j) {
+  return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
 Json json_hex16(const std::optional<std::uint16_t>& v) {
   return v ? Json(topology::format_hex4(*v)) : Json(nullptr);
 }

@@ -20,6 +20,8 @@ using Json = nlohmann::ordered_json;
 /// in device strings becomes U+FFFD instead of throwing (nlohmann's error_handler_t::replace); control
 /// characters are escaped (\n, \u0001). Never call Json::dump() directly in a renderer.
 std::string dump_json(const Json& j);
+/// The same dump on one line (JSON Lines: `watch --json`, `top --json`), with a trailing newline.
+std::string dump_json_line(const Json& j);
 
 /// null for nullopt, else the value.
 template <class T>

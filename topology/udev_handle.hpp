@@ -8,6 +8,7 @@ struct udev;
 struct udev_enumerate;
 struct udev_device;
 struct udev_hwdb;
+struct udev_monitor;
 
 namespace usbsat::topology {
 
@@ -16,11 +17,13 @@ struct UdevDeleter {
   void operator()(udev_enumerate* p) const noexcept;
   void operator()(udev_device* p) const noexcept;
   void operator()(udev_hwdb* p) const noexcept;
+  void operator()(udev_monitor* p) const noexcept;  ///< defined in udev_monitor.cpp
 };
 
 using UdevPtr = std::unique_ptr<udev, UdevDeleter>;
 using UdevEnumeratePtr = std::unique_ptr<udev_enumerate, UdevDeleter>;
 using UdevDevicePtr = std::unique_ptr<udev_device, UdevDeleter>;
 using UdevHwdbPtr = std::unique_ptr<udev_hwdb, UdevDeleter>;
+using UdevMonitorPtr = std::unique_ptr<udev_monitor, UdevDeleter>;
 
 }  // namespace usbsat::topology

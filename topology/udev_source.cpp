@@ -1,4 +1,4 @@
-// The only file that includes <libudev.h> (STYLE G3/G4).
+// With udev_monitor.cpp (hotplug events), the only files that include <libudev.h> (STYLE G3/G4).
 #include "topology/udev_source.hpp"
 
 #include <dirent.h>

@@ -97,14 +97,10 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
     return usage("--tolerance " + std::to_string(o.tolerance) + " is out of range: give 0 (from the noise) to 0.5");
   const std::optional<double> tolerance = o.tolerance > 0 ? std::optional<double>(o.tolerance) : std::nullopt;
 
-  std::vector<analysis::saturate::GroupSpec> specs;
-  for (const auto& g : o.groups) {
-    std::string why;
-    auto s = analysis::saturate::parse_group_spec(g, &why);
-    if (!s) return usage("bad --group '" + g + "': " + why);
-    specs.push_back(std::move(*s));
-  }
-  if (auto e = analysis::saturate::check_group_specs(specs)) return usage(*e);
+  std::string group_error;
+  const auto parsed = analysis::common::parse_group_specs(o.groups, &group_error);
+  if (!parsed) return usage(group_error);
+  const auto& specs = *parsed;
   for (const auto& g : specs)
     if (auto twice = load::find_named_twice(g.paths))
       return usage("group '" + g.name + "': " + g.paths[twice->first] + " and " + g.paths[twice->second] +

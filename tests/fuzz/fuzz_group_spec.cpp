@@ -1,14 +1,14 @@
-// Fuzz target: `saturate --group NAME=dev,dev[@CAP]` values (src/analysis/saturate/group_spec). The input,
+// Fuzz target: `saturate --group NAME=dev,dev[@CAP]` values (src/analysis/common/group_spec). The input,
 // split at newlines, is several --group options: each is refused with a sentence or parsed into a group with a
 // name, at least two distinct paths and a capacity inside the documented range.
 #include <algorithm>
 #include <vector>
 
-#include "src/analysis/saturate/group_spec.hpp"
+#include "src/analysis/common/group_spec.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
 using usbsat::fuzz::expect;
-namespace sat = usbsat::analysis::saturate;
+namespace sat = usbsat::analysis::common;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text = usbsat::fuzz::as_text(data, size);

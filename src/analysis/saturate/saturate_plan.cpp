@@ -31,7 +31,7 @@ std::vector<unsigned> phase_levels(std::size_t n) {
   return out;
 }
 
-SaturatePlan plan_declared(std::span<const GroupSpec> specs, std::optional<unsigned> qd) {
+SaturatePlan plan_declared(std::span<const common::GroupSpec> specs, std::optional<unsigned> qd) {
   SaturatePlan plan;
   for (const auto& s : specs) {
     PlannedGroup g;

@@ -9,7 +9,7 @@
 
 #include "load/job.hpp"
 #include "src/analysis/model/grouping.hpp"
-#include "src/analysis/saturate/group_spec.hpp"
+#include "src/analysis/common/group_spec.hpp"
 #include "topology/bandwidth.hpp"
 #include "topology/topology.hpp"
 
@@ -58,7 +58,7 @@ struct SaturatePlan {
 };
 
 /// Groups of `--group` declarations. Queue depth: `qd` or kQueuedQueueDepth.
-SaturatePlan plan_declared(std::span<const GroupSpec> specs, std::optional<unsigned> qd);
+SaturatePlan plan_declared(std::span<const common::GroupSpec> specs, std::optional<unsigned> qd);
 
 /// Groups of the USB drives of `t` (only those named in `only`, "sdb" or "/dev/sdb", when not empty) by
 /// shared_node_groups(). Queue depth: `qd`, else the deepest protocol depth among the group's drives (a BOT

@@ -11,6 +11,7 @@
 using namespace usbsat;
 using namespace usbsat::analysis::model;
 using namespace usbsat::analysis::saturate;
+using namespace usbsat::analysis::common;  // parse_group_spec (shared with `top`)
 using usbsat::topology::Bandwidth;
 using usbsat::topology::StorageProtocol;
 
@@ -396,4 +397,18 @@ TEST_CASE("topology groups: the verdict names the modelled link") {
   REQUIRE(p.bottleneck);
   CHECK(p.bottleneck->kind == "pcie_link");
   CHECK(r.groups[0].drives[0].where == "port 1");
+}
+
+TEST_CASE("parse_group_specs: every --group of a command line, the first problem as the usage message") {
+  std::string why;
+  const std::vector<std::string> good = {"a=/dev/loop2,/dev/loop3@40M", "b=/dev/loop4,/dev/loop5"};
+  const auto specs = parse_group_specs(good, &why);
+  REQUIRE(specs);
+  CHECK(specs->size() == 2);
+  CHECK((*specs)[1].name == "b");
+  CHECK_FALSE(parse_group_specs(std::vector<std::string>{"a=/dev/x,/dev/y", "a=/dev/z,/dev/w"}, &why));
+  CHECK(why == "two groups are named 'a': give each its own name");
+  CHECK_FALSE(parse_group_specs(std::vector<std::string>{"a=/dev/x,/dev/y", "b=/dev/x"}, &why));
+  CHECK(why.rfind("bad --group 'b=/dev/x': ", 0) == 0);
+  CHECK(parse_group_specs(std::vector<std::string>{}, &why)->empty());
 }

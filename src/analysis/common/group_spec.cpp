@@ -1,10 +1,10 @@
-#include "src/analysis/saturate/group_spec.hpp"
+#include "src/analysis/common/group_spec.hpp"
 
 #include <algorithm>
 
 #include "topology/text.hpp"
 
-namespace usbsat::analysis::saturate {
+namespace usbsat::analysis::common {
 namespace {
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
@@ -56,4 +56,22 @@ std::optional<std::string> check_group_specs(std::span<const GroupSpec> specs) {
   return std::nullopt;
 }
 
-}  // namespace usbsat::analysis::saturate
+std::optional<std::vector<GroupSpec>> parse_group_specs(std::span<const std::string> values, std::string* error) {
+  std::vector<GroupSpec> specs;
+  for (const auto& v : values) {
+    std::string why;
+    auto s = parse_group_spec(v, &why);
+    if (!s) {
+      if (error) *error = "bad --group '" + v + "': " + why;
+      return std::nullopt;
+    }
+    specs.push_back(std::move(*s));
+  }
+  if (auto e = check_group_specs(specs)) {
+    if (error) *error = std::move(*e);
+    return std::nullopt;
+  }
+  return specs;
+}
+
+}  // namespace usbsat::analysis::common

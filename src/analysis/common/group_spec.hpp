@@ -1,5 +1,5 @@
 #pragma once
-/// `usbsat saturate --group NAME=/dev/a,/dev/b[@CAP]`: drives the user says share something.
+/// `--group NAME=/dev/a,/dev/b[@CAP]` (`usbsat saturate`, `usbsat top`): drives the user says share something.
 #include <optional>
 #include <span>
 #include <string>
@@ -8,7 +8,7 @@
 
 #include "topology/bandwidth.hpp"
 
-namespace usbsat::analysis::saturate {
+namespace usbsat::analysis::common {
 
 /// `--group NAME=/dev/a,/dev/b[@CAP]`.
 struct GroupSpec {
@@ -30,4 +30,9 @@ std::optional<GroupSpec> parse_group_spec(std::string_view s, std::string* error
 /// nullopt when they can. Pure.
 std::optional<std::string> check_group_specs(std::span<const GroupSpec> specs);
 
-}  // namespace usbsat::analysis::saturate
+/// Every `--group` value of a command line: parse_group_spec() each, then check_group_specs(). nullopt on the
+/// first problem, with `*error` (when given) the usage message ("bad --group 'x=/dev/a': ...").
+std::optional<std::vector<GroupSpec>> parse_group_specs(std::span<const std::string> values,
+                                                        std::string* error = nullptr);
+
+}  // namespace usbsat::analysis::common

@@ -1,0 +1,60 @@
+// `usbsat top` frames: a table per interval, or JSON Lines.
+#include "report/top_report.hpp"
+
+#include <fmt/format.h>
+
+#include "report/escape.hpp"
+#include "report/json_common.hpp"
+#include "report/table.hpp"
+
+namespace usbsat::report {
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ",") + s;
+  return out;
+}
+
+}  // namespace
+
+std::string render_top_text(const TopFrame& f, const TextStyle& style) {
+  std::string out = fmt::format("usbsat top: sample {}, {:.2f} s{}{}\n\n", f.sample, f.interval_s,
+                                f.time.empty() ? "" : ", ", f.time);
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& r : f.rows) {
+    const std::string util = r.utilisation ? fmt::format("{:.0f}%", *r.utilisation * 100) : "-";
+    rows.push_back({display_string(r.label), r.kind, fmt::format("{:.1f}", r.mbs), fmt::format("{:.1f}", r.read_mbs),
+                    fmt::format("{:.1f}", r.write_mbs),
+                    r.capacity_mbs ? fmt::format("{:.1f}", *r.capacity_mbs) : "-",
+                    r.bottleneck ? paint(util + " <- bottleneck", Color::Warning, style) : util,
+                    display_string(join(r.devices)) + (r.missing.empty() ? "" : " (unread: " + join(r.missing) + ")")});
+  }
+  out += render_table({"NODE", "KIND", "MB/S", "READ", "WRITE", "CAPACITY", "UTIL", "DEVICES"}, rows,
+                      {style.width, {0}});
+  if (f.rows.empty()) out += "no USB drives and no --group: nothing to measure\n";
+  return out;
+}
+
+std::string render_top_json(const TopFrame& f) {
+  Json rows = Json::array();
+  for (const auto& r : f.rows)
+    rows.push_back(Json{{"id", r.id},
+                        {"kind", r.kind},
+                        {"label", r.label},
+                        {"devices", r.devices},
+                        {"mbs", r.mbs},
+                        {"read_mbs", r.read_mbs},
+                        {"write_mbs", r.write_mbs},
+                        {"capacity_mbs", opt(r.capacity_mbs)},
+                        {"utilisation", opt(r.utilisation)},
+                        {"bottleneck", r.bottleneck},
+                        {"missing", r.missing}});
+  return dump_json_line(Json{{"event", "top"},
+                             {"time", f.time.empty() ? Json(nullptr) : Json(f.time)},
+                             {"sample", f.sample},
+                             {"interval_s", f.interval_s},
+                             {"nodes", std::move(rows)}});
+}
+
+}  // namespace usbsat::report
