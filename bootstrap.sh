@@ -12,8 +12,10 @@ BUILD_DEPS=(g++ cmake ninja-build pkg-config ccache
 # Test-only: umockdev replays sysfs trees, lsusb -t (usbutils) is the peer oracle, udev provides the
 # hwdb that names vendors, fio is the reference load tool, util-linux/e2fsprogs build the loop bed,
 # python3-jsonschema validates every --json document against report/schemas.
+# The Windows leg (test_windows): g++-mingw-w64-x86-64-posix cross-builds for Windows x64 (posix thread
+# model for std::thread, static runtime), wine64 runs the cross-built unit tests.
 TEST_DEPS=(umockdev libumockdev-dev usbutils udev fio util-linux e2fsprogs xz-utils python3 kmod
-           python3-jsonschema)
+           python3-jsonschema g++-mingw-w64-x86-64-posix wine wine64)
 
 install_deps() {
   local missing=()
@@ -28,6 +30,14 @@ install_deps() {
   fi
 }
 
+# The Windows leg: cross-build (build-windows/, preset `windows`) and the Windows unit tests under wine.
+# Independent of the Linux build: it can run in parallel with the other legs.
+test_windows() {
+  cmake --preset windows >/dev/null
+  cmake --build --preset windows --target windows_test
+  ctest --preset windows
+}
+
 case "${1:-}" in
   run)
     install_deps "${BUILD_DEPS[@]}" udev
@@ -40,10 +50,17 @@ case "${1:-}" in
     install_deps "${BUILD_DEPS[@]}" "${TEST_DEPS[@]}"
     cmake --preset ci >/dev/null
     cmake --build --preset ci
-    exec ctest --preset ci
+    rc=0
+    ctest --preset ci || rc=$?
+    test_windows || rc=$?
+    exit "$rc"
+    ;;
+  test-windows)
+    install_deps g++-mingw-w64-x86-64-posix wine wine64 "${BUILD_DEPS[@]}"
+    test_windows
     ;;
   *)
-    echo "usage: $0 run [usbsat arguments] | test" >&2
+    echo "usage: $0 run [usbsat arguments] | test | test-windows" >&2
     exit 2
     ;;
 esac
