@@ -18,9 +18,11 @@ BUILD_DEPS=(g++ cmake ninja-build pkg-config ccache
 # checks every `usbsat export --prometheus`; man-db renders the packaged man page (man -l); zsh runs the zsh
 # completion; chromium (headless) loads every `usbsat report` page offline and screenshots it
 # (report_browser.* tests). clang and its runtime (libclang-rt-14-dev) build the libFuzzer targets (tests/fuzz) under
-# ASan + UBSan.
+# ASan + UBSan. The Windows leg: g++-mingw-w64-x86-64-posix cross-builds for Windows x64 (posix thread
+# model for std::thread, static runtime), wine64 runs the cross-built unit tests.
 TEST_DEPS=(umockdev libumockdev-dev usbutils udev fio util-linux e2fsprogs xz-utils python3 kmod
-           python3-jsonschema prometheus man-db zsh chromium clang libclang-rt-14-dev)
+           python3-jsonschema prometheus man-db zsh chromium clang libclang-rt-14-dev
+           g++-mingw-w64-x86-64-posix wine wine64)
 
 install_deps() {
   local missing=()
@@ -33,6 +35,14 @@ install_deps() {
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends "${missing[@]}"
   fi
+}
+
+# The Windows leg: cross-build (build-windows/, preset `windows`) and the Windows unit tests under wine.
+# Independent of the Linux build: it can run in parallel with the other legs.
+test_windows() {
+  cmake --preset windows >/dev/null
+  cmake --build --preset windows --target windows_test
+  ctest --preset windows
 }
 
 # --- the test legs -------------------------------------------------------------------------------------
@@ -52,9 +62,12 @@ leg_tsan() {      # the load runner's tests under ThreadSanitizer
 leg_fuzz() {      # every libFuzzer target for USBSAT_FUZZ_SECONDS, then its committed seeds and reproducers
   cmake --preset fuzz >/dev/null && cmake --build --preset fuzz && ctest --preset fuzz
 }
+leg_windows() {   # the Windows cross-build (mingw-w64) and its unit tests under wine
+  test_windows
+}
 leg_builds() {    # the extra variants, one build at a time (two cores)
   local rc=0 l
-  for l in asan tsan fuzz; do
+  for l in asan tsan fuzz windows; do
     local t0=$SECONDS
     if "leg_$l" >"$LOGDIR/$l.log" 2>&1; then
       echo "bootstrap: leg $l passed in $((SECONDS - t0)) s"
@@ -94,8 +107,12 @@ case "${1:-}" in
     install_deps "${BUILD_DEPS[@]}" "${TEST_DEPS[@]}"
     run_test_legs
     ;;
+  test-windows)
+    install_deps g++-mingw-w64-x86-64-posix wine wine64 "${BUILD_DEPS[@]}"
+    test_windows
+    ;;
   *)
-    echo "usage: $0 run [usbsat arguments] | test" >&2
+    echo "usage: $0 run [usbsat arguments] | test | test-windows" >&2
     exit 2
     ;;
 esac

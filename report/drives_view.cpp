@@ -71,7 +71,8 @@ std::vector<std::string> drive_notes(const topology::DriveSummary& d) {
   using topology::StorageProtocol;
   if (d.uas_capable.value_or(false) && d.protocol == StorageProtocol::Bot)
     notes.push_back(
-        fmt::format("{}: UAS-capable but running Bulk-Only (usb-storage){}", d.dev,
+        fmt::format("{}: UAS-capable but running Bulk-Only ({}){}", d.dev,
+                    display_string(d.driver.value_or("usb-storage")),  // USBSTOR on Windows
                     d.uas_blocked_reason ? ": " + display_string(*d.uas_blocked_reason) : std::string()));
   if (d.speed && d.capable_speed && *d.capable_speed > *d.speed) {
     std::string why;

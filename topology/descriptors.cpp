@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+
+#include "topology/sysfs_parse.hpp"
 
 namespace usbsat::topology {
 namespace {
@@ -159,6 +162,31 @@ BosInfo parse_bos_descriptors(std::string_view b) {
     pos += len;
   }
   return info;
+}
+
+void apply_device_descriptors(UsbDeviceInfo& d, const UsbDescriptors& desc) {
+  if (desc.device) {
+    d.bcd_usb = desc.device->bcd_usb;
+    char v[16];
+    std::snprintf(v, sizeof v, "%2x.%02x", desc.device->bcd_usb >> 8, desc.device->bcd_usb & 0xff);
+    d.version = v;
+    d.num_configurations = desc.device->num_configurations;
+    if (!d.device_class) d.device_class = desc.device->device_class;
+    if (!d.vendor_id) d.vendor_id = desc.device->vendor_id;
+    if (!d.product_id) d.product_id = desc.device->product_id;
+  }
+  if (desc.configs.size() == 1 && d.speed)
+    d.max_power_ma = desc.configs.front().max_power_raw * (is_superspeed(*d.speed) ? 8u : 2u);
+}
+
+void settle_capable_speed(UsbDeviceInfo& d, std::optional<UsbSpeed> from_capabilities) {
+  if (from_capabilities) {
+    d.capable_speed = from_capabilities;
+    d.capable_from_bos = true;
+  }
+  if (!d.capable_speed && d.bcd_usb) d.capable_speed = speed_from_bcd_usb(*d.bcd_usb);
+  if (d.speed && d.capable_speed && *d.speed > *d.capable_speed && *d.speed != UsbSpeed::Wireless)
+    d.capable_speed = d.speed;
 }
 
 }  // namespace usbsat::topology

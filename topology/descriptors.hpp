@@ -82,4 +82,13 @@ struct BosInfo {
 /// Parse the contents of a device's `bos_descriptors` file.
 BosInfo parse_bos_descriptors(std::string_view bytes);
 
+/// Fill what a device's descriptors say into `d`, as the kernel prints the matching attributes: bcdUSB and its
+/// `version` spelling ("%2x.%02x": " 3.20"), bNumConfigurations, bDeviceClass / idVendor / idProduct where
+/// still unknown, and bMaxPower of the only configuration (2 mA units, 8 mA at SuperSpeed; needs d.speed).
+void apply_device_descriptors(UsbDeviceInfo& d, const UsbDescriptors& desc);
+/// The capable speed of `d`: what the device capabilities promise (BOS on Linux, the hub driver's
+/// SuperSpeed(Plus)-capable flags on Windows), else bcdUSB; never below the negotiated speed (bcdUSB 2.10
+/// devices running at 5000 exist).
+void settle_capable_speed(UsbDeviceInfo& d, std::optional<UsbSpeed> from_capabilities);
+
 }  // namespace usbsat::topology

@@ -213,8 +213,8 @@ TEST_CASE("recording: the platform dispatch and the Linux payload check keys and
     return nlohmann::json{{"data", d}};
   };
   const std::vector<Case> cases = {
-      {{{"platform", "windows"}}, "this build cannot read Windows recordings yet"},
-      {{{"platform", "plan9"}}, "unknown platform \"plan9\""},
+      {{{"platform", "windows"}, {"data", "not an object"}}, "the Windows recording's data is not a JSON object"},
+      {{{"platform", "plan9"}}, "unknown platform \"plan9\" (this build reads \"linux\" and \"windows\" recordings)"},
       {{{"data", nlohmann::json::object()}}, "data: missing key \"enumerate\""},
       {data_with("devices", nullptr), "data: missing key \"devices\""},
       {data_with("devices", nlohmann::json::array()), "data.devices: expected an object"},

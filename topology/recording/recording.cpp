@@ -10,6 +10,7 @@
 #include "topology/recording/recording_source.hpp"
 #include "topology/recording/replay_source.hpp"
 #include "topology/recording/serials.hpp"
+#include "topology/windows/builder.hpp"
 
 namespace usbsat::topology::recording {
 namespace {
@@ -30,11 +31,15 @@ ScanResult payload_scan(const Envelope& e, const ScanConfig& config) {
     return scan(source, config);
   }
   if (e.platform == "windows") {
-    // WINDOWS HOOK: the Windows backend (topology/windows/) provides the builder from its payload to a
-    // ScanResult; call it here, e.g. `return windows::scan_payload(e.data, config);`.
-    throw RecordingError("this build cannot read Windows recordings yet (platform \"windows\")");
+    // The Windows backend's builder (topology/windows/builder.hpp), the same code a live Windows scan runs.
+    // ScanConfig's Linux knobs (mountinfo, hwdb, virtual block devices) have no meaning for this payload.
+    try {
+      return windows::build_topology(e.data);
+    } catch (const ScanError& err) {
+      throw RecordingError(err.what());
+    }
   }
-  throw RecordingError("unknown platform \"" + e.platform + "\" (this build reads \"linux\" recordings)");
+  throw RecordingError("unknown platform \"" + e.platform + "\" (this build reads \"linux\" and \"windows\" recordings)");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // PCI hops (bridges, root ports) and USB host controllers, with their PCIe links and EHCI companions.
 #include <algorithm>
 
+#include "topology/companions.hpp"
 #include "topology/scanner/attr_dir.hpp"
 #include "topology/scanner/scanner.hpp"
 
@@ -102,23 +103,11 @@ void Scanner::ensure_controller(const std::string& syspath, const std::string& r
   controllers_.push_back(syspath);
 }
 
-/// EHCI companions: the UHCI/OHCI functions in the same PCI slot as an EHCI function.
+/// EHCI companions (topology/companions.hpp).
 void Scanner::assign_companions() {
-  for (const auto& e : controllers_) {
-    auto& ec = builder_.get(e)->as<ControllerInfo>();
-    if (ec.kind != HcdKind::Ehci || !ec.is_pci) continue;
-    auto ea = parse_pci_address(ec.bdf);
-    if (!ea) continue;
-    for (const auto& o : controllers_) {
-      auto& oc = builder_.get(o)->as<ControllerInfo>();
-      if (oc.kind != HcdKind::Uhci && oc.kind != HcdKind::Ohci) continue;
-      auto oa = parse_pci_address(oc.bdf);
-      if (!oa || !oa->same_slot(*ea)) continue;
-      ec.companions.push_back(oc.bdf);
-      oc.companions.push_back(ec.bdf);
-    }
-    std::sort(ec.companions.begin(), ec.companions.end());
-  }
+  std::vector<ControllerInfo*> all;
+  for (const auto& c : controllers_) all.push_back(&builder_.get(c)->as<ControllerInfo>());
+  topology::assign_companions(all);
 }
 
 }  // namespace usbsat::topology::scanner

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <set>
 
-#include "topology/udev_source.hpp"
 
 namespace usbsat::topology {
 namespace scanner {
@@ -86,10 +85,5 @@ const std::optional<RawDevice>& Scanner::record(const std::string& syspath) {
 }  // namespace scanner
 
 ScanResult scan(DeviceSource& source, const ScanConfig& config) { return scanner::Scanner(source, config).run(); }
-
-ScanResult scan_system(const ScanConfig& config) {
-  UdevSource source;
-  return scan(source, config);
-}
 
 }  // namespace usbsat::topology

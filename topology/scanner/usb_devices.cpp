@@ -1,7 +1,5 @@
 // Root hubs, hubs and USB devices: ids, strings, speeds, descriptors (alternate settings, bcdUSB, the BOS
 // capable speed), and the port each device is plugged into.
-#include <cstdio>
-
 #include "topology/scanner/attr_dir.hpp"
 #include "topology/scanner/scanner.hpp"
 
@@ -89,18 +87,7 @@ void Scanner::add_usb_device(const RawDevice& r) {
   if (auto bytes = a.binary("descriptors")) {
     desc = parse_usb_descriptors(*bytes);
     if (desc.truncated) warn(r.syspath, "descriptors file is truncated; alternate settings may be incomplete");
-    if (desc.device) {
-      d.bcd_usb = desc.device->bcd_usb;
-      char v[16];
-      std::snprintf(v, sizeof v, "%2x.%02x", desc.device->bcd_usb >> 8, desc.device->bcd_usb & 0xff);
-      d.version = v;
-      d.num_configurations = desc.device->num_configurations;
-      if (!d.device_class) d.device_class = desc.device->device_class;
-      if (!d.vendor_id) d.vendor_id = desc.device->vendor_id;
-      if (!d.product_id) d.product_id = desc.device->product_id;
-    }
-    if (desc.configs.size() == 1 && d.speed)
-      d.max_power_ma = desc.configs.front().max_power_raw * (is_superspeed(*d.speed) ? 8u : 2u);
+    apply_device_descriptors(d, desc);
   }
   if (!desc.device) {
     if (auto v = a.get("version")) {
@@ -110,16 +97,9 @@ void Scanner::add_usb_device(const RawDevice& r) {
     d.num_configurations = a.parse<unsigned>("bNumConfigurations", to_unsigned);
   }
   if (!d.max_power_ma) d.max_power_ma = a.parse<unsigned>("bMaxPower", parse_max_power);
-  if (auto bos = a.binary("bos_descriptors")) {
-    if (auto cap = parse_bos_descriptors(*bos).capable_speed()) {
-      d.capable_speed = cap;
-      d.capable_from_bos = true;
-    }
-  }
-  if (!d.capable_speed && d.bcd_usb) d.capable_speed = speed_from_bcd_usb(*d.bcd_usb);
-  // A device can never be capable of less than it negotiated (bcdUSB 2.10 devices running at 5000 exist).
-  if (d.speed && d.capable_speed && *d.speed > *d.capable_speed && *d.speed != UsbSpeed::Wireless)
-    d.capable_speed = d.speed;
+  std::optional<UsbSpeed> from_bos;
+  if (auto bos = a.binary("bos_descriptors")) from_bos = parse_bos_descriptors(*bos).capable_speed();
+  settle_capable_speed(d, from_bos);
   if (d.vendor_id && d.product_id) std::tie(d.vendor_name, d.model_name) = usb_names(*d.vendor_id, *d.product_id);
 
   const bool root = d.ports.empty();
