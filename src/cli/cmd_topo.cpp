@@ -12,7 +12,9 @@ Runner configure_topo(CLI::App& sub) {
   sub.add_flag("-a,--all", o->all_devices, "List every empty port instead of a per-hub summary");
   bind_scan_options(sub, o->scan);
   return [o](const GlobalOptions& g) {
-    return run_view("topo", *o, g, {&report::render_topology_text, &report::render_topology_json});
+    // The text tree needs only the Tree detail of the scan (fewer sysfs reads); --json gets everything.
+    return run_view("topo", *o, g,
+                    {&report::render_topology_text, &report::render_topology_json, topology::ScanDetail::Tree});
   };
 }
 

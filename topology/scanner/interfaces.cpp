@@ -46,7 +46,7 @@ void Scanner::add_interface(const RawDevice& r) {
     may_have_string = it->second.may_have_interface_string(i.number, config);
   }
   // No iInterface in any alt setting: the kernel created no `interface` attribute, nothing to probe.
-  if (may_have_string) i.interface_string = a.trimmed("interface");
+  if (may_have_string && full()) i.interface_string = a.trimmed("interface");
   // The active alt setting: the only one there is, else bAlternateSetting; bNumEndpoints from its descriptor.
   if (i.alt_settings.size() == 1)
     i.alt_setting = i.alt_settings.front().number;

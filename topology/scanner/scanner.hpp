@@ -49,6 +49,9 @@ class Scanner {
   ScanResult run();
 
  private:
+  /// Whether attributes that only the Full detail reads are wanted (ScanConfig::detail).
+  bool full() const { return cfg_.detail == ScanDetail::Full; }
+
   // ---- scanner.cpp: diagnostics and the record cache ----
   /// Run `f`; an exception from it becomes an error diagnostic at `where` and the scan goes on.
   template <class F>
