@@ -16,7 +16,7 @@ enum class ScanDetail {
   /// other consumer of the whole Topology.
   Full,
   /// What the `topo` text tree prints: no port `location`/`state`/`quirks`/`usb3_lpm_permit`, no USB device
-  /// `serial`/`removable`/`power/control`/lanes/`bMaxPower`/interface strings, no disk `removable`/`ro`/
+  /// `serial`/`removable`/`power/control`/lanes/`bMaxPower`, no interface strings/`bAlternateSetting`/`bNumEndpoints`, no disk `removable`/`ro`/
   /// `holders`/queue limits other than `rotational` and `max_sectors_kb`, no partition sizes, no SCSI
   /// `rev`/`type`/host `proc_name`, no non-USB disk serial, no PCI subsystem ids. Those fields stay unset.
   Tree,
