@@ -49,7 +49,7 @@ void Scanner::add_scsi_device(const std::string& syspath) {
   for (auto p = std::string_view(syspath); !p.empty(); p = path_dirname(p))
     if (path_basename(p).starts_with("host") && parse_uint(path_basename(p).substr(4))) {
       s.host = std::string(path_basename(p));
-      if (full()) s.host_proc_name = src_.attribute(std::string(p) + "/scsi_host/" + s.host, "proc_name");
+      if (full()) s.host_proc_name = host_proc_name(p);
       break;
     }
   s.vendor = a.trimmed("vendor");
@@ -89,6 +89,14 @@ std::optional<unsigned> Scanner::queue_depth(const std::string& scsi_syspath, st
   if (v && *v <= kMaxPlausibleQueueDepth) return v;
   unusable(scsi_syspath, "queue_depth", text, "is not a plausible queue depth; it is shown as unknown");
   return std::nullopt;
+}
+
+const std::optional<std::string>& Scanner::host_proc_name(std::string_view host_syspath) {
+  if (auto it = host_proc_names_.find(host_syspath); it != host_proc_names_.end()) return it->second;
+  const std::string host(host_syspath);
+  return host_proc_names_
+      .emplace(host, src_.attribute(host + "/scsi_host/" + std::string(path_basename(host)), "proc_name"))
+      .first->second;
 }
 
 std::optional<std::string> Scanner::nvme_path_controller(std::string_view namespace_syspath) {
