@@ -36,7 +36,9 @@ Runner configure_topo(CLI::App& sub) {
   bind_scan_options(sub, o->scan);
   return [o, dot](const GlobalOptions& g) {
     if (*dot) return run_dot(*o, g);
-    return run_view("topo", *o, g, {&report::render_topology_text, &report::render_topology_json});
+    // The text tree needs only the Tree detail of the scan (fewer sysfs reads); --json gets everything.
+    return run_view("topo", *o, g,
+                    {&report::render_topology_text, &report::render_topology_json, topology::ScanDetail::Tree});
   };
 }
 

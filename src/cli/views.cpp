@@ -16,9 +16,10 @@ void bind_scan_options(CLI::App& sub, ScanOptions& o) {
                  "Read mounted filesystems from this file instead of /proc/self/mountinfo (\"\": don't; for fixtures)");
 }
 
-topology::ScanResult scan(const ScanOptions& o, const GlobalOptions& g) {
+topology::ScanResult scan(const ScanOptions& o, const GlobalOptions& g, topology::ScanDetail detail) {
   // One bad device is a diagnostic; no /sys throws ScanError, which main.cpp maps to kExitEnvironment.
   topology::ScanConfig config;
+  config.detail = detail;
   if (o.mountinfo) config.mountinfo_path = *o.mountinfo;
   return scan_for(g, config);
 }
@@ -49,7 +50,7 @@ int show_view(const topology::ScanResult& scan, std::string_view command, const 
 }
 
 int run_view(std::string_view command, const ViewOptions& o, const GlobalOptions& g, const ViewRenderers& view) {
-  return show_view(scan(o.scan, g), command, o, g, view, stdout, stderr,
+  return show_view(scan(o.scan, g, g.json ? topology::ScanDetail::Full : view.text_detail), command, o, g, view, stdout, stderr,
                    terminal_for(STDOUT_FILENO, g.no_color).style());
 }
 

@@ -17,8 +17,10 @@ struct ScanOptions {
   std::optional<std::string> mountinfo;  ///< --mountinfo PATH: mounts from PATH ("": none), not /proc/self/mountinfo
 };
 void bind_scan_options(CLI::App& sub, ScanOptions& o);
-/// The scan with these options: this system, or the recording of --from (src/cli/system_scan.hpp).
-topology::ScanResult scan(const ScanOptions& o, const GlobalOptions& g);
+/// The scan with these options: this system, or the recording of --from (src/cli/system_scan.hpp), reading
+/// what `detail` says (topology/README.md, "Scan detail").
+topology::ScanResult scan(const ScanOptions& o, const GlobalOptions& g,
+                          topology::ScanDetail detail = topology::ScanDetail::Full);
 
 /// `usbsat topo|drives|ports`: what to scan and show.
 struct ViewOptions {
@@ -26,10 +28,13 @@ struct ViewOptions {
   bool all_devices = false;  ///< topo --all: one line per empty port instead of a per-hub summary
 };
 
-/// A pair of pure renderers for one view.
+/// A pair of pure renderers for one view, and how much the text renderer needs scanned (JSON always gets the
+/// Full scan). A renderer that prints less than everything may name a lower detail; tests prove its output
+/// is the same as from the Full scan on every fixture (tests/topology/scan_umockdev_test.cpp).
 struct ViewRenderers {
   std::string (*text)(const report::ViewInput&);
   std::string (*json)(const report::ViewInput&);
+  topology::ScanDetail text_detail = topology::ScanDetail::Full;
 };
 
 /// The notice for a topology without any USB host controller (this machine, CI, containers), pointing at

@@ -1,9 +1,11 @@
 #!/bin/sh
-# Benchmark (not a CTest test): wall time of one full topology scan (tests/bench/scan_only --quiet) vs
-# `lsusb -t` on the same synthetic fixture, both as whole processes under the umockdev preload, alternated
+# Benchmark (not a CTest test): wall time of one topology scan at the detail `usbsat topo` reads
+# (tests/bench/scan_only --quiet --tree, ScanDetail::Tree) vs `lsusb -t` on the same synthetic fixture,
+# both as whole processes under the umockdev preload, alternated
 # N times in one run. Prints the median wall time and the median CPU time (user+sys, less disturbed by other
 # load on a shared machine) of each, the ratios usbsat/lsusb (goal: <= 1.0), and (with strace installed) the
-# number of path calls the umockdev preload intercepts for each, which does not depend on the machine's load.
+# number of path calls the umockdev preload intercepts for each (and for the Full scan of `topo --json`,
+# `drives`, `ports`), which does not depend on the machine's load.
 #
 #   tests/bench/scan_bench.sh [BUILD_DIR] [SCENARIO] [N]      defaults: build large 15
 set -eu
@@ -21,7 +23,7 @@ command -v lsusb >/dev/null || { echo "lsusb not installed" >&2; exit 77; }
 now_ns() { date +%s%N; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-"$wrap" "$fixture" -- "$scan" --quiet   # warm the page cache, show what one scan sees
+"$wrap" "$fixture" -- "$scan" --quiet --tree   # warm the page cache, show what one scan sees
 "$wrap" "$fixture" -- lsusb -t >/dev/null 2>&1
 buses=$("$wrap" "$fixture" -- lsusb -t 2>/dev/null | grep -c '^/:')
 
@@ -33,19 +35,19 @@ cpu() {  # run "$@", append its user+sys CPU microseconds to file $1
 }
 i=0
 while [ "$i" -lt "$n" ]; do
-  t0=$(now_ns); "$wrap" "$fixture" -- "$scan" --quiet >/dev/null; t1=$(now_ns)
+  t0=$(now_ns); "$wrap" "$fixture" -- "$scan" --quiet --tree >/dev/null; t1=$(now_ns)
   "$wrap" "$fixture" -- lsusb -t >/dev/null 2>&1; t2=$(now_ns)
   echo $(( (t1 - t0) / 1000 )) >>/tmp/scan_bench.$$.u
   echo $(( (t2 - t1) / 1000 )) >>/tmp/scan_bench.$$.l
   if [ -x /usr/bin/time ]; then
-    cpu /tmp/scan_bench.$$.uc "$wrap" "$fixture" -- "$scan" --quiet
+    cpu /tmp/scan_bench.$$.uc "$wrap" "$fixture" -- "$scan" --quiet --tree
     cpu /tmp/scan_bench.$$.lc "$wrap" "$fixture" -- lsusb -t
   fi
   i=$((i + 1))
 done
 u=$(median </tmp/scan_bench.$$.u); l=$(median </tmp/scan_bench.$$.l)
 echo "fixture $scenario: $buses buses in lsusb -t; $n alternating runs, whole processes under the umockdev preload"
-echo "usbsat scan (scan_only): median wall ${u} us"
+echo "usbsat scan (Tree)     : median wall ${u} us"
 echo "lsusb -t               : median wall ${l} us"
 awk -v u="$u" -v l="$l" 'BEGIN { printf "ratio usbsat/lsusb -t  : %.2fx wall (goal <= 1.0x)\n", u / l }'
 if [ -s /tmp/scan_bench.$$.uc ]; then
@@ -60,8 +62,8 @@ if command -v strace >/dev/null; then
   dir=$(cd "$fixture" && pwd)
   calls() { "$wrap" "$fixture" -- strace -f -e trace=access -o /tmp/scan_bench.$$.s "$@" >/dev/null 2>&1
             grep -c "\"$dir/disabled\"" /tmp/scan_bench.$$.s; }
-  uc=$(calls "$scan" --quiet); lc=$(calls lsusb -t)
-  echo "intercepted path calls : usbsat $uc, lsusb -t $lc"
+  uc=$(calls "$scan" --quiet --tree); fc=$(calls "$scan" --quiet); lc=$(calls lsusb -t)
+  echo "intercepted path calls : usbsat $uc (Full scan: $fc), lsusb -t $lc"
   awk -v u="$uc" -v l="$lc" 'BEGIN { if (l > 0) printf "ratio usbsat/lsusb -t  : %.2fx calls\n", u / l }'
 fi
 rm -f /tmp/scan_bench.$$.*

@@ -1,6 +1,7 @@
 // Test-only driver: run topology::scan_system() once (under umockdev: on the testbed) and either print a
 // plain dump of the scanned tree (debugging, the umockdev tests' failure output) or, with --quiet, only the
 // number of nodes — so a benchmark measures the scan and nothing else. Not part of the usbsat CLI.
+//   scan_only [--quiet] [--tree]     --tree: ScanDetail::Tree, what `usbsat topo` (text) reads
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -31,8 +32,18 @@ void dump(const Topology& t, Vertex v, int depth) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool quiet = argc > 1 && std::strcmp(argv[1], "--quiet") == 0;
+  bool quiet = false;
   ScanConfig cfg;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quiet") == 0)
+      quiet = true;
+    else if (std::strcmp(argv[i], "--tree") == 0)
+      cfg.detail = ScanDetail::Tree;
+    else {
+      std::fprintf(stderr, "usage: scan_only [--quiet] [--tree]\n");
+      return 2;
+    }
+  }
   cfg.mountinfo_path = "";
   try {
     const auto start = std::chrono::steady_clock::now();

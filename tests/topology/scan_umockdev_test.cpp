@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <string>
@@ -21,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/tree.hpp"
 #include "topology/scan.hpp"
 #include "topology/udev_source.hpp"
 
@@ -427,6 +429,98 @@ TEST_CASE("the scan matches the generator's declared truth") {
       CHECK(i->alt_setting.value_or(0) == ei.at("active_alt").get<unsigned>());
       CHECK(json(i->driver.empty() ? json(nullptr) : json(i->driver)) == ei.at("driver"));
     }
+  }
+}
+
+namespace {
+
+/// A DeviceSource that forwards to UdevSource and counts every read by what it reads: which call, which
+/// directory, which name.
+class CountingSource final : public DeviceSource {
+ public:
+  std::map<std::string, int> reads;
+
+  std::vector<RawDevice> enumerate(std::string_view s) override {
+    count("enumerate", s, "");
+    return src_.enumerate(s);
+  }
+  std::optional<RawDevice> device(std::string_view p) override {
+    count("device", p, "");
+    return src_.device(p);
+  }
+  std::optional<std::string> attribute(std::string_view p, std::string_view n) override {
+    count("attribute", p, n);
+    return src_.attribute(p, n);
+  }
+  std::optional<std::string> binary_attribute(std::string_view p, std::string_view n) override {
+    count("binary_attribute", p, n);
+    return src_.binary_attribute(p, n);
+  }
+  std::optional<std::string> link_target(std::string_view p, std::string_view n) override {
+    count("link_target", p, n);
+    return src_.link_target(p, n);
+  }
+  std::vector<std::string> list(std::string_view p, std::string_view n) override {
+    count("list", p, n);
+    return src_.list(p, n);
+  }
+  std::vector<HwdbEntry> hwdb(std::string_view key) override { return src_.hwdb(key); }
+  std::optional<std::string> read_text_file(std::string_view p) override {
+    count("read_text_file", p, "");
+    return src_.read_text_file(p);
+  }
+  std::vector<Diagnostic> take_read_problems() override { return src_.take_read_problems(); }
+
+ private:
+  void count(std::string_view what, std::string_view dir, std::string_view name) {
+    ++reads[std::string(what) + " " + std::string(dir) + (name.empty() ? "" : "/" + std::string(name))];
+  }
+  UdevSource src_;
+};
+
+ScanResult scan_at(ScanDetail detail) {
+  ScanConfig cfg;
+  cfg.mountinfo_path = "";
+  cfg.detail = detail;
+  return scan_system(cfg);
+}
+
+}  // namespace
+
+TEST_CASE("no sysfs file or directory is read twice in one scan, at either detail") {
+  for (const auto detail : {ScanDetail::Full, ScanDetail::Tree}) {
+    CountingSource src;
+    ScanConfig cfg;
+    cfg.mountinfo_path = "";
+    cfg.detail = detail;
+    const auto r = scan(src, cfg);
+    CHECK(r.topology.size() > 0);
+    CHECK(!src.reads.empty());
+    for (const auto& [what, n] : src.reads) {
+      INFO((detail == ScanDetail::Full ? "Full: " : "Tree: ") << what);
+      CHECK(n == 1);
+    }
+  }
+}
+
+TEST_CASE("the Tree scan prints the same topo text as the Full scan") {
+  const auto full = scan_at(ScanDetail::Full);
+  const auto tree = scan_at(ScanDetail::Tree);
+  REQUIRE(full.topology.size() > 0);
+  for (const bool all : {false, true}) {
+    const auto a = usbsat::report::render_topology_text({full.topology, full.diagnostics, all});
+    const auto b = usbsat::report::render_topology_text({tree.topology, tree.diagnostics, all});
+    // The first line that differs, so a failure says which attribute the Tree detail must still read.
+    std::size_t at = 0;
+    while (at < a.size() && at < b.size() && a[at] == b[at]) ++at;
+    const auto line_at = [&](const std::string& s) {
+      const auto before = at == 0 ? std::string::npos : s.rfind('\n', at - 1);
+      const auto from = before == std::string::npos ? 0 : before + 1;
+      const auto end = s.find('\n', from);
+      return s.substr(from, end == std::string::npos ? std::string::npos : end - from);
+    };
+    INFO(std::string(all ? "topo --all" : "topo") << ": Full prints '" << line_at(a) << "', Tree '" << line_at(b) << "'");
+    CHECK(a == b);
   }
 }
 

@@ -46,18 +46,19 @@ void Scanner::add_interface(const RawDevice& r) {
     may_have_string = it->second.may_have_interface_string(i.number, config);
   }
   // No iInterface in any alt setting: the kernel created no `interface` attribute, nothing to probe.
-  if (may_have_string) i.interface_string = a.trimmed("interface");
+  if (may_have_string && full()) i.interface_string = a.trimmed("interface");
   // The active alt setting: the only one there is, else bAlternateSetting; bNumEndpoints from its descriptor.
+  // (The tree prints neither.)
   if (i.alt_settings.size() == 1)
     i.alt_setting = i.alt_settings.front().number;
-  else
+  else if (full())
     i.alt_setting = a.parse<std::uint8_t>("bAlternateSetting", [](std::string_view v) {
       auto n = parse_uint(v);
       return n && *n < 256 ? n : std::nullopt;
     });
   for (const auto& alt : i.alt_settings)
     if (i.alt_setting && alt.number == *i.alt_setting) i.num_endpoints = alt.num_endpoints;
-  if (!i.num_endpoints) i.num_endpoints = a.parse<std::uint8_t>("bNumEndpoints", parse_hex8);
+  if (!i.num_endpoints && full()) i.num_endpoints = a.parse<std::uint8_t>("bNumEndpoints", parse_hex8);
   for (const auto& alt : i.alt_settings)
     if (alt.interface_class == 0x08 && alt.interface_subclass == 0x06 && alt.interface_protocol == 0x62)
       i.uas_capable = true;

@@ -88,8 +88,10 @@ void Scanner::ensure_controller(const std::string& syspath, const std::string& r
       check_pci_path(syspath);
       c.vendor_id = a.parse<std::uint16_t>("vendor", parse_hex16);
       c.device_id = a.parse<std::uint16_t>("device", parse_hex16);
-      c.subsystem_vendor_id = a.parse<std::uint16_t>("subsystem_vendor", parse_hex16);
-      c.subsystem_device_id = a.parse<std::uint16_t>("subsystem_device", parse_hex16);
+      if (full()) {
+        c.subsystem_vendor_id = a.parse<std::uint16_t>("subsystem_vendor", parse_hex16);
+        c.subsystem_device_id = a.parse<std::uint16_t>("subsystem_device", parse_hex16);
+      }
       c.class_code = a.parse<std::uint32_t>("class", parse_hex32);
       if (c.class_code) c.kind = hcd_kind_from_class(*c.class_code).value_or(HcdKind::Unknown);
       c.link = read_pcie_link(a);

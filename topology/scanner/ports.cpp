@@ -33,13 +33,15 @@ void Scanner::add_port(std::string syspath, const PortSeed& seed) {
   p.synthesized = !a.exists();
   if (auto* hub = builder_.get(seed.hub_syspath)) p.hub_speed = hub->as<UsbDeviceInfo>().speed;
   p.connect_type = a.get("connect_type");
-  p.location = a.get("location");
+  if (full()) p.location = a.get("location");
   p.peer = a.link("peer");
   if (p.peer) peered_ports_.push_back(syspath);
-  p.state = a.get("state");
   p.over_current_count = a.parse<unsigned>("over_current_count", to_unsigned);
-  p.quirks = a.get("quirks");
-  p.usb3_lpm_permit = a.get("usb3_lpm_permit");
+  if (full()) {
+    p.state = a.get("state");
+    p.quirks = a.get("quirks");
+    p.usb3_lpm_permit = a.get("usb3_lpm_permit");
+  }
   if (a.has("physical_location")) {
     PhysicalLocation loc;
     loc.panel = a.get("physical_location/panel");

@@ -25,7 +25,10 @@ ScanResult Scanner::run() {
       devices.push_back(&r);
   }
   for (const auto* r : devices) guarded(r->syspath, [&] { add_usb_device(*r); });
-  for (const auto& [key, seed] : ports_) guarded(seed.syspath, [&] { add_port(seed.syspath, seed); });
+  for (const auto& entry : ports_) {  // not a structured binding: clang 14 (the fuzz build) cannot capture one
+    const auto& seed = entry.second;
+    guarded(seed.syspath, [&] { add_port(seed.syspath, seed); });
+  }
   check_peers();
   // Interfaces the bus listing missed (old or partial trees) but that sit in their device's directory.
   std::vector<RawDevice> extra;

@@ -50,6 +50,9 @@ class Scanner {
   ScanResult run();
 
  private:
+  /// Whether attributes that only the Full detail reads are wanted (ScanConfig::detail).
+  bool full() const { return cfg_.detail == ScanDetail::Full; }
+
   // ---- scanner.cpp: diagnostics and the record cache ----
   /// Run `f`; an exception from it becomes an error diagnostic at `where` and the scan goes on.
   template <class F>
@@ -103,6 +106,9 @@ class Scanner {
   std::optional<std::pair<std::string, NodeKind>> nearest_scanned(std::string_view syspath);
   const UsbDeviceInfo* nearest_usb_device(std::string_view syspath);
   void add_scsi_device(const std::string& syspath);
+  /// The driver of SCSI host ".../host6" (`scsi_host/host6/proc_name`), read once per host (a multi-LUN
+  /// reader has several SCSI devices on one host).
+  const std::optional<std::string>& host_proc_name(std::string_view host_syspath);
   void add_disk(const RawDevice& r);
   void add_partition(const RawDevice& r);
   std::string transport_from_pci_class(std::string_view syspath, std::string fallback);
@@ -135,6 +141,7 @@ class Scanner {
   std::vector<std::string> peered_ports_;  ///< ports that have a `peer` link, checked once all are added
   std::set<std::string, std::less<>> missing_pci_;  ///< PCI functions already reported missing
   std::optional<std::vector<StorageQuirk>> quirks_;
+  std::map<std::string, std::optional<std::string>, std::less<>> host_proc_names_;
   std::map<std::string, std::vector<std::string>, std::less<>> mounts_;
 };
 

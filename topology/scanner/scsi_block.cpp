@@ -49,13 +49,16 @@ void Scanner::add_scsi_device(const std::string& syspath) {
   for (auto p = std::string_view(syspath); !p.empty(); p = path_dirname(p))
     if (path_basename(p).starts_with("host") && parse_uint(path_basename(p).substr(4))) {
       s.host = std::string(path_basename(p));
-      s.host_proc_name = src_.attribute(std::string(p) + "/scsi_host/" + s.host, "proc_name");
+      if (full()) s.host_proc_name = host_proc_name(p);
       break;
     }
   s.vendor = a.trimmed("vendor");
   s.model = a.trimmed("model");
-  s.rev = a.trimmed("rev");
-  s.type = a.parse<unsigned>("type", to_unsigned);
+  // The tree prints `type` only for a SCSI device without a disk, and it reaches SCSI devices from disks.
+  if (full()) {
+    s.rev = a.trimmed("rev");
+    s.type = a.parse<unsigned>("type", to_unsigned);
+  }
   s.queue_depth = queue_depth(syspath, a.get("queue_depth"));
   builder_.add(Node{NodeKind::ScsiDevice, std::move(s)}, up->first);
 }
@@ -88,6 +91,14 @@ std::optional<unsigned> Scanner::queue_depth(const std::string& scsi_syspath, st
   return std::nullopt;
 }
 
+const std::optional<std::string>& Scanner::host_proc_name(std::string_view host_syspath) {
+  if (auto it = host_proc_names_.find(host_syspath); it != host_proc_names_.end()) return it->second;
+  const std::string host(host_syspath);
+  return host_proc_names_
+      .emplace(host, src_.attribute(host + "/scsi_host/" + std::string(path_basename(host)), "proc_name"))
+      .first->second;
+}
+
 std::optional<std::string> Scanner::nvme_path_controller(std::string_view namespace_syspath) {
   const std::string subsystem(path_dirname(namespace_syspath));
   for (const auto& entry : src_.list(subsystem, "")) {
@@ -109,18 +120,22 @@ void Scanner::add_disk(const RawDevice& r) {
   b.devnode = r.devnode.empty() ? "/dev/" + r.sysname : r.devnode;
   b.devnum = devnum_of(r, a);
   b.size_bytes = size_bytes(a);
-  b.removable = a.parse<bool>("removable", parse_yes_no);
-  b.read_only = a.parse<bool>("ro", parse_yes_no);
+  if (full()) {
+    b.removable = a.parse<bool>("removable", parse_yes_no);
+    b.read_only = a.parse<bool>("ro", parse_yes_no);
+  }
   if (a.has("queue")) {
     b.rotational = a.parse<bool>("queue/rotational", parse_yes_no);
-    b.logical_block_size = a.parse<unsigned>("queue/logical_block_size", to_unsigned);
-    b.physical_block_size = a.parse<unsigned>("queue/physical_block_size", to_unsigned);
     b.max_sectors_kb = a.parse<unsigned>("queue/max_sectors_kb", to_unsigned);
-    b.max_hw_sectors_kb = a.parse<unsigned>("queue/max_hw_sectors_kb", to_unsigned);
-    b.nr_requests = a.parse<unsigned>("queue/nr_requests", to_unsigned);
+    if (full()) {
+      b.logical_block_size = a.parse<unsigned>("queue/logical_block_size", to_unsigned);
+      b.physical_block_size = a.parse<unsigned>("queue/physical_block_size", to_unsigned);
+      b.max_hw_sectors_kb = a.parse<unsigned>("queue/max_hw_sectors_kb", to_unsigned);
+      b.nr_requests = a.parse<unsigned>("queue/nr_requests", to_unsigned);
+    }
   }
   b.mountpoints = mounts_of(b.devnum);
-  b.holders = src_.list(r.syspath, "holders");
+  if (full()) b.holders = src_.list(r.syspath, "holders");
 
   // The SCSI device the disk belongs to (".../6:0:0:0/block/sda"), USB or not.
   if (auto scsi = path_dirname(path_dirname(r.syspath)); path_basename(path_dirname(r.syspath)) == "block" && !scsi.empty() &&
@@ -129,7 +144,7 @@ void Scanner::add_disk(const RawDevice& r) {
     guarded(std::string(scsi), [&] { add_scsi_device(std::string(scsi)); });
     if (auto* n = builder_.get(scsi))
       b.queue_depth = n->as<ScsiDeviceInfo>().queue_depth;
-    else
+    else if (full())  // the tree prints a queue depth only on a USB disk's SCSI device
       b.queue_depth = queue_depth(std::string(scsi), src_.attribute(scsi, "queue_depth"));
   }
   std::optional<std::string> up;
@@ -154,13 +169,13 @@ void Scanner::add_disk(const RawDevice& r) {
                                                    " links no path controller; the disk's controller is unknown");
     const AttrDir from(src_, b.storage_controller ? *b.storage_controller : subsystem, false);
     b.model = from.trimmed("model");
-    b.serial = from.trimmed("serial");
+    if (full()) b.serial = from.trimmed("serial");
   } else {
     b.transport = transport_from_syspath(r.syspath);
     if (b.transport == "scsi" || b.transport == "unknown") b.transport = transport_from_pci_class(r.syspath, b.transport);
     b.vendor = a.trimmed("device/vendor");
     b.model = a.trimmed("device/model");
-    b.serial = a.trimmed("device/serial");
+    if (full()) b.serial = a.trimmed("device/serial");
   }
   if (!builder_.add(Node{NodeKind::Block, std::move(b)}, up)) warn(r.syspath, "block device enumerated twice");
 }
@@ -199,9 +214,9 @@ void Scanner::add_partition(const RawDevice& r) {
   AttrDir a(src_, r.syspath, false);
   Partition p;
   p.name = r.sysname;
-  p.size_bytes = size_bytes(a);
+  if (full()) p.size_bytes = size_bytes(a);
   p.mountpoints = mounts_of(devnum_of(r, a));
-  p.holders = src_.list(r.syspath, "holders");
+  if (full()) p.holders = src_.list(r.syspath, "holders");
   auto& parts = n->as<BlockInfo>().partitions;
   parts.push_back(std::move(p));
   std::sort(parts.begin(), parts.end(), [](const Partition& x, const Partition& y) { return natural_less(x.name, y.name); });

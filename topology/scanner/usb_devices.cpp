@@ -49,20 +49,22 @@ void Scanner::add_usb_device(const RawDevice& r) {
   // String descriptors as lsusb shows them: many devices pad them (" SanDisk 3.2Gen1", "USB  ").
   d.manufacturer = a.trimmed("manufacturer");
   d.product = a.trimmed("product");
-  d.serial = a.trimmed("serial");
+  if (full()) d.serial = a.trimmed("serial");
   if (a.has("speed")) {
     const auto sp = a.get("speed");
     if (sp) d.speed = parse_speed(*sp);
     if (!d.speed) unusable(r.syspath, "speed", sp, "is not a USB speed; the link speed is unknown");
   }
   if (!d.device_class) d.device_class = a.parse<std::uint8_t>("bDeviceClass", parse_hex8);
-  d.removable = a.get("removable");
-  d.power_control = a.get("power/control");
+  if (full()) {
+    d.removable = a.get("removable");
+    d.power_control = a.get("power/control");
+  }
   d.driver = r.driver;
   const bool is_hub = d.ports.empty() || d.device_class == 0x09;
   // Lanes exist only on SuperSpeed links (a USB 2.0 link has one); hubs carry maxchild and the active
   // configuration that names their interface.
-  if (!d.speed || is_superspeed(*d.speed)) {
+  if (full() && (!d.speed || is_superspeed(*d.speed))) {
     d.rx_lanes = a.parse<unsigned>("rx_lanes", to_unsigned);
     d.tx_lanes = a.parse<unsigned>("tx_lanes", to_unsigned);
   }
@@ -96,7 +98,7 @@ void Scanner::add_usb_device(const RawDevice& r) {
     }
     d.num_configurations = a.parse<unsigned>("bNumConfigurations", to_unsigned);
   }
-  if (!d.max_power_ma) d.max_power_ma = a.parse<unsigned>("bMaxPower", parse_max_power);
+  if (!d.max_power_ma && full()) d.max_power_ma = a.parse<unsigned>("bMaxPower", parse_max_power);
   std::optional<UsbSpeed> from_bos;
   if (auto bos = a.binary("bos_descriptors")) from_bos = parse_bos_descriptors(*bos).capable_speed();
   settle_capable_speed(d, from_bos);
