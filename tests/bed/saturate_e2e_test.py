@@ -64,6 +64,39 @@ def per_drive_ok(group):
     return all(abs(v - 10) <= 0.05 * 10 for v in phase(group, 4)["per_drive_mbs"].values())
 
 
+def report_bed_result(usbsat, res):
+    """`usbsat report --saturate` on a result measured on this bed: the page charts the group with its verdict,
+    refers to nothing outside itself, and (with chromium) renders to a screenshot that is not blank. The page and
+    screenshot stay in build/tests/report-screens/bed-saturate.{html,png} for a person to look at."""
+    sys.path.insert(0, os.path.join(HERE, "..", "cli"))
+    import report_browser_e2e as browser  # noqa: E402  (the page checks of the fixture browser tests)
+    out = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(usbsat))), "tests", "report-screens")
+    os.makedirs(out, exist_ok=True)
+    result, page_path, png = (os.path.join(out, "bed-saturate." + x) for x in ("json", "html", "png"))
+    with open(result, "w", encoding="utf-8") as f:
+        json.dump(res, f)
+    r = subprocess.run([usbsat, "report", "--saturate", result, "-o", page_path, "--hostname", "loop-bed",
+                        "--time", "2026-01-01 00:00:00 UTC"], capture_output=True, text=True, timeout=120)
+    check(r.returncode in (0, 4), f"usbsat report --saturate on the bed result exits 0 (got {r.returncode}: "
+                                  f"{r.stderr.strip()[:300]})")
+    with open(page_path, encoding="utf-8") as f:
+        page = f.read()
+    g = res["groups"][0]
+    check("<svg" in page and "saturated" in page and g["name"] in page and f"{g['plateau_mbs']:.1f}" in page,
+          "the page charts the bed's group, its plateau and its verdict")
+    check(not browser.external_refs(page), "the page refers to nothing outside itself")
+    chromium = browser.find_chromium()
+    if not chromium:
+        print("note  chromium not installed: the bed's page was checked as text only")
+        return
+    b = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                        "--no-first-run", "--proxy-server=127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND",
+                        "--window-size=1400,1000", f"--screenshot={png}", "file://" + page_path],
+                       capture_output=True, text=True, timeout=120)
+    check(b.returncode == 0 and os.path.exists(png) and len(browser.png_colours(png)) >= 2,
+          f"chromium renders the bed's page to a screenshot that is not blank ({png})")
+
+
 def case_shared_bus(usbsat):
     # Four drives on one 40 MB/s bus: saturated at ≈40 by the declared capacity, each ≈10 with 4 at once.
     with Bed("sat-shared", "bus:a:40M:4") as bed:
@@ -96,6 +129,7 @@ def case_shared_bus(usbsat):
         check(g["conclusion"] != "", f"a conclusion: {g['conclusion']}")
         print("measured-vs-cap: " + json.dumps({f"n={p['n']}": p["aggregate_mbs"] if p["n"] > 1
                                                  else p["per_drive_mbs"] for p in g["phases"]}))
+        report_bed_result(usbsat, res)
 
 
 def case_capped(usbsat):
