@@ -163,7 +163,7 @@ TEST_CASE("check_output: a lost write of the output is exit 3 with a message") {
 TEST_CASE("completion: generated from the registry, and bash completes with it") {
   const std::string script = cli::bash_completion();
   CHECK(script.find("    doctor) opts=\"--max-sectors-target\" ;;") != std::string::npos);
-  CHECK(script.find("    topo) opts=\"--all -a --mountinfo\" ;;") != std::string::npos);
+  CHECK(script.find("    topo) opts=\"--all -a --dot --mountinfo\" ;;") != std::string::npos);
   CHECK(script.find("--allow-write") != std::string::npos);
   // Real bash: complete "usbsat sat" and "usbsat doctor --max".
   const std::string path = "/tmp/usbsat-completion-test.bash";
@@ -225,7 +225,7 @@ TEST_CASE("completion: zsh generated from the registry, and zsh offers its words
     return out;
   };
   CHECK(complete("usbsat \"\"", 2, "\"\"") ==
-        "describe topo drives ports doctor plan load saturate export report record completion version\n");
+        "describe topo drives ports doctor plan load saturate export report record watch top completion version\n");
   CHECK(complete("usbsat --json doctor --m", 4, "--m") ==
         "compadd --max-sectors-target --json -v --verbose -q --quiet --no-color -h --help -V --version\n");
   CHECK(complete("usbsat plan \"\"", 3, "\"\"") == "files\n");

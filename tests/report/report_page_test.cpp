@@ -211,7 +211,7 @@ TEST_CASE("html page: meta, findings with fix, predictions, charts, diagnostics"
   CHECK(page.find("http") == std::string::npos);  // self-contained: not even a link out
 }
 
-TEST_CASE("graphviz layout: DOT in, SVG with one node group per node out; bad DOT is a LayoutError") {
+TEST_CASE("graphviz layout: DOT in, SVG with one node group per node out, and bad DOT is a LayoutError") {
   const auto t = usbsat::testing::asm1042_card();
   const auto g = build_graph({t, {}, {}, false});
   const auto svg = inline_svg(layout_svg(render_dot(g)));

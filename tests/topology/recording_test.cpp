@@ -213,7 +213,7 @@ TEST_CASE("recording: the platform dispatch and the Linux payload check keys and
     return nlohmann::json{{"data", d}};
   };
   const std::vector<Case> cases = {
-      {{{"platform", "windows"}, {"data", "not an object"}}, "the Windows recording's data is not a JSON object"},
+      {{{"platform", "windows"}, {"data", "not an object"}}, "\"data\" is not an object"},
       {{{"platform", "plan9"}}, "unknown platform \"plan9\" (this build reads \"linux\" and \"windows\" recordings)"},
       {{{"data", nlohmann::json::object()}}, "data: missing key \"enumerate\""},
       {data_with("devices", nullptr), "data: missing key \"devices\""},
@@ -238,4 +238,9 @@ TEST_CASE("recording: the platform dispatch and the Linux payload check keys and
     }
   }
   CHECK_NOTHROW(load_recording_text(good.dump(), kConfig));
+  // A Windows payload goes to the Windows builder (topology/windows): an empty snapshot is an empty machine.
+  auto windows_doc = good;
+  windows_doc["platform"] = "windows";
+  windows_doc["data"] = nlohmann::json::object();
+  CHECK(load_recording_text(windows_doc.dump(), kConfig).topology.controllers().empty());
 }

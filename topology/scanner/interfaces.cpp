@@ -5,9 +5,14 @@
 
 namespace usbsat::topology::scanner {
 
+const std::optional<std::string>& Scanner::storage_quirks_text() {
+  if (!quirks_text_) quirks_text_ = src_.attribute("/sys/module/usb_storage/parameters", "quirks");
+  return *quirks_text_;
+}
+
 const std::vector<StorageQuirk>& Scanner::storage_quirks() {
   if (!quirks_) {
-    auto text = src_.attribute("/sys/module/usb_storage/parameters", "quirks");
+    const auto& text = storage_quirks_text();
     quirks_ = text ? parse_storage_quirks(*text) : std::vector<StorageQuirk>{};
   }
   return *quirks_;

@@ -6,7 +6,7 @@ namespace usbsat::topology::scanner {
 
 HostFacts Scanner::host_facts() {
   HostFacts h;
-  if (auto q = src_.attribute("/sys/module/usb_storage/parameters", "quirks")) h.usb_storage_quirks = std::string(trim(*q));
+  if (const auto& q = storage_quirks_text()) h.usb_storage_quirks = std::string(trim(*q));
   // A loaded (or built-in) module has its directory; list() of a missing one is empty.
   h.uas_driver_loaded = !src_.list("/sys/module/uas", "").empty();
   return h;

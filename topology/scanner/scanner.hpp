@@ -100,6 +100,8 @@ class Scanner {
   // ---- interfaces.cpp ----
   void add_interface(const RawDevice& r);
   const std::vector<StorageQuirk>& storage_quirks();
+  /// /sys/module/usb_storage/parameters/quirks, read once per scan (the interfaces and the host facts use it).
+  const std::optional<std::string>& storage_quirks_text();
   std::optional<std::string> uas_blocked_reason(const std::string& dev);
 
   // ---- scsi_block.cpp ----
@@ -141,6 +143,7 @@ class Scanner {
   std::vector<std::string> peered_ports_;  ///< ports that have a `peer` link, checked once all are added
   std::set<std::string, std::less<>> missing_pci_;  ///< PCI functions already reported missing
   std::optional<std::vector<StorageQuirk>> quirks_;
+  std::optional<std::optional<std::string>> quirks_text_;
   std::map<std::string, std::optional<std::string>, std::less<>> host_proc_names_;
   std::map<std::string, std::vector<std::string>, std::less<>> mounts_;
 };

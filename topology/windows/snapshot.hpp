@@ -8,6 +8,7 @@
 /// The JSON form (the `data` of a "windows" recording) uses the field names below; snapshot_json.hpp reads
 /// and writes it, and tests/fixtures/windows/README.md documents it with examples.
 #include <cstdint>
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -97,7 +98,20 @@ struct UsbDevice {
   bool operator==(const UsbDevice&) const = default;
 };
 
-inline bool UsbPort::operator==(const UsbPort&) const = default;
+// Written out rather than defaulted: clang 14 (the fuzz build) crashes defaulting it out of line over this
+// recursive structure (port -> device -> hub -> ports).
+inline bool UsbPort::operator==(const UsbPort& o) const {
+  return number == o.number && connection_status == o.connection_status && speed == o.speed &&
+         protocols == o.protocols && operating_at_super_speed_or_higher == o.operating_at_super_speed_or_higher &&
+         super_speed_capable_or_higher == o.super_speed_capable_or_higher &&
+         operating_at_super_speed_plus_or_higher == o.operating_at_super_speed_plus_or_higher &&
+         super_speed_plus_capable_or_higher == o.super_speed_plus_capable_or_higher &&
+         companion_index == o.companion_index && companion_port == o.companion_port &&
+         companion_hub == o.companion_hub && user_connectable == o.user_connectable &&
+         debug_capable == o.debug_capable && type_c == o.type_c && device.size() == o.device.size() &&
+         std::equal(device.begin(), device.end(), o.device.begin(),
+                    [](const UsbDevice& x, const UsbDevice& y) { return x == y; });
+}
 
 /// A USB host controller with its PCI path and root hub.
 struct HostController {
