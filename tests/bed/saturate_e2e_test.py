@@ -10,6 +10,7 @@ must name the engine that really ran (see e2e_test.py), and no phase may be more
 group's tolerance: drives cannot deliver more together than the sum of their solo rates, so such a figure
 means the measurement is broken (usbsat itself then adds a note and lowers the confidence).
 """
+import html
 import json
 import os
 import signal
@@ -82,8 +83,9 @@ def report_bed_result(usbsat, res):
     with open(page_path, encoding="utf-8") as f:
         page = f.read()
     g = res["groups"][0]
-    check("<svg" in page and "saturated" in page and g["name"] in page and f"{g['plateau_mbs']:.1f}" in page,
-          "the page charts the bed's group, its plateau and its verdict")
+    check("<svg" in page and g["name"] in page
+          and f"{g['plateau_mbs']:.1f}" in page and html.escape(g["conclusion"])[:60] in page,
+          "the page charts the bed's group, its plateau, its verdict and its conclusion")
     check(not browser.external_refs(page), "the page refers to nothing outside itself")
     chromium = browser.find_chromium()
     if not chromium:
