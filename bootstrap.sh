@@ -40,9 +40,9 @@ install_deps() {
 # The Windows leg: cross-build (build-windows/, preset `windows`) and the Windows unit tests under wine.
 # Independent of the Linux build: it can run in parallel with the other legs.
 test_windows() {
-  cmake --preset windows >/dev/null
-  cmake --build --preset windows --target windows_test
-  ctest --preset windows
+  cmake --preset windows >/dev/null &&
+    cmake --build --preset windows --target windows_test &&
+    ctest --preset windows
 }
 
 # --- the test legs -------------------------------------------------------------------------------------
@@ -65,9 +65,9 @@ leg_fuzz() {      # every libFuzzer target for USBSAT_FUZZ_SECONDS, then its com
 leg_windows() {   # the Windows cross-build (mingw-w64) and its unit tests under wine
   test_windows
 }
-leg_builds() {    # the extra variants, one build at a time (two cores)
+leg_builds() {    # the extra variants, one build at a time (two cores); leg_asan is not in CI yet (README)
   local rc=0 l
-  for l in asan tsan fuzz windows; do
+  for l in tsan fuzz windows; do
     local t0=$SECONDS
     if "leg_$l" >"$LOGDIR/$l.log" 2>&1; then
       echo "bootstrap: leg $l passed in $((SECONDS - t0)) s"

@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 4: (void)parse_bcd_version(s); break;
     case 5: (void)parse_max_power(s); break;
     case 6:
-      if (auto p = parse_port_name(s)) (void)port_name_for(p->hub, p->port);
+      if (auto p = parse_port_name(s)) (void)port_name_for(p->hub, p->number);
       break;
     case 7: (void)parse_usb_name(s); break;
     case 8: (void)parse_yes_no(s); break;
