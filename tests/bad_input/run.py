@@ -47,7 +47,9 @@ def _replace_with_fifo(path):
 
 
 def _replace_with_link(path, target):
-    os.unlink(path)
+    """`path` (a file, a link or nothing yet) becomes a symlink to `target`."""
+    if os.path.lexists(path):
+        os.unlink(path)
     os.symlink(target, path)
 
 
@@ -107,12 +109,8 @@ def _stick_port(root):
 
 
 SYSFS_MUTATIONS.update({
-    "peer_dangling": lambda root: _replace_with_link(os.path.join(_stick_port(root), "peer"), "../usb2-port99")
-    if os.path.lexists(os.path.join(_stick_port(root), "peer"))
-    else os.symlink("../usb2-port99", os.path.join(_stick_port(root), "peer")),
-    "peer_self": lambda root: _replace_with_link(os.path.join(_stick_port(root), "peer"), _stick_port(root))
-    if os.path.lexists(os.path.join(_stick_port(root), "peer"))
-    else os.symlink(_stick_port(root), os.path.join(_stick_port(root), "peer")),
+    "peer_dangling": lambda root: _replace_with_link(os.path.join(_stick_port(root), "peer"), "../usb2-port99"),
+    "peer_self": lambda root: _replace_with_link(os.path.join(_stick_port(root), "peer"), _stick_port(root)),
     "device_dir_0700": lambda root: os.chmod(os.path.join(root, STICK), 0o700),
 })
 
