@@ -378,7 +378,10 @@ std::optional<Bandwidth> parse_rate(std::string_view s) {
   // Beyond any link (1e15 B/s) the rate saturates instead of overflowing the conversion: a caller's range
   // check then refuses "1e30" as out of range by name, where nullopt would call it garbage.
   if (v * mult > 1e15) return Bandwidth::from_bytes_per_s(std::numeric_limits<std::uint64_t>::max());
-  return Bandwidth::from_bytes_per_s(static_cast<std::uint64_t>(std::llround(v * mult)));
+  // Below half a byte per second ("1e-9M") the rate would round to zero: no rate at all, so refused.
+  const auto bytes = static_cast<std::uint64_t>(std::llround(v * mult));
+  if (bytes == 0) return std::nullopt;
+  return Bandwidth::from_bytes_per_s(bytes);
 }
 
 }  // namespace usbsat::topology
