@@ -69,6 +69,9 @@ leg_windows() {   # the Windows cross-build (mingw-w64) and its unit tests under
 }
 leg_builds() {    # the extra variants, one build at a time (two cores); leg_asan is not in CI yet (README)
   local rc=0 l
+  # At the lowest CPU priority: the main suite's throughput tests (workers on throttled loop devices) get a core
+  # first when they need one; the compilers take what is left.
+  renice -n 19 -p "$BASHPID" >/dev/null
   for l in tsan fuzz windows; do
     local t0=$SECONDS
     if "leg_$l" >"$LOGDIR/$l.log" 2>&1; then
