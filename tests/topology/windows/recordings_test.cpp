@@ -121,7 +121,7 @@ TEST_CASE("windows recording intel-xhci-desktop: companion ports, a USB3 hub, UA
   check_views("intel-xhci-desktop", r);
 }
 
-TEST_CASE("windows recording asm1042-card: two UAS drives behind one PCIe 2.0 x1 link") {
+TEST_CASE("windows recording asm1042-card: two UAS drives behind one PCIe 2.0 x1 link, one on the chipset") {
   const auto r = windows::build_topology(recording("asm1042-card"));
   CHECK(r.diagnostics.empty());
   const auto& t = r.topology;
@@ -137,8 +137,13 @@ TEST_CASE("windows recording asm1042-card: two UAS drives behind one PCIe 2.0 x1
   CHECK(uplink[0].link.speed_gts == 5.0);
   CHECK(uplink[0].link.max_speed_gts == 8.0);
   const auto ds = summarize_drives(t);
-  REQUIRE(ds.size() == 3);
+  REQUIRE(ds.size() == 4);
   CHECK(drive(ds, "PhysicalDrive0").transport == "nvme");
+  const auto& passport = drive(ds, "PhysicalDrive3");  // on the chipset's SuperSpeed port 19 (USB2 companion 3)
+  REQUIRE(passport.controller);
+  CHECK(passport.controller->pci == "0000:00:14.0");
+  CHECK(passport.rotational == true);
+  CHECK(passport.capable_speed == UsbSpeed::Super);
   for (const char* n : {"PhysicalDrive1", "PhysicalDrive2"}) {
     const auto& d = drive(ds, n);
     CHECK(d.protocol == StorageProtocol::Uas);
@@ -208,7 +213,7 @@ TEST_CASE("windows snapshot JSON: wrong types are unknown values with a warning,
   // The ASMedia controller is still there, named by its instance ID (no PCI location any more), and the
   // T5 whose device entry was unreadable is a USB disk shown on its own.
   const auto ds = summarize_drives(r.topology);
-  REQUIRE(ds.size() == 3);
+  REQUIRE(ds.size() == 4);
   CHECK_FALSE(ds[1].size_bytes);
   CHECK_FALSE(ds[1].usb);
   CHECK(r.topology.controllers().size() == 2);
