@@ -2,6 +2,10 @@
 // an in-memory FakeSource giving the same scan.
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <map>
+#include <sstream>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/support/fake_source.hpp"
@@ -10,6 +14,8 @@
 #include "topology/recording/recording_source.hpp"
 #include "topology/recording/replay_source.hpp"
 #include "topology/recording/serials.hpp"
+#include "topology/drives.hpp"
+#include "topology/windows/snapshot_json.hpp"
 
 using namespace usbsat::topology;
 using namespace usbsat::topology::recording;
@@ -122,6 +128,54 @@ TEST_CASE("recording: serials become pseudonyms everywhere unless kept") {
   FakeSource g = machine();
   const std::string kept = record(g, true);
   CHECK(kept.find("\"ENC12345\"") != std::string::npos);
+}
+
+TEST_CASE("recording: a Windows snapshot records with serials hidden and replays to the same drives") {
+  for (const char* name : {"intel-xhci-desktop", "asm1042-card", "win7-ehci"}) {
+    CAPTURE(name);
+    std::ifstream in(std::string(USBSAT_SOURCE_DIR) + "/tests/fixtures/windows/" + name + ".json");
+    REQUIRE(in);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::vector<Diagnostic> diags;
+    const auto snap = windows::snapshot_from_json(nlohmann::json::parse(ss.str()).at("data"), diags);
+    REQUIRE(diags.empty());
+    // Every serial of the snapshot: the USB devices' string descriptors and the disks'.
+    std::vector<std::string> serials;
+    for (const auto& d : snap.disks)
+      if (d.serial) serials.push_back(*d.serial);
+    REQUIRE_FALSE(serials.empty());
+    Envelope meta;
+    meta.recorded_at = "2026-12-02T00:00:00Z";
+    meta.usbsat_version = "0.1.0";
+    meta.host = pseudonym("host");
+    const auto rec = record_windows(snap, meta, false);
+    for (const auto& s : serials) {
+      CAPTURE(s);
+      std::string lower = s;
+      for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      CHECK(rec.document.find(s) == std::string::npos);      // as the value, in instance IDs and ancestors
+      CHECK(rec.document.find(lower) == std::string::npos);  // in symbolic links
+    }
+    // Replayed: the same drives, tied to the same USB devices; only the serials are their pseudonyms.
+    const auto live = summarize_drives(rec.scan.topology);
+    const auto replayed = summarize_drives(load_recording_text(rec.document).topology);
+    REQUIRE(live.size() == replayed.size());
+    for (std::size_t i = 0; i < live.size(); ++i) {
+      CAPTURE(live[i].dev);
+      CHECK(replayed[i].dev == live[i].dev);
+      CHECK(replayed[i].usb == live[i].usb);
+      CHECK(replayed[i].port_path == live[i].port_path);
+      CHECK(replayed[i].protocol == live[i].protocol);
+      CHECK(replayed[i].speed == live[i].speed);
+      CHECK(replayed[i].vid_pid == live[i].vid_pid);
+      CHECK(replayed[i].size_bytes == live[i].size_bytes);
+      CHECK(replayed[i].serial == (live[i].serial ? std::optional(pseudonym(*live[i].serial)) : std::nullopt));
+    }
+    // --keep-serials: the snapshot as collected.
+    const auto kept = record_windows(snap, meta, true);
+    for (const auto& s : serials) CHECK(kept.document.find(s) != std::string::npos);
+  }
 }
 
 TEST_CASE("recording: pseudonyms are stable, short and distinct") {

@@ -11,6 +11,7 @@
 #include "topology/recording/replay_source.hpp"
 #include "topology/recording/serials.hpp"
 #include "topology/windows/builder.hpp"
+#include "topology/windows/snapshot_json.hpp"
 
 namespace usbsat::topology::recording {
 namespace {
@@ -126,6 +127,16 @@ Recorded record_linux(DeviceSource& live, const ScanConfig& config, Envelope met
   meta.platform = "linux";
   meta.version = kVersion;
   meta.data = to_json(capture);
+  r.document = write_recording(meta);
+  return r;
+}
+
+Recorded record_windows(windows::WindowsSnapshot snapshot, Envelope meta, bool keep_serials) {
+  Recorded r{windows::build_topology(snapshot), {}};
+  if (!keep_serials) hide_serials(snapshot);
+  meta.platform = "windows";
+  meta.version = kVersion;
+  meta.data = windows::snapshot_to_json(snapshot);
   r.document = write_recording(meta);
   return r;
 }

@@ -16,6 +16,7 @@
 
 #include "topology/recording/recording_error.hpp"
 #include "topology/scan.hpp"
+#include "topology/windows/snapshot.hpp"
 
 namespace usbsat::topology::recording {
 
@@ -58,6 +59,9 @@ struct Recorded {
   std::string document;
 };
 Recorded record_linux(DeviceSource& live, const ScanConfig& config, Envelope meta, bool keep_serials);
+/// The same for Windows: the live collector's snapshot through the builder (the scan) and as the recording's
+/// `data` (serials hidden unless `keep_serials`). Portable: tested on Linux with the Windows fixtures.
+Recorded record_windows(windows::WindowsSnapshot snapshot, Envelope meta, bool keep_serials);
 
 /// `t` as RFC 3339 in UTC, seconds precision: "2024-05-01T12:00:00Z".
 std::string rfc3339_utc(std::time_t t);

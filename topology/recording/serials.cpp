@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "topology/text.hpp"
+#include "topology/windows/snapshot.hpp"
 
 namespace usbsat::topology::recording {
 namespace {
@@ -19,11 +20,56 @@ bool is_serial_attribute(std::string_view name) {
 /// would otherwise change every "1").
 constexpr std::size_t kMinEmbedded = 4;
 
-void replace_all(std::string& s, const std::vector<std::pair<std::string, std::string>>& by) {
+using Replacements = std::vector<std::pair<std::string, std::string>>;
+
+void replace_all(std::string& s, const Replacements& by) {
   for (const auto& [from, to] : by) {
     for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
       s.replace(at, from.size(), to);
   }
+}
+
+char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+/// replace_all() ignoring ASCII case: Windows writes one serial upper case in an instance ID
+/// ("USB\VID_..\4C5300...") and lower case in a symbolic link ("USB#VID_..#4c5300...#{...}").
+void replace_all_icase(std::string& s, const Replacements& by) {
+  const auto same = [](char a, char b) { return lower_ascii(a) == lower_ascii(b); };
+  for (const auto& [from, to] : by) {
+    for (std::size_t at = 0;;) {
+      const auto it = std::search(s.begin() + static_cast<std::ptrdiff_t>(at), s.end(), from.begin(), from.end(), same);
+      if (it == s.end()) break;
+      at = static_cast<std::size_t>(it - s.begin());
+      s.replace(at, from.size(), to);
+      at += to.size();
+    }
+  }
+}
+
+/// Replacements for `serials` (4 characters or more), longest first: a serial may contain a shorter one.
+Replacements embedded(const std::set<std::string>& serials) {
+  Replacements by;
+  for (const auto& s : serials)
+    if (s.size() >= kMinEmbedded) by.emplace_back(s, pseudonym(s));
+  std::stable_sort(by.begin(), by.end(), [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+  return by;
+}
+
+template <typename F>
+void for_each_device(windows::UsbHub& hub, F&& f) {
+  for (auto& port : hub.ports)
+    for (auto& dev : port.device) {
+      f(dev);
+      if (dev.hub) for_each_device(*dev.hub, f);
+    }
+}
+
+template <typename F>
+void for_each_hub(windows::UsbHub& hub, F&& f) {
+  f(hub);
+  for (auto& port : hub.ports)
+    for (auto& dev : port.device)
+      if (dev.hub) for_each_hub(*dev.hub, f);
 }
 
 }  // namespace
@@ -69,10 +115,7 @@ void hide_serials(LinuxCapture& c) {
         *value = hide(*value);
       }
   // 2. The same serials inside other text, longest first (ID_SERIAL contains ID_SERIAL_SHORT).
-  std::vector<std::pair<std::string, std::string>> by;
-  for (const auto& s : serials)
-    if (s.size() >= kMinEmbedded) by.emplace_back(s, pseudonym(s));
-  std::stable_sort(by.begin(), by.end(), [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+  const auto by = embedded(serials);
   if (by.empty()) return;
   for (auto& [path, d] : c.devices) {
     if (!d) continue;
@@ -84,6 +127,42 @@ void hide_serials(LinuxCapture& c) {
       if (!is_serial_attribute(name) && value) replace_all(*value, by);
   for (auto& [path, text] : c.files)
     if (text) replace_all(*text, by);
+}
+
+void hide_serials(windows::WindowsSnapshot& s) {
+  // 1. The serial string descriptors of USB devices and the disks' STORAGE_DEVICE_DESCRIPTOR serials.
+  std::set<std::string> serials;
+  const auto hide = [&](std::optional<std::string>& v) {
+    if (!v || trim(*v).empty()) return;
+    const std::string shown(trim(*v));
+    serials.insert(shown);
+    *v = pseudonym(shown);
+  };
+  for (auto& c : s.controllers)
+    if (c.root_hub) for_each_device(*c.root_hub, [&](windows::UsbDevice& d) { hide(d.serial); });
+  for (auto& d : s.disks) hide(d.serial);
+  // 2. The same serials inside device instance IDs and the hubs' symbolic links, in any letter case.
+  const auto by = embedded(serials);
+  if (by.empty()) return;
+  const auto in = [&](std::string& v) { replace_all_icase(v, by); };
+  const auto in_opt = [&](std::optional<std::string>& v) {
+    if (v) in(*v);
+  };
+  for (auto& c : s.controllers) {
+    if (!c.root_hub) continue;
+    for_each_device(*c.root_hub, [&](windows::UsbDevice& d) {
+      in(d.instance_id);
+      for (auto& f : d.functions) in(f.instance_id);
+    });
+    for_each_hub(*c.root_hub, [&](windows::UsbHub& h) {
+      in_opt(h.symbolic_link);
+      for (auto& p : h.ports) in_opt(p.companion_hub);
+    });
+  }
+  for (auto& d : s.disks) {
+    in_opt(d.instance_id);
+    for (auto& a : d.ancestors) in(a);
+  }
 }
 
 }  // namespace usbsat::topology::recording

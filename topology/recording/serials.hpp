@@ -7,6 +7,10 @@
 
 #include "topology/recording/linux_capture.hpp"
 
+namespace usbsat::topology::windows {
+struct WindowsSnapshot;
+}
+
 namespace usbsat::topology::recording {
 
 /// "h:" + the first 12 hex digits of the 64-bit FNV-1a hash of `s` ("h:" + 12 of "cbf29ce484222325" for "").
@@ -22,5 +26,11 @@ std::string pseudonym(std::string_view s);
 /// names a device, not a person's drive, and stays. Binary attributes stay as they are: `descriptors` holds only the index of the serial string descriptor
 /// (iSerialNumber), never the string itself.
 void hide_serials(LinuxCapture& c);
+
+/// The same for a Windows snapshot: every USB device's serial string descriptor and every disk's serial become
+/// their pseudonyms, and each serial (4 characters or more) is replaced inside device instance IDs, disk
+/// ancestors and hub symbolic links in any letter case (Windows upper-cases it in instance IDs, lower-cases it in
+/// symbolic links), so the builder still ties every disk to its USB device.
+void hide_serials(windows::WindowsSnapshot& s);
 
 }  // namespace usbsat::topology::recording
