@@ -55,24 +55,26 @@ leg_main() {      # the Linux suite: unit, umockdev, fixtures, schema, bad input
   # run once more (a real failure fails twice; tests/README.md).
   ctest --preset ci --repeat until-pass:2
 }
-leg_asan() {      # unit + umockdev + fixture tests under AddressSanitizer + UBSan (not the loop-bed e2e)
-  cmake --preset asan >/dev/null && cmake --build --preset asan && ctest --preset asan
-}
 leg_tsan() {      # the load runner's tests under ThreadSanitizer
   cmake --preset tsan >/dev/null && cmake --build --preset tsan && ctest --preset tsan
 }
-leg_fuzz() {      # every libFuzzer target for USBSAT_FUZZ_SECONDS, then its committed seeds and reproducers
-  cmake --preset fuzz >/dev/null && cmake --build --preset fuzz && ctest --preset fuzz
+leg_sanitize() {  # one clang ASan + UBSan build: every libFuzzer target for USBSAT_FUZZ_SECONDS, then its committed
+                  # seeds and reproducers; then the unit and umockdev tests under the same sanitizers
+  cmake --preset sanitize >/dev/null && cmake --build --preset sanitize || return 1
+  local rc=0
+  ctest --preset fuzz || rc=1
+  ctest --preset asan || rc=1
+  return $rc
 }
 leg_windows() {   # the Windows cross-build (mingw-w64) and its unit tests under wine
   test_windows
 }
-leg_builds() {    # the extra variants, one build at a time (two cores); leg_asan is not in CI yet (README)
+leg_builds() {    # the extra variants, one build at a time (two cores)
   local rc=0 l
   # At the lowest CPU priority: the main suite's throughput tests (workers on throttled loop devices) get a core
   # first when they need one; the compilers take what is left.
   renice -n 19 -p "$BASHPID" >/dev/null
-  for l in tsan fuzz windows; do
+  for l in tsan sanitize windows; do
     local t0=$SECONDS
     if "leg_$l" >"$LOGDIR/$l.log" 2>&1; then
       echo "bootstrap: leg $l passed in $((SECONDS - t0)) s"
