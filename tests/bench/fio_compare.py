@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark `usbsat load` against fio (ioengine=io_uring, direct=1) on identical jobs, in one run.
 
-    fio_compare.py USBSAT [--runtime S] [--ramp S] [--repeat N]
+    fio_compare.py USBSAT [--runtime S] [--ramp S] [--repeat N] [--job NAME] [--devices 1|4]
 
 Devices: loop devices (--direct-io=on) over files in a private tmpfs, from tests/bed/testbed.sh (`solo`
 drives, no throttling). Jobs: 4 KiB randread QD1 and QD32, 128 KiB sequential read QD1 and QD8, on one
@@ -60,6 +60,8 @@ def main():
     ap.add_argument("--runtime", type=float, default=5)
     ap.add_argument("--ramp", type=float, default=1)
     ap.add_argument("--repeat", type=int, default=3, help="interleaved runs per tool and job, median counts (>= 3)")
+    ap.add_argument("--job", choices=[j[0] for j in JOBS], help="only this job (e.g. '4k randread qd1')")
+    ap.add_argument("--devices", type=int, choices=(1, 4), help="only this many devices at once")
     a = ap.parse_args()
     if a.repeat < 3:
         ap.error("--repeat must be at least 3 (the median of fewer runs is not robust)")
@@ -78,7 +80,11 @@ def main():
         print(f"{'job':<22}{'devices':>8} | {'usbsat IOPS':>12} {'fio IOPS':>12} {'ratio':>6} | "
               f"{'usbsat MB/s':>11} {'fio MB/s':>9} {'ratio':>6} | {'usbsat µs/IO':>12} {'fio µs/IO':>10} {'ratio':>6}")
         for ndev in (1, 4):
+            if a.devices and ndev != a.devices:
+                continue
             for name, pattern, bs, qd in JOBS:
+                if a.job and name != a.job:
+                    continue
                 us_runs, fio_runs = [], []
                 for i in range(a.repeat):
                     order = (0, 1) if i % 2 == 0 else (1, 0)
@@ -88,6 +94,9 @@ def main():
                         else:
                             fio_runs.append(run_fio(devs[:ndev], pattern, bs, qd, a.runtime, a.ramp))
                 u, f = median_run(us_runs), median_run(fio_runs)
+                if a.repeat > 3:  # the spread behind the median
+                    print(f"  IOPS of each run: usbsat {sorted(round(r['iops']) for r in us_runs)}, "
+                          f"fio {sorted(round(r['iops']) for r in fio_runs)}")
                 print(f"{name:<22}{ndev:>8} | {u['iops']:>12.0f} {f['iops']:>12.0f} {u['iops'] / f['iops']:>6.2f} | "
                       f"{u['mbs']:>11.1f} {f['mbs']:>9.1f} {u['mbs'] / f['mbs']:>6.2f} | "
                       f"{u['cpu_us_per_io']:>12.2f} {f['cpu_us_per_io']:>10.2f} "
