@@ -48,7 +48,7 @@ constexpr std::uint64_t kTickTag = ~std::uint64_t{0};
 
 class UringEngine final : public Engine {
  public:
-  explicit UringEngine(const EngineConfig& cfg) : fd_(cfg.fd), depth_(cfg.depth) {
+  explicit UringEngine(const EngineConfig& cfg) : fd_(cfg.fd) {
     int err = 0;
     ring_ = make_ring(cfg.depth + 1, err);  // + 1: the tick's submission entry
     if (!ring_) throw EngineUnavailable(std::string("io_uring setup failed: ") + std::strerror(err));
@@ -145,7 +145,6 @@ class UringEngine final : public Engine {
   }
 
   int fd_;
-  unsigned depth_;
   UringPtr ring_;
   bool fixed_file_ = false;
   bool fixed_buffers_ = false;
