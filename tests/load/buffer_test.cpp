@@ -6,6 +6,16 @@
 
 using namespace usbsat::load;
 
+// gcc defines __SANITIZE_ADDRESS__ / __SANITIZE_THREAD__; clang (the sanitize preset) says so by __has_feature.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define USBSAT_CLANG_SANITIZER 1
+#endif
+#endif
+#ifndef USBSAT_CLANG_SANITIZER
+#define USBSAT_CLANG_SANITIZER 0
+#endif
+
 TEST_CASE("check_buffer_memory: bs x qd x targets at once against the limit") {
   CHECK(buffer_memory(128 << 10, 32, 4) == 16u << 20);
   CHECK_FALSE(check_buffer_memory(128 << 10, 32, 4, kDefaultMaxBufferMemory));
@@ -43,7 +53,7 @@ TEST_CASE("alloc_io_buffers: filled without zero bytes, and a stop request ends 
   stop.request_stop();
   const auto t0 = std::chrono::steady_clock::now();
   CHECK_FALSE(alloc_io_buffers(std::size_t{1} << 30, 4096, 7, stop.get_token()));  // 1 GiB: not filled
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__) || USBSAT_CLANG_SANITIZER
   constexpr auto kQuick = std::chrono::milliseconds(1000);  // the sanitizer maps shadow memory for the 1 GiB
 #else
   constexpr auto kQuick = std::chrono::milliseconds(100);

@@ -274,8 +274,8 @@ TEST_CASE("parse_rate: SI multiples of bytes per second, a bare number is MB/s")
       // Beyond any link: saturated (never an overflowing conversion), so range checks name it out of range.
       {"1e30", std::numeric_limits<std::uint64_t>::max()},   {"1e16", std::numeric_limits<std::uint64_t>::max()},
       {"1000000G", 1'000'000'000'000'000},
-      // Positive but below half a byte per second: would round to a zero rate (found by fuzz_rates).
-      {"1e-7", std::nullopt},  {"0.0000004M", std::nullopt},  {"0.4", 400'000},  {"0.0000006M", 1},
+      // Positive but below half a byte per second: the smallest rate, never zero (found by fuzz_rates).
+      {"1e-7", 1},  {"0.0000004M", 1},  {"0.4", 400'000},  {"0.0000026M", 3},
   };
   for (const auto& r : rows) {
     CAPTURE(r.in);
