@@ -1,4 +1,4 @@
-// usbsat record: scan this system through a RecordingSource and write what the scan read as one JSON document.
+// usbsat record: scan this system through the platform's recorder and write what the scan read as one JSON document.
 #include "src/cli/cmd_record.hpp"
 
 #include <unistd.h>
@@ -19,7 +19,6 @@
 #include "src/cli/system_scan.hpp"
 #include "topology/recording/recording.hpp"
 #include "topology/recording/serials.hpp"
-#include "topology/udev_source.hpp"
 
 namespace usbsat::cli {
 namespace {
@@ -50,8 +49,8 @@ int run_record(const RecordOptions& o, const GlobalOptions& g) {
   meta.recorded_at = topology::recording::rfc3339_utc(recording_time());
   meta.usbsat_version = USBSAT_VERSION;
   meta.host = host_name(o.keep_serials);
-  topology::UdevSource live;  // no /sys: ScanError, exit 3 (main.cpp)
-  const auto rec = topology::recording::record_linux(live, config, std::move(meta), o.keep_serials);
+  // No /sys (Linux) or no SetupAPI answers (Windows): ScanError, exit 3 (main.cpp).
+  const auto rec = topology::recording::record_system(config, std::move(meta), o.keep_serials);
 
   if (o.output) {
     std::ofstream out(*o.output, std::ios::binary | std::ios::trunc);

@@ -62,6 +62,10 @@ Recorded record_linux(DeviceSource& live, const ScanConfig& config, Envelope met
 /// The same for Windows: the live collector's snapshot through the builder (the scan) and as the recording's
 /// `data` (serials hidden unless `keep_serials`). Portable: tested on Linux with the Windows fixtures.
 Recorded record_windows(windows::WindowsSnapshot snapshot, Envelope meta, bool keep_serials);
+/// `usbsat record`: this system's live scan through the platform's recorder — record_linux() over libudev on
+/// Linux (record_system_udev.cpp), record_windows() over the SetupAPI/IOCTL collector on Windows
+/// (record_system_win32.cpp). Throws ScanError when the system cannot be scanned at all.
+Recorded record_system(const ScanConfig& config, Envelope meta, bool keep_serials);
 
 /// `t` as RFC 3339 in UTC, seconds precision: "2024-05-01T12:00:00Z".
 std::string rfc3339_utc(std::time_t t);
