@@ -1,5 +1,5 @@
 # One run of the cross-built usbsat.exe under wine (the Windows leg's smoke tests, tests/CMakeLists.txt), checked:
-#   -DWINE=<emulator command, '|'-separated>  -DEXE=usbsat.exe  -DARGS=<arguments, '|'-separated>
+#   -DNAME=<test name, names the output files>  -DWINE=<emulator command, '|'-separated>  -DEXE=usbsat.exe  -DARGS=<arguments, '|'-separated>
 #   [-DEXPECT_RC=N] [-DSTDOUT_REGEX=...] [-DSTDERR_REGEX=...] [-DJSON=ON: stdout must be one JSON document]
 #   [-DLINUX_USBSAT=<the Linux build's usbsat>: stdout and the exit code must be byte-identical to its run with
 #    ARGS; missing: skipped ("SKIP:" line, the test's SKIP_REGULAR_EXPRESSION) unless -DREQUIRE_LINUX=ON (CI)]
@@ -33,7 +33,14 @@ if(LINUX_USBSAT AND NOT EXISTS "${LINUX_USBSAT}")
   return()  # ctest: skipped (SKIP_REGULAR_EXPRESSION)
 endif()
 
-execute_process(COMMAND ${wine} ${EXE} ${args} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+# Byte-exact: OUTPUT_VARIABLE and file(READ) fold "\r\n" into "\n" and would hide a text-mode stdout; the files
+# keep every byte (compared by SHA256, checked as hex).
+string(MAKE_C_IDENTIFIER "${NAME}" tag)
+set(out_file "${CMAKE_CURRENT_BINARY_DIR}/exe-${tag}.windows.out")
+execute_process(COMMAND ${wine} ${EXE} ${args} OUTPUT_FILE "${out_file}" ERROR_FILE "${out_file}.err"
+                RESULT_VARIABLE rc)
+file(READ "${out_file}" out)
+file(READ "${out_file}.err" err)
 set(what "usbsat.exe ${args}")
 message(STATUS "${what}: exit ${rc}\n--- stdout (first 2000 bytes)")
 string(SUBSTRING "${out}" 0 2000 head)
@@ -48,8 +55,11 @@ endif()
 if(STDERR_REGEX AND NOT err MATCHES "${STDERR_REGEX}")
   message(FATAL_ERROR "${what}: stderr does not match '${STDERR_REGEX}'")
 endif()
-if(out MATCHES "\r")
-  message(FATAL_ERROR "${what}: stdout has a carriage return (text-mode stdout?)")
+# file(READ) drops "\r" too: look for the byte 0d in the first 4 KiB (a text-mode stdout has one on every line).
+file(READ "${out_file}" out_hex LIMIT 4096 HEX)
+string(REGEX MATCH "^(..)*0d" cr "${out_hex}")
+if(cr)
+  message(FATAL_ERROR "${what}: stdout has a carriage return (text-mode stdout: \\r\\n for \\n)")
 endif()
 if(JSON)
   string(JSON type ERROR_VARIABLE json_error TYPE "${out}")
@@ -58,16 +68,17 @@ if(JSON)
   endif()
 endif()
 if(LINUX_USBSAT)
-  execute_process(COMMAND ${LINUX_USBSAT} ${args} OUTPUT_VARIABLE linux_out ERROR_VARIABLE linux_err RESULT_VARIABLE linux_rc)
+  set(linux_file "${CMAKE_CURRENT_BINARY_DIR}/exe-${tag}.linux.out")
+  execute_process(COMMAND ${LINUX_USBSAT} ${args} OUTPUT_FILE "${linux_file}" ERROR_VARIABLE linux_err
+                  RESULT_VARIABLE linux_rc)
   if(NOT rc STREQUAL linux_rc)
     message(FATAL_ERROR "${what}: exit ${rc}, the Linux build exits ${linux_rc}\n${linux_err}")
   endif()
-  if(NOT out STREQUAL linux_out)
-    string(MAKE_C_IDENTIFIER "${ARGS}" tag)
-    file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/${tag}.windows.out" "${out}")
-    file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/${tag}.linux.out" "${linux_out}")
-    message(FATAL_ERROR "${what}: stdout differs from the Linux build's (${LINUX_USBSAT}); both written to "
-                        "${CMAKE_CURRENT_BINARY_DIR}/${tag}.{windows,linux}.out")
+  file(SHA256 "${out_file}" windows_sum)
+  file(SHA256 "${linux_file}" linux_sum)
+  if(NOT windows_sum STREQUAL linux_sum)
+    message(FATAL_ERROR "${what}: stdout differs from the Linux build's (${LINUX_USBSAT}): compare ${out_file} "
+                        "with ${linux_file}")
   endif()
   message(STATUS "identical to the Linux build's output (${LINUX_USBSAT})")
 endif()
