@@ -37,11 +37,12 @@ install_deps() {
   fi
 }
 
-# The Windows leg: cross-build (build-windows/, preset `windows`) and the Windows unit tests under wine.
-# Independent of the Linux build: it can run in parallel with the other legs.
+# The Windows leg: cross-build (build-windows/, preset `windows`), the Windows unit tests and usbsat.exe's smoke
+# tests under wine. Those compare usbsat.exe's output with the Linux build's (./build/src/usbsat, built before the
+# legs start; without it, outside CI, the comparisons skip).
 test_windows() {
   cmake --preset windows >/dev/null &&
-    cmake --build --preset windows --target windows_test &&
+    cmake --build --preset windows --target windows_test usbsat &&
     ctest --preset windows
 }
 

@@ -1,7 +1,5 @@
 #include "load/buffer.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -12,14 +10,10 @@
 
 namespace usbsat::load {
 
-void FreeDeleter::operator()(std::byte* p) const { std::free(p); }
-
 AlignedBytes alloc_io_buffers(std::size_t size, std::size_t align, std::uint64_t seed, std::stop_token stop) {
   constexpr std::size_t kChunk = 4u << 20;  // a stop is seen within one chunk (a few ms)
-  void* p = nullptr;
   if (size == 0) size = align;
-  if (::posix_memalign(&p, align, size) != 0) throw std::bad_alloc();
-  AlignedBytes buf(static_cast<std::byte*>(p));
+  AlignedBytes buf(allocate_aligned(size, align));
   Rng rng(seed);
   for (std::size_t chunk = 0; chunk < size; chunk += kChunk) {
     if (stop.stop_requested()) return nullptr;
@@ -54,11 +48,6 @@ BufferLimit parse_buffer_limit(std::string_view s, std::uint64_t physical) {
     return {0, "--max-buffer-memory " + std::string(s) + " is more than this machine's memory (" +
                    std::to_string(physical >> 20) + "m)"};
   return {*v, {}};
-}
-
-std::uint64_t physical_memory() {
-  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
 }
 
 }  // namespace usbsat::load

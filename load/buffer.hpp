@@ -11,6 +11,10 @@
 
 namespace usbsat::load {
 
+/// The platform part (memory_posix.cpp: posix_memalign, free, sysconf; win32/memory.cpp: _aligned_malloc,
+/// _aligned_free, GlobalMemoryStatusEx): `size` bytes aligned to `align`, released by FreeDeleter. Throws
+/// std::bad_alloc.
+std::byte* allocate_aligned(std::size_t size, std::size_t align);
 struct FreeDeleter {
   void operator()(std::byte* p) const;
 };
@@ -40,7 +44,7 @@ struct BufferLimit {
 };
 BufferLimit parse_buffer_limit(std::string_view s, std::uint64_t physical);
 
-/// This machine's physical memory in bytes (sysconf), 0 when unknown: the most --max-buffer-memory may be.
+/// This machine's physical memory in bytes (sysconf; GlobalMemoryStatusEx), 0 when unknown: the most --max-buffer-memory may be.
 std::uint64_t physical_memory();
 
 }  // namespace usbsat::load

@@ -5,15 +5,35 @@
 namespace usbsat::load {
 namespace {
 
+// The first row is the platform's default engine.
 constexpr EngineFactory kEngines[] = {
+#ifdef _WIN32
+    {"iocp", "overlapped I/O on an I/O completion port (default)", &make_iocp_engine},
+    {"sync", "ReadFile/WriteFile at an offset, one I/O in flight per target", &make_sync_engine},
+#else
     {"uring", "io_uring via liburing (default)", &make_uring_engine},
     {"sync", "pread/pwrite, one I/O in flight per target", &make_sync_engine},
+#endif
     {"null", "completes instantly without I/O (engine overhead)", &make_null_engine},
 };
 
 }  // namespace
 
 std::span<const EngineFactory> engine_table() { return kEngines; }
+
+std::string_view default_engine() { return kEngines[0].name; }
+
+std::vector<std::string> engine_names() {
+  std::vector<std::string> out;
+  for (const auto& e : kEngines) out.emplace_back(e.name);
+  return out;
+}
+
+std::string engine_choices() {
+  std::string out;
+  for (const auto& e : kEngines) out += (out.empty() ? "" : "|") + std::string(e.name);
+  return out;
+}
 
 const EngineFactory* find_engine(std::string_view name) {
   for (const auto& e : kEngines)
@@ -23,8 +43,10 @@ const EngineFactory* find_engine(std::string_view name) {
 
 EngineChoice choose_engine(std::string_view requested) {
   if (!find_engine(requested)) throw LoadError("unknown engine '" + std::string(requested) + "'");
+#ifndef _WIN32
   if (requested == "uring" && !uring_available())
     return {"sync", "io_uring is unavailable here; using the sync engine (pread/pwrite)"};
+#endif
   return {std::string(requested), {}};
 }
 

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace usbsat::load {
 
@@ -72,12 +73,21 @@ struct EngineFactory {
   std::string_view summary;
   std::unique_ptr<Engine> (*make)(const EngineConfig& cfg);
 };
+/// This platform's engines: uring, sync, null on Linux; iocp, sync, null on Windows (engine.cpp).
 std::span<const EngineFactory> engine_table();
+/// The first row of engine_table(): "uring" on Linux, "iocp" on Windows.
+std::string_view default_engine();
+/// The names in table order, and joined for a help text ("uring|sync|null").
+std::vector<std::string> engine_names();
+std::string engine_choices();
 const EngineFactory* find_engine(std::string_view name);
 
 std::unique_ptr<Engine> make_uring_engine(const EngineConfig& cfg);
 std::unique_ptr<Engine> make_sync_engine(const EngineConfig& cfg);
 std::unique_ptr<Engine> make_null_engine(const EngineConfig& cfg);
+/// Windows only (engine_iocp.cpp): overlapped ReadFile/WriteFile on the target's HANDLE, completions from an I/O
+/// completion port (GetQueuedCompletionStatusEx).
+std::unique_ptr<Engine> make_iocp_engine(const EngineConfig& cfg);
 
 /// True when an io_uring can be set up in this process (a tiny ring is created and destroyed).
 bool uring_available();

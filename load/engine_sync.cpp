@@ -1,11 +1,10 @@
-// The sync engine: pread/pwrite in submit(), one request at a time (fio's psync). Used when io_uring is not
+// The sync engine: one positional read or write (positional_io.hpp: pread/pwrite; ReadFile/WriteFile on
+// Windows) in submit(), one request at a time (fio's psync). Used when io_uring is not
 // available; synchronous, so the worker keeps one I/O in flight and a queue depth > 1 has no effect.
-#include <unistd.h>
-
-#include <cerrno>
 #include <vector>
 
 #include "load/engine.hpp"
+#include "load/positional_io.hpp"
 
 namespace usbsat::load {
 namespace {
@@ -35,14 +34,7 @@ class SyncEngine final : public Engine {
   }
 
  private:
-  std::int32_t transfer(const IoRequest& r) const {
-    const auto off = static_cast<off_t>(r.offset);
-    ssize_t n;
-    do {
-      n = r.dir == IoDir::Read ? ::pread(fd_, r.buffer, r.length, off) : ::pwrite(fd_, r.buffer, r.length, off);
-    } while (n < 0 && errno == EINTR);
-    return n < 0 ? -errno : static_cast<std::int32_t>(n);
-  }
+  std::int32_t transfer(const IoRequest& r) const { return transfer_at(fd_, r); }
 
   int fd_;
   unsigned depth_;

@@ -1,28 +1,19 @@
 #include "load/runner.hpp"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <condition_variable>
-#include <latch>
 #include <memory>
 #include <mutex>
 #include <thread>
 
 #include "load/buffer.hpp"
+#include "load/cpu_time.hpp"
 #include "load/engine.hpp"
 #include "load/errors.hpp"
 #include "load/worker.hpp"
 
 namespace usbsat::load {
 namespace {
-
-CpuTime process_cpu() {
-  rusage ru{};
-  ::getrusage(RUSAGE_SELF, &ru);
-  return {static_cast<double>(ru.ru_utime.tv_sec) + static_cast<double>(ru.ru_utime.tv_usec) / 1e6,
-          static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) / 1e6};
-}
 
 /// Sleep until `deadline_ns` of `clock` or a stop request, whichever comes first.
 void sleep_until(const Clock& clock, std::int64_t deadline_ns, std::stop_token stop) {
@@ -33,6 +24,27 @@ void sleep_until(const Clock& clock, std::int64_t deadline_ns, std::stop_token s
   std::unique_lock lock(m);
   cv.wait_for(lock, stop, std::chrono::nanoseconds(left), [] { return false; });
 }
+
+/// A count-down latch on a mutex and a condition variable. Not std::latch: GCC 12's atomic wait, which std::latch
+/// uses, can deadlock where there is no futex (mingw-w64: usbsat.exe hung at random in the start of a phase, like
+/// botan#3202 with std::counting_semaphore).
+class Latch {
+ public:
+  explicit Latch(std::ptrdiff_t count) : count_(count) {}
+  void count_down() {
+    const std::lock_guard lock(m_);
+    if (--count_ == 0) cv_.notify_all();
+  }
+  void wait() {
+    std::unique_lock lock(m_);
+    cv_.wait(lock, [this] { return count_ <= 0; });
+  }
+
+ private:
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::ptrdiff_t count_;
+};
 
 /// One phase: start the workers behind a latch, sample progress, join, collect.
 PhaseResult run_phase(const std::vector<RunTarget>& targets, const RunConfig& cfg, std::size_t phase_index,
@@ -50,8 +62,8 @@ PhaseResult run_phase(const std::vector<RunTarget>& targets, const RunConfig& cf
   auto live = std::make_unique<LiveCounters[]>(n);
   std::atomic<std::size_t> finished{0};
   PhaseTiming timing;
-  std::latch ready(static_cast<std::ptrdiff_t>(n));
-  std::latch go(1);
+  Latch ready(static_cast<std::ptrdiff_t>(n));
+  Latch go(1);
   std::stop_source phase_stop;
   std::stop_callback forward(stop, [&phase_stop] { phase_stop.request_stop(); });
 

@@ -114,12 +114,7 @@ std::optional<std::string> mount_problem(const DeviceFacts& f, const std::string
 
 SafetyDecision decide_write(const WriteRequest& req, const DeviceFacts* facts,
                             const std::vector<ResolvedMount>& mounts) {
-  if (!req.write)
-    return {false, "writing needs --write (the default is read-only)"};
-  const std::string what = req.is_block ? "block device" : "file";
-  if (std::find(req.allow_write.begin(), req.allow_write.end(), req.target) == req.allow_write.end())
-    return {false, "writing to " + what + " " + req.target + " needs --allow-write " + req.target +
-                       " naming exactly this " + (req.is_block ? "device" : "file")};
+  if (auto refused = refuse_without_permission(req.write, req.is_block, req.target, req.allow_write)) return *refused;
   if (!req.is_block) {
     for (const auto& loop : req.backs) {
       const std::string via = req.target + " backs " + loop.facts.path + ", which ";
@@ -232,6 +227,21 @@ std::string canonical_path(const std::string& path) {
   std::string s(r);
   std::free(r);
   return s;
+}
+
+SafetyDecision check_write(const std::string& target, bool write, const std::vector<std::string>& allow_write) {
+  std::vector<std::string> allow;
+  for (const auto& a : allow_write) allow.push_back(canonical_path(a));
+  const auto mounts = read_mounts();
+  const auto facts = gather_device_facts(target);
+  WriteRequest req{write, facts.has_value(), canonical_path(target), allow, {}};
+  if (write && !facts) req.backs = gather_backed_loops(req.target);
+  return decide_write(req, facts ? &*facts : nullptr, mounts);
+}
+
+bool is_block_device(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISBLK(st.st_mode);
 }
 
 }  // namespace usbsat::load

@@ -69,6 +69,19 @@ struct SafetyDecision {
   std::string reason;  ///< why not (one sentence), empty when allowed
 };
 
+/// The rule both platforms share, pure (safety_common.cpp): writing needs --write, and `target` named exactly
+/// in `allow_write` (both canonical). nullopt when permitted.
+std::optional<SafetyDecision> refuse_without_permission(bool write, bool is_block, const std::string& target,
+                                                        const std::vector<std::string>& allow_write);
+
+/// The write check of one target as `usbsat load` runs it, on this system: canonical names, then the facts and
+/// the decision. Linux (safety.cpp): mountinfo, sysfs, loop devices → decide_write. Windows (win32/safety.cpp):
+/// volumes and the system disk → decide_disk_write (safety_windows.hpp); a regular file needs only the permission.
+SafetyDecision check_write(const std::string& target, bool write, const std::vector<std::string>& allow_write);
+
+/// Whether `path` names a disk (Linux: a block device node; Windows: \\.\PhysicalDriveN), not a file.
+bool is_block_device(const std::string& path);
+
 /// Pure decision for one target that the job would write to. `facts` is required for block devices; for
 /// regular files `req.backs` lists the loop devices the file backs.
 SafetyDecision decide_write(const WriteRequest& req, const DeviceFacts* facts,

@@ -1,23 +1,15 @@
 #include "load/worker.hpp"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
 
+#include "load/cpu_time.hpp"
 #include "load/offsets.hpp"
 
 namespace usbsat::load {
 namespace {
-
-CpuTime thread_cpu() {
-  rusage ru{};
-  ::getrusage(RUSAGE_THREAD, &ru);
-  return {static_cast<double>(ru.ru_utime.tv_sec) + static_cast<double>(ru.ru_utime.tv_usec) / 1e6,
-          static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) / 1e6};
-}
 
 constexpr std::int64_t kDrainLimitNs = 10'000'000'000;       // give up on in-flight I/O after 10 s
 constexpr std::chrono::milliseconds kReapTimeout{100};        // how often a waiting worker sees a stop

@@ -44,7 +44,7 @@ static int run_doctor(const DoctorOptions& o, const GlobalOptions& global) {
   //    rendering; the exit code is the worst severity.
   const auto result = diagnose_system(scan, o.max_sectors_target_kb);
   const report::DoctorReportInput in{result.findings, scan.diagnostics, result.controllers_checked,
-                                     result.drives_checked, terminal_for(STDOUT_FILENO, global.no_color).style()};
+                                     result.drives_checked, terminal_for(kStdoutFd, global.no_color).style()};
   const std::string out = global.json ? report::render_doctor_json(in) : report::render_doctor_text(in);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return doctor_exit_code(report::worst_severity(result.findings));

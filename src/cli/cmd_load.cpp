@@ -1,8 +1,4 @@
 // `usbsat load`: run a load job on block devices or files, in concurrency phases, and print the results.
-#include <signal.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
@@ -77,7 +73,7 @@ void bind_load_options(CLI::App& sub, LoadOptions& o) {
                  "Phases: 1 = each target alone, N = the first N targets at once (e.g. 1,2,4)")
       ->delimiter(',')
       ->allow_extra_args(false);
-  sub.add_option("--engine", o.engine, "uring|sync|null")->check(CLI::IsMember({"uring", "sync", "null"}))
+  sub.add_option("--engine", o.engine, load::engine_choices())->check(CLI::IsMember(load::engine_names()))
       ->capture_default_str();
   sub.add_option("--rwmix", o.rwmix, "randrw: percent reads")->check(CLI::Range(0, 100))->capture_default_str();
   sub.add_option("--offset", o.offset, "Start of the region (e.g. 1g)")->capture_default_str();
@@ -125,15 +121,9 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
   //    disk, no file backing a mounted or held loop device. Any refusal refuses the whole run before a single
   //    target is opened for writing.
   const bool writing = load::writes(job.pattern);
-  std::vector<std::string> allow;
-  for (const auto& a : o.allow_write) allow.push_back(load::canonical_path(a));
   if (writing) {
-    const auto mounts = load::read_mounts();
     for (const auto& t : o.targets) {
-      const auto facts = load::gather_device_facts(t);
-      load::WriteRequest req{o.write, facts.has_value(), load::canonical_path(t), allow, {}};
-      if (o.write && !facts) req.backs = load::gather_backed_loops(req.target);
-      const auto verdict = load::decide_write(req, facts ? &*facts : nullptr, mounts);
+      const auto verdict = load::check_write(t, o.write, o.allow_write);
       if (!verdict.allowed) return fail(global, kExitRefused, "load", "refused: " + verdict.reason);
     }
   }
@@ -145,7 +135,7 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
   std::vector<load::RunTarget> run_targets;
   bool open_failed = false;
   for (const auto& t : o.targets) {
-    const bool block = load::gather_device_facts(t).has_value();
+    const bool block = load::is_block_device(t);
     try {
       auto ot = load::open_target(t, {writing ? load::Access::ReadWrite : load::Access::ReadOnly, !o.buffered,
                                       writing && block});
@@ -178,7 +168,7 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
   bool interrupted = false;
   {
     SignalStop signals(stop);
-    const Terminal progress_terminal = terminal_for(STDERR_FILENO, global.no_color);
+    const Terminal progress_terminal = terminal_for(kStderrFd, global.no_color);
     const bool live = !global.json && !global.quiet && progress_terminal.smart;
     report::LinePrinter printer(live, progress_terminal.width);
     load::SnapshotFn on_snapshot;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "load/engine.hpp"
 #include "src/cli/command.hpp"
 
 namespace usbsat::cli {
@@ -16,7 +17,7 @@ struct LoadOptions {
   double runtime_s = 10;                ///< measured seconds per phase
   double ramp_s = 1;                    ///< unmeasured seconds before each phase's window
   std::vector<unsigned> concurrency;    ///< phase levels, e.g. {1,2,4}; empty = all targets at once
-  std::string engine = "uring";         ///< uring|sync|null
+  std::string engine{load::default_engine()};         ///< load::engine_names(): uring|sync|null (Linux), iocp|sync|null (Windows)
   unsigned rwmix = 50;                  ///< randrw: percent reads
   std::string offset = "0";             ///< region start (size string)
   std::string size = "0";               ///< region length (size string), 0 = to the end

@@ -143,7 +143,7 @@ static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
   if (o.predict) {
     const auto problem = analysis::plan::current_problem(t, o.devices, demands.per_drive);
     auto in = to_report(t, problem, analysis::model::predict_fair_share(problem));
-    in.style = terminal_for(STDOUT_FILENO, global.no_color).style();
+    in.style = terminal_for(kStdoutFd, global.no_color).style();
     if (demands.common)
       std::fputs("usbsat plan: --predict takes per-drive demands (DEV=RATE); the common one is ignored\n", stderr);
     std::fputs((global.json ? report::render_predict_json(in) : report::render_predict_text(in)).c_str(),
@@ -162,7 +162,7 @@ static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
   req.prefer = analysis::plan::parse_preference(o.prefer).value_or(analysis::plan::PlanPreference::Speed);
   const auto plan = analysis::plan::make_plan(t, req);
   auto in = to_report(t, plan, demands.common);
-  in.style = terminal_for(STDOUT_FILENO, global.no_color).style();
+  in.style = terminal_for(kStdoutFd, global.no_color).style();
   std::fputs((global.json ? report::render_plan_json(in) : report::render_plan_text(in)).c_str(), stdout);
   std::fflush(stdout);
   // Without any USB controller there is nothing to place drives on: the notice above is the answer, not a

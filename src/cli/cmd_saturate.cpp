@@ -59,8 +59,8 @@ void bind_saturate_options(CLI::App& sub, SaturateOptions& o) {
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
   sub.add_flag("--random-pass", o.random_pass, "Also measure 4 KiB random reads (a second pass)");
-  sub.add_option("--engine", o.engine, "uring|sync|null")
-      ->check(CLI::IsMember({"uring", "sync", "null"}))
+  sub.add_option("--engine", o.engine, load::engine_choices())
+      ->check(CLI::IsMember(load::engine_names()))
       ->capture_default_str();
   sub.add_option("--tolerance", o.tolerance, "Verdict tolerance as a fraction (default: from the noise)")
       ->check(CLI::Range(0.0, 0.5));
@@ -196,7 +196,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   bool interrupted = false;
   {
     SignalStop signals(stop);
-    const Terminal progress_terminal = terminal_for(STDERR_FILENO, global.no_color);
+    const Terminal progress_terminal = terminal_for(kStderrFd, global.no_color);
     const bool live = !json && !global.quiet && progress_terminal.smart;
     report::LinePrinter printer(live, progress_terminal.width);
     const load::Clock clock;
@@ -223,7 +223,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   auto r = analysis::saturate::build_report(plan, settings, &m, topo, tolerance);
   r.diagnostics = diags;
   r.interrupted = interrupted;
-  r.style = terminal_for(STDOUT_FILENO, global.no_color).style();
+  r.style = terminal_for(kStdoutFd, global.no_color).style();
   const std::string out = json ? report::render_saturate_json(r) : report::render_saturate_text(r);
   std::fputs(out.c_str(), stdout);
   std::fflush(stdout);

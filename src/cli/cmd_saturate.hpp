@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "load/engine.hpp"
 #include "src/cli/command.hpp"
 
 namespace usbsat::cli {
@@ -18,7 +19,7 @@ struct SaturateOptions {
   double ramp_s = 1;                     ///< unmeasured seconds before each phase's window
   unsigned repeat = 1;                   ///< runs of each phase (spread -> tolerance)
   bool random_pass = false;              ///< also a 4 KiB random-read pass
-  std::string engine = "uring";
+  std::string engine{load::default_engine()};
   bool dry_run = false;                  ///< print groups and phases, measure nothing
   double tolerance = 0;                  ///< force the verdict tolerance (fraction); 0: derive from noise
   std::vector<std::string> devices;      ///< restrict the USB drives to these

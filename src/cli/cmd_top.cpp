@@ -89,7 +89,7 @@ static int run_top(const TopOptions& o, const GlobalOptions& global) {
 
   std::stop_source stop;
   const SignalStop signals(stop);
-  const auto term = terminal_for(STDOUT_FILENO, global.no_color);
+  const auto term = terminal_for(kStdoutFd, global.no_color);
   const bool refresh = term.smart && !global.json;
   auto prev = sample(devices);
   for (unsigned i = 1; o.count == 0 || i <= o.count; ++i) {

@@ -42,7 +42,7 @@ static int run_watch(const WatchOptions& o, const GlobalOptions& global) {
   const analysis::doctor::ModelSharePredictor model;
   auto config = system_doctor_config(before.host, 1024);
   config.predictor = &model;
-  const auto style = terminal_for(STDOUT_FILENO, global.no_color).style();
+  const auto style = terminal_for(kStdoutFd, global.no_color).style();
   if (!global.quiet)
     fmt::print(stderr, "usbsat watch: {} USB drive(s) connected; waiting for USB storage to come or go (Ctrl-C to stop)\n",
                analysis::common::usb_drives(before.topology).size());

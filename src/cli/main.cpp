@@ -11,6 +11,7 @@
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
 #include "src/cli/parse.hpp"
+#include "src/cli/terminal.hpp"
 #include "topology/errors.hpp"
 #include "topology/recording/recording_error.hpp"
 
@@ -36,6 +37,7 @@ int run(const usbsat::cli::Invocation& inv) {
 
 int main(int argc, char** argv) {
   using namespace usbsat;
+  cli::setup_standard_streams();
   std::vector<std::string> args(argv, argv + argc);
   auto parsed = cli::parse_args(args);
   int rc = 0;

@@ -1,49 +1,27 @@
 #pragma once
-/// SIGINT/SIGTERM → a stop request: shared by the commands that run load (`usbsat load`, `usbsat saturate`).
-#include <pthread.h>
-#include <signal.h>
-
+/// SIGINT/SIGTERM (Ctrl-C, Ctrl-Break, closing the console on Windows) → a stop request: shared by the commands
+/// that run until stopped or run load (`load`, `saturate`, `watch`, `top`). One home per platform:
+/// signal_stop_posix.cpp (the signals blocked in every thread, taken by sigtimedwait in one watcher thread, so no
+/// code runs in signal context) and win32/signal_stop.cpp (SetConsoleCtrlHandler; Windows runs the handler in a
+/// thread of its own).
 #include <atomic>
-#include <ctime>
+#include <memory>
 #include <stop_token>
-#include <thread>
 
 namespace usbsat::cli {
 
-/// SIGINT/SIGTERM → stop request. The signals are blocked in every thread and taken by sigtimedwait in one
-/// watcher thread, so no code runs in signal context.
 class SignalStop {
  public:
-  explicit SignalStop(std::stop_source& src) {
-    sigemptyset(&set_);
-    sigaddset(&set_, SIGINT);
-    sigaddset(&set_, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set_, &old_);
-    watcher_ = std::jthread([this, &src](std::stop_token self) {
-      const timespec ts{0, 100'000'000};
-      while (!self.stop_requested()) {
-        const int sig = sigtimedwait(&set_, nullptr, &ts);
-        if (sig == SIGINT || sig == SIGTERM) {
-          signalled_ = true;
-          src.request_stop();
-          return;
-        }
-      }
-    });
-  }
-  ~SignalStop() {
-    watcher_.request_stop();
-    watcher_.join();
-    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
-  }
+  explicit SignalStop(std::stop_source& src);
+  ~SignalStop();
   SignalStop(const SignalStop&) = delete;
   SignalStop& operator=(const SignalStop&) = delete;
   bool signalled() const { return signalled_; }
 
  private:
-  sigset_t set_{}, old_{};
+  struct Impl;
   std::atomic<bool> signalled_{false};
-  std::jthread watcher_;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace usbsat::cli

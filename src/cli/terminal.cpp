@@ -1,8 +1,5 @@
 #include "src/cli/terminal.hpp"
 
-#include <sys/ioctl.h>
-#include <unistd.h>
-
 #include <charconv>
 #include <cstdlib>
 
@@ -24,23 +21,23 @@ std::size_t parse_columns(const std::optional<std::string>& s) {
 
 }  // namespace
 
+TerminalFacts probe_terminal(int fd) {
+  const TtyProbe tty = probe_tty(fd);
+  TerminalFacts f;
+  f.is_tty = tty.is_tty;
+  f.term = env("TERM");
+  f.no_color = env("NO_COLOR");
+  f.columns_env = env("COLUMNS");
+  f.winsize_columns = tty.columns;
+  return f;
+}
+
 Terminal decide_terminal(const TerminalFacts& f, bool no_color_flag) {
   Terminal t;
   t.smart = f.is_tty && f.term && !f.term->empty() && *f.term != "dumb";
   t.color = t.smart && !no_color_flag && (!f.no_color || f.no_color->empty());
   if (f.is_tty) t.width = f.winsize_columns > 0 ? f.winsize_columns : parse_columns(f.columns_env);
   return t;
-}
-
-TerminalFacts probe_terminal(int fd) {
-  TerminalFacts f;
-  f.is_tty = ::isatty(fd) == 1;
-  f.term = env("TERM");
-  f.no_color = env("NO_COLOR");
-  f.columns_env = env("COLUMNS");
-  winsize ws{};
-  if (f.is_tty && ::ioctl(fd, TIOCGWINSZ, &ws) == 0) f.winsize_columns = ws.ws_col;
-  return f;
 }
 
 Terminal terminal_for(int fd, bool no_color_flag) { return decide_terminal(probe_terminal(fd), no_color_flag); }

@@ -11,6 +11,10 @@
 
 namespace usbsat::cli {
 
+/// The C file descriptors of stdout and stderr (kStdoutFd and kStderrFd, which Windows lacks).
+inline constexpr int kStdoutFd = 1;
+inline constexpr int kStderrFd = 2;
+
 /// What the process can observe about one output stream and the environment.
 struct TerminalFacts {
   bool is_tty = false;                     ///< isatty(fd)
@@ -37,7 +41,21 @@ struct Terminal {
 ///             a pipe or file is never fitted to a width.
 Terminal decide_terminal(const TerminalFacts& facts, bool no_color_flag);
 
-/// The facts for file descriptor `fd` (STDOUT_FILENO, STDERR_FILENO) in this process.
+/// What the operating system says about `fd`: whether it is a terminal and, if so, its width in columns (0 =
+/// unknown). The only platform-specific part (terminal_posix.cpp: isatty + TIOCGWINSZ; win32/terminal.cpp:
+/// a console handle, GetConsoleMode + GetConsoleScreenBufferInfo; a pipe, file or NUL is no terminal).
+struct TtyProbe {
+  bool is_tty = false;
+  std::size_t columns = 0;
+};
+TtyProbe probe_tty(int fd);
+
+/// Once, first thing in main(): stdout and stderr carry usbsat's bytes unchanged. POSIX: nothing to do.
+/// Windows: binary mode (the C runtime's text mode would turn every "\n" into "\r\n", so `usbsat.exe ... --json`
+/// would differ from the Linux build's output) and a UTF-8 console code page ("µs", "×", box drawing).
+void setup_standard_streams();
+
+/// The facts for file descriptor `fd` (kStdoutFd, kStderrFd) in this process.
 TerminalFacts probe_terminal(int fd);
 
 /// decide_terminal(probe_terminal(fd), no_color_flag).

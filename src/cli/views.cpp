@@ -3,9 +3,10 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <unistd.h>
+#include <filesystem>
 
 #include "src/cli/diagnostics_printer.hpp"
+#include "src/cli/platform_text.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
 
@@ -27,11 +28,10 @@ topology::ScanResult scan(const ScanOptions& o, const GlobalOptions& g, topology
 std::optional<std::string> no_usb_notice(const topology::Topology& t, std::string_view command) {
   if (!t.controllers().empty()) return std::nullopt;
   return fmt::format(
-      "usbsat: no USB host controller found under /sys (no /sys/bus/usb: this machine has no USB, or it is "
-      "hidden, e.g. in a container or VM).\n"
+      "usbsat: no USB host controller found {}.\n"
       "usbsat: to see what {} shows on a real machine layout, run it on a sample recording:\n"
-      "usbsat:   usbsat --from {}/workstation.json {}\n",
-      command, USBSAT_RECORDINGS_DIR, command);
+      "usbsat:   usbsat --from {} {}\n",
+      no_usb_where(), command, (std::filesystem::path(sample_recordings_dir()) / "workstation.json").string(), command);
 }
 
 int show_view(const topology::ScanResult& scan, std::string_view command, const ViewOptions& o,
@@ -51,7 +51,7 @@ int show_view(const topology::ScanResult& scan, std::string_view command, const 
 
 int run_view(std::string_view command, const ViewOptions& o, const GlobalOptions& g, const ViewRenderers& view) {
   return show_view(scan(o.scan, g, g.json ? topology::ScanDetail::Full : view.text_detail), command, o, g, view, stdout, stderr,
-                   terminal_for(STDOUT_FILENO, g.no_color).style());
+                   terminal_for(kStdoutFd, g.no_color).style());
 }
 
 }  // namespace usbsat::cli
