@@ -1,8 +1,6 @@
 // usbsat record: scan this system through the platform's recorder and write what the scan read as one JSON document.
 #include "src/cli/cmd_record.hpp"
 
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +14,7 @@
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
+#include "src/cli/platform_text.hpp"
 #include "src/cli/system_scan.hpp"
 #include "topology/recording/recording.hpp"
 #include "topology/recording/serials.hpp"
@@ -33,10 +32,10 @@ std::time_t recording_time() {
   return std::time(nullptr);
 }
 
-std::string host_name(bool keep) {
-  char buf[256] = {};
-  if (::gethostname(buf, sizeof buf - 1) != 0) return "unknown";
-  return keep ? std::string(buf) : topology::recording::pseudonym(buf);
+std::string recorded_host(bool keep) {
+  const auto name = host_name();
+  if (!name) return "unknown";
+  return keep ? *name : topology::recording::pseudonym(*name);
 }
 
 int run_record(const RecordOptions& o, const GlobalOptions& g) {
@@ -48,7 +47,7 @@ int run_record(const RecordOptions& o, const GlobalOptions& g) {
   topology::recording::Envelope meta;
   meta.recorded_at = topology::recording::rfc3339_utc(recording_time());
   meta.usbsat_version = USBSAT_VERSION;
-  meta.host = host_name(o.keep_serials);
+  meta.host = recorded_host(o.keep_serials);
   // No /sys (Linux) or no SetupAPI answers (Windows): ScanError, exit 3 (main.cpp).
   const auto rec = topology::recording::record_system(config, std::move(meta), o.keep_serials);
 

@@ -22,6 +22,7 @@
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
+#include "src/cli/platform_text.hpp"
 #include "src/cli/picture.hpp"
 
 namespace usbsat::cli {
@@ -43,11 +44,9 @@ std::string page_time(const ReportOptions& o) {
   return buf;
 }
 
-std::string host_name(const ReportOptions& o) {
+std::string page_host(const ReportOptions& o) {
   if (o.hostname) return *o.hostname;
-  char buf[256] = {};
-  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown host";
-  return buf;
+  return host_name().value_or("unknown host");
 }
 
 /// This process's command line ("usbsat report -o x.html"), from /proc/self/cmdline.
@@ -138,7 +137,7 @@ static int run_report(const ReportOptions& o, const GlobalOptions& global) {
       return fail(global, kExitEnvironment, "report", e.what(), scan_result.diagnostics);
     }
   }
-  in.meta = {USBSAT_VERSION, host_name(o), page_time(o), std::move(commands)};
+  in.meta = {USBSAT_VERSION, page_host(o), page_time(o), std::move(commands)};
   in.controllers = t.controllers().size();
   in.drives = facts.drives_checked;
   in.findings = facts.findings;

@@ -5,6 +5,8 @@
 #    ARGS; missing: skipped ("SKIP:" line, the test's SKIP_REGULAR_EXPRESSION) unless -DREQUIRE_LINUX=ON (CI)]
 #   [-DMAKE_FILE=<path>:<MiB>: create that file first (a load target)] [-DCHANGED=<path>: must differ afterwards]
 #   [-DUNCHANGED=<path>: must be the same afterwards]
+#   [-DREPLAY=<recording written by the run>:<the Linux build's usbsat>: the Linux build reads it (--from FILE
+#    drives --json: exit 0, JSON) and it is a Windows recording; missing Linux build: as for LINUX_USBSAT]
 string(REPLACE "|" ";" wine "${WINE}")
 string(REPLACE "|" ";" args "${ARGS}")
 
@@ -81,6 +83,33 @@ if(LINUX_USBSAT)
                         "with ${linux_file}")
   endif()
   message(STATUS "identical to the Linux build's output (${LINUX_USBSAT})")
+endif()
+if(REPLAY)
+  string(REGEX MATCH "^(.*):([^:]*)$" _ "${REPLAY}")
+  set(recording "${CMAKE_MATCH_1}")
+  set(linux "${CMAKE_MATCH_2}")
+  if(NOT EXISTS "${recording}")
+    message(FATAL_ERROR "${what}: wrote no recording at ${recording}")
+  endif()
+  file(READ "${recording}" doc)
+  string(JSON platform ERROR_VARIABLE json_error GET "${doc}" platform)
+  if(json_error OR NOT platform STREQUAL "windows")
+    message(FATAL_ERROR "${what}: ${recording} is not a Windows recording (platform '${platform}' ${json_error})")
+  endif()
+  if(NOT EXISTS "${linux}")
+    if(REQUIRE_LINUX)
+      message(FATAL_ERROR "the Linux build's usbsat (${linux}) is missing: CI builds it before the Windows leg")
+    endif()
+    message("SKIP: no Linux build at ${linux} to replay ${recording} with")
+    return()
+  endif()
+  execute_process(COMMAND ${linux} --from ${recording} drives --json OUTPUT_VARIABLE replayed
+                  ERROR_VARIABLE replay_err RESULT_VARIABLE replay_rc)
+  string(JSON type ERROR_VARIABLE json_error TYPE "${replayed}")
+  if(NOT replay_rc EQUAL 0 OR json_error)
+    message(FATAL_ERROR "the Linux build cannot read usbsat.exe's recording: exit ${replay_rc} ${json_error}\n${replay_err}")
+  endif()
+  message(STATUS "the Linux build reads usbsat.exe's recording: ${replayed}")
 endif()
 if(CHANGED)
   file(SHA256 "${CHANGED}" after)

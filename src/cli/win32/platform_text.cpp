@@ -22,4 +22,11 @@ std::string sample_recordings_dir() {
   return (prefix / "share" / "usbsat" / "recordings").make_preferred().string();
 }
 
+std::optional<std::string> host_name() {
+  char buf[256] = {};
+  DWORD n = sizeof buf;
+  if (!::GetComputerNameExA(ComputerNameDnsHostname, buf, &n) || n == 0) return std::nullopt;
+  return std::string(buf, n);
+}
+
 }  // namespace usbsat::cli

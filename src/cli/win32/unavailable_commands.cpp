@@ -28,12 +28,7 @@ Runner refuse(CLI::App& sub, std::string name, std::string why) {
 Runner configure_report(CLI::App& sub) {
   return refuse(sub, "report",
                 "the page's topology picture is laid out with Graphviz, which usbsat.exe is built without; record "
-                "this machine's layout elsewhere and run `usbsat --from FILE report` on Linux");
-}
-
-Runner configure_record(CLI::App& sub) {
-  return refuse(sub, "record", "it records the Linux scan (sysfs and udev); the Windows collector's recording is not "
-                               "written by usbsat.exe yet");
+                "this machine with `usbsat record -o FILE` and run `usbsat --from FILE report` on Linux");
 }
 
 Runner configure_watch(CLI::App& sub) {
