@@ -41,7 +41,9 @@ def near(value, want, what, tol=TOL):
 
 # One drive's share of a bus that several drives saturate together: the throttle is exact for the bus (TOL), not
 # for how it splits. Measured at QD32, 4 drives on a 40 MB/s bus, 5 s: 9.52-10.43 MB/s over four runs, so a ±5%
-# check of each share fails now and then on an idle machine; ±10% still catches a drive starved or favoured.
+# check of each share fails now and then on an idle machine, and more often next to CI's other legs
+# (e2e_load_shared_bus, QD16: two misses in a row while the sanitize build ran at nice 19); ±10% still catches
+# a drive starved or favoured. A share outside ±5% is still measured once more first.
 SPLIT_TOL = 0.10
 
 
@@ -154,7 +156,7 @@ def case_shared_bus(usbsat):
             n = len(p["targets"])
             near(p["aggregate"]["mbs"], 40, f"sum of {n} drives on a 40 MB/s bus")
             for t in p["per_target"]:
-                near(t["mbs"], 40 / n, f"{t['target']} with {n} drives at once")
+                near(t["mbs"], 40 / n, f"{t['target']} with {n} drives at once", SPLIT_TOL)
                 check(t["error"] is None and t["errors"] == 0, f"{t['target']} has no errors")
 
 
