@@ -8,10 +8,7 @@ namespace usbsat::topology::recording {
 Recorded record_system(const ScanConfig&, Envelope meta, bool keep_serials) {
   std::vector<Diagnostic> collected;
   auto snapshot = windows::collect_snapshot(collected);
-  Recorded r = record_windows(std::move(snapshot), std::move(meta), keep_serials);
-  collected.insert(collected.end(), r.scan.diagnostics.begin(), r.scan.diagnostics.end());
-  r.scan.diagnostics = std::move(collected);
-  return r;
+  return record_windows(std::move(snapshot), std::move(meta), keep_serials, std::move(collected));
 }
 
 }  // namespace usbsat::topology::recording

@@ -131,8 +131,9 @@ Recorded record_linux(DeviceSource& live, const ScanConfig& config, Envelope met
   return r;
 }
 
-Recorded record_windows(windows::WindowsSnapshot snapshot, Envelope meta, bool keep_serials) {
-  Recorded r{windows::build_topology(snapshot), {}};
+Recorded record_windows(windows::WindowsSnapshot snapshot, Envelope meta, bool keep_serials,
+                        std::vector<Diagnostic> collected) {
+  Recorded r{windows::build_topology(snapshot, std::move(collected)), {}};
   if (!keep_serials) hide_serials(snapshot);
   meta.platform = "windows";
   meta.version = kVersion;

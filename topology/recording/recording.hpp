@@ -60,8 +60,10 @@ struct Recorded {
 };
 Recorded record_linux(DeviceSource& live, const ScanConfig& config, Envelope meta, bool keep_serials);
 /// The same for Windows: the live collector's snapshot through the builder (the scan) and as the recording's
-/// `data` (serials hidden unless `keep_serials`). Portable: tested on Linux with the Windows fixtures.
-Recorded record_windows(windows::WindowsSnapshot snapshot, Envelope meta, bool keep_serials);
+/// `data` (serials hidden unless `keep_serials`); `collected`: the collector's diagnostics, first in the scan's.
+/// Portable: tested on Linux with the Windows fixtures.
+Recorded record_windows(windows::WindowsSnapshot snapshot, Envelope meta, bool keep_serials,
+                        std::vector<Diagnostic> collected = {});
 /// `usbsat record`: this system's live scan through the platform's recorder — record_linux() over libudev on
 /// Linux (record_system_udev.cpp), record_windows() over the SetupAPI/IOCTL collector on Windows
 /// (record_system_win32.cpp). Throws ScanError when the system cannot be scanned at all.

@@ -22,19 +22,14 @@ constexpr std::size_t kMinEmbedded = 4;
 
 using Replacements = std::vector<std::pair<std::string, std::string>>;
 
-void replace_all(std::string& s, const Replacements& by) {
-  for (const auto& [from, to] : by) {
-    for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-      s.replace(at, from.size(), to);
-  }
-}
-
 char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
-/// replace_all() ignoring ASCII case: Windows writes one serial upper case in an instance ID
-/// ("USB\VID_..\4C5300...") and lower case in a symbolic link ("USB#VID_..#4c5300...#{...}").
-void replace_all_icase(std::string& s, const Replacements& by) {
-  const auto same = [](char a, char b) { return lower_ascii(a) == lower_ascii(b); };
+enum class Case { Exact, Ignore };
+
+/// Replace every occurrence of each `from` by its `to`. Case::Ignore for Windows, which writes one serial upper
+/// case in an instance ID ("USB\VID_..\4C5300...") and lower case in a symbolic link ("USB#VID_..#4c5300...#{...}").
+void replace_all(std::string& s, const Replacements& by, Case c = Case::Exact) {
+  const auto same = [c](char a, char b) { return c == Case::Exact ? a == b : lower_ascii(a) == lower_ascii(b); };
   for (const auto& [from, to] : by) {
     for (std::size_t at = 0;;) {
       const auto it = std::search(s.begin() + static_cast<std::ptrdiff_t>(at), s.end(), from.begin(), from.end(), same);
@@ -62,14 +57,6 @@ void for_each_device(windows::UsbHub& hub, F&& f) {
       f(dev);
       if (dev.hub) for_each_device(*dev.hub, f);
     }
-}
-
-template <typename F>
-void for_each_hub(windows::UsbHub& hub, F&& f) {
-  f(hub);
-  for (auto& port : hub.ports)
-    for (auto& dev : port.device)
-      if (dev.hub) for_each_hub(*dev.hub, f);
 }
 
 }  // namespace
@@ -144,19 +131,21 @@ void hide_serials(windows::WindowsSnapshot& s) {
   // 2. The same serials inside device instance IDs and the hubs' symbolic links, in any letter case.
   const auto by = embedded(serials);
   if (by.empty()) return;
-  const auto in = [&](std::string& v) { replace_all_icase(v, by); };
+  const auto in = [&](std::string& v) { replace_all(v, by, Case::Ignore); };
   const auto in_opt = [&](std::optional<std::string>& v) {
     if (v) in(*v);
   };
+  const auto in_hub = [&](windows::UsbHub& h) {
+    in_opt(h.symbolic_link);
+    for (auto& p : h.ports) in_opt(p.companion_hub);
+  };
   for (auto& c : s.controllers) {
     if (!c.root_hub) continue;
+    in_hub(*c.root_hub);
     for_each_device(*c.root_hub, [&](windows::UsbDevice& d) {
       in(d.instance_id);
       for (auto& f : d.functions) in(f.instance_id);
-    });
-    for_each_hub(*c.root_hub, [&](windows::UsbHub& h) {
-      in_opt(h.symbolic_link);
-      for (auto& p : h.ports) in_opt(p.companion_hub);
+      if (d.hub) in_hub(*d.hub);
     });
   }
   for (auto& d : s.disks) {

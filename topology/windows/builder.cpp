@@ -480,14 +480,18 @@ void Build::add_disk(const Disk& disk) {
 
 ScanResult build_topology(const WindowsSnapshot& snapshot) { return Build(snapshot).run(); }
 
+ScanResult build_topology(const WindowsSnapshot& snapshot, std::vector<Diagnostic> earlier) {
+  auto result = build_topology(snapshot);
+  earlier.insert(earlier.end(), std::make_move_iterator(result.diagnostics.begin()),
+                 std::make_move_iterator(result.diagnostics.end()));
+  result.diagnostics = std::move(earlier);
+  return result;
+}
+
 ScanResult build_topology(const nlohmann::json& data) {
   std::vector<Diagnostic> reader;
   const auto snapshot = snapshot_from_json(data, reader);
-  auto result = build_topology(snapshot);
-  reader.insert(reader.end(), std::make_move_iterator(result.diagnostics.begin()),
-                std::make_move_iterator(result.diagnostics.end()));
-  result.diagnostics = std::move(reader);
-  return result;
+  return build_topology(snapshot, std::move(reader));
 }
 
 }  // namespace usbsat::topology::windows

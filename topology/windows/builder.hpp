@@ -13,6 +13,8 @@
 /// - Bus numbers (usbN) and device names (N-P.P) are assigned in PCI address order; syspaths are synthetic
 ///   ("/windows/pci/0000:00:14.0/usb1/usb1-port3/1-3"); disks are PhysicalDriveN, devnode \\.\PhysicalDriveN.
 /// - The interface driver is the Windows service: UASPStor = UAS, USBSTOR = Bulk-Only.
+#include <vector>
+
 #include <nlohmann/json_fwd.hpp>
 
 #include "topology/scan.hpp"
@@ -22,6 +24,9 @@ namespace usbsat::topology::windows {
 
 /// The topology of one snapshot. Missing values stay unknown (with a diagnostic where that hides something).
 ScanResult build_topology(const WindowsSnapshot& snapshot);
+/// The same, after `earlier`: what went wrong while the snapshot was made (the collector's failures, a
+/// recording reader's warnings), which comes first in the diagnostics.
+ScanResult build_topology(const WindowsSnapshot& snapshot, std::vector<Diagnostic> earlier);
 
 /// The topology of the `data` object of a "windows" recording (snapshot_json.hpp); reader warnings come first
 /// in the diagnostics. Throws ScanError when `data` is not a JSON object.

@@ -7,10 +7,8 @@ namespace usbsat::topology {
 
 ScanResult scan_system(const ScanConfig&) {
   std::vector<Diagnostic> collected;
-  auto result = windows::build_topology(windows::collect_snapshot(collected));
-  collected.insert(collected.end(), result.diagnostics.begin(), result.diagnostics.end());
-  result.diagnostics = std::move(collected);
-  return result;
+  const auto snapshot = windows::collect_snapshot(collected);
+  return windows::build_topology(snapshot, std::move(collected));
 }
 
 }  // namespace usbsat::topology
