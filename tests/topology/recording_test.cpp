@@ -178,6 +178,37 @@ TEST_CASE("recording: a Windows snapshot records with serials hidden and replays
   }
 }
 
+TEST_CASE("recording: a Windows serial is hidden in instance IDs and symbolic links whatever their letter case") {
+  // Windows upper-cases a USB serial in the instance ID and lower-cases it in the hub's symbolic link.
+  windows::UsbDevice hub_dev;
+  hub_dev.instance_id = "USB\\VID_05E3&PID_0626\\ABCD1234";
+  hub_dev.serial = "AbCd1234";
+  hub_dev.hub = windows::UsbHub{};
+  hub_dev.hub->symbolic_link = "USB#VID_05E3&PID_0626#abcd1234#{f18a0e88-c30c-11d0-8815-00a0c906bed8}";
+  windows::UsbPort in_root, companion;
+  in_root.device.push_back(hub_dev);
+  companion.companion_hub = hub_dev.hub->symbolic_link;
+  windows::HostController c;
+  c.root_hub = windows::UsbHub{};
+  c.root_hub->ports = {in_root, companion};
+  windows::WindowsSnapshot snap;
+  snap.controllers.push_back(c);
+  windows::Disk disk;
+  disk.instance_id = "USBSTOR\\DISK&VEN_X&PROD_Y\\ABCD1234&0";
+  disk.ancestors = {"USB\\VID_05E3&PID_0626\\AbCd1234"};
+  snap.disks.push_back(disk);
+
+  hide_serials(snap);
+  const std::string p = pseudonym("AbCd1234");
+  const auto& dev = snap.controllers[0].root_hub->ports[0].device[0];
+  CHECK(dev.serial == p);
+  CHECK(dev.instance_id == "USB\\VID_05E3&PID_0626\\" + p);
+  CHECK(*dev.hub->symbolic_link == "USB#VID_05E3&PID_0626#" + p + "#{f18a0e88-c30c-11d0-8815-00a0c906bed8}");
+  CHECK(*snap.controllers[0].root_hub->ports[1].companion_hub == *dev.hub->symbolic_link);
+  CHECK(*snap.disks[0].instance_id == "USBSTOR\\DISK&VEN_X&PROD_Y\\" + p + "&0");
+  CHECK(snap.disks[0].ancestors[0] == dev.instance_id);
+}
+
 TEST_CASE("recording: pseudonyms are stable, short and distinct") {
   CHECK(pseudonym("") == "h:cbf29ce48422");  // FNV-1a 64 offset basis: the hash of nothing
   CHECK(pseudonym("a") == "h:af63dc4c8601");
