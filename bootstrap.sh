@@ -42,7 +42,7 @@ install_deps() {
 # legs start; without it, outside CI, the comparisons skip).
 test_windows() {
   cmake --preset windows >/dev/null &&
-    cmake --build --preset windows --target windows_test usbsat &&
+    "${LEG_NICE[@]}" cmake --build --preset windows --target windows_test usbsat &&
     ctest --preset windows
 }
 
@@ -50,6 +50,7 @@ test_windows() {
 # Every variant is built once. The main suite's ctest (mostly waiting on throttled loop devices) runs while the
 # sanitizer, fuzz and cross builds take the two cores one after another; each leg logs to build-logs/<leg>.log.
 LOGDIR=build-logs
+LEG_NICE=()      # leg_builds sets it: the extra legs compile at nice 19
 
 leg_main() {      # the Linux suite: unit, umockdev, fixtures, schema, bad input, loop-bed e2e
   # A throughput test can miss its ±5 % while the other legs compile on the same two cores: a failing test is
@@ -57,11 +58,11 @@ leg_main() {      # the Linux suite: unit, umockdev, fixtures, schema, bad input
   ctest --preset ci --repeat until-pass:2
 }
 leg_tsan() {      # the load runner's tests under ThreadSanitizer
-  cmake --preset tsan >/dev/null && cmake --build --preset tsan && ctest --preset tsan
+  cmake --preset tsan >/dev/null && "${LEG_NICE[@]}" cmake --build --preset tsan && ctest --preset tsan
 }
 leg_sanitize() {  # one clang ASan + UBSan build: every libFuzzer target for USBSAT_FUZZ_SECONDS, then its committed
                   # seeds and reproducers; then the unit and umockdev tests under the same sanitizers
-  cmake --preset sanitize >/dev/null && cmake --build --preset sanitize || return 1
+  cmake --preset sanitize >/dev/null && "${LEG_NICE[@]}" cmake --build --preset sanitize || return 1
   local rc=0
   ctest --preset fuzz || rc=1
   ctest --preset asan || rc=1
@@ -72,9 +73,11 @@ leg_windows() {   # the Windows cross-build (mingw-w64) and its unit tests under
 }
 leg_builds() {    # the extra variants, one build at a time (two cores)
   local rc=0 l
-  # At the lowest CPU priority: the main suite's throughput tests (workers on throttled loop devices) get a core
-  # first when they need one; the compilers take what is left.
-  renice -n 19 -p "$BASHPID" >/dev/null
+  # The compilers run at the lowest CPU priority: the main suite's throughput tests (workers on throttled loop
+  # devices) get a core first when they need one. The legs' tests do not: the load runner's tests measure 200 ms
+  # windows, and a thread at nice 19 beside two busy cores gets about 1.5 % of one (CI saw a worker there make
+  # no I/O at all in its window).
+  LEG_NICE=(nice -n 19)
   for l in tsan sanitize windows; do
     local t0=$SECONDS
     if "leg_$l" >"$LOGDIR/$l.log" 2>&1; then
@@ -82,6 +85,7 @@ leg_builds() {    # the extra variants, one build at a time (two cores)
     else
       echo "bootstrap: leg $l FAILED after $((SECONDS - t0)) s; last lines of $LOGDIR/$l.log:"
       tail -n 60 "$LOGDIR/$l.log"
+      echo "$l" >>"$LOGDIR/failed"
       rc=1
     fi
   done
@@ -90,6 +94,7 @@ leg_builds() {    # the extra variants, one build at a time (two cores)
 
 run_test_legs() {
   mkdir -p "$LOGDIR"
+  rm -f "$LOGDIR/failed"
   local t0=$SECONDS
   cmake --preset ci >/dev/null
   cmake --build --preset ci
@@ -99,6 +104,15 @@ run_test_legs() {
   leg_main || main_rc=$?
   local builds_rc=0
   wait "$builds" || builds_rc=$?
+  # A failed leg's lines scrolled past inside the main suite's output: they are shown again last.
+  local l
+  if [[ -f $LOGDIR/failed ]]; then
+    while read -r l; do
+      echo "bootstrap: leg $l FAILED; its failures (from $LOGDIR/$l.log):"
+      { grep -E -B2 -A12 'ERROR:|FAILED|Failed|error:|\*\*\*' "$LOGDIR/$l.log" || tail -n 40 "$LOGDIR/$l.log"; } |
+        tail -n 80
+    done <"$LOGDIR/failed"
+  fi
   echo "bootstrap: all legs done in $((SECONDS - t0)) s (main suite rc $main_rc, sanitizer/fuzz legs rc $builds_rc)"
   ((main_rc == 0 && builds_rc == 0))
 }

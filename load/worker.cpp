@@ -70,6 +70,9 @@ WorkerOutcome run_worker(Engine& engine, std::span<std::byte> buffers, const Wor
     }
     if (!stopping && (now >= timing.end_ns || stop.stop_requested() || out.error != 0)) {
       stopping = true;
+      // Read the clock again: a stop requested at the window's end (the runner's phase stop) may be seen here
+      // with `now` read before that end, and the window would come out short of the runtime.
+      now = clock.now_ns();
       stop_ns = now < timing.end_ns ? now : timing.end_ns;
     }
     if (!stopping) {
