@@ -17,34 +17,6 @@
 namespace usbsat::load {
 namespace {
 
-std::string unescape_octal(std::string_view s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 3 < s.size() + 1 && s.substr(i + 1, 3).size() == 3 &&
-        s.substr(i + 1, 3).find_first_not_of("01234567") == std::string_view::npos) {
-      out.push_back(static_cast<char>(std::stoi(std::string(s.substr(i + 1, 3)), nullptr, 8)));
-      i += 3;
-    } else {
-      out.push_back(s[i]);
-    }
-  }
-  return out;
-}
-
-std::optional<DevNum> parse_devnum(std::string_view s) {
-  const auto colon = s.find(':');
-  if (colon == std::string_view::npos) return std::nullopt;
-  try {
-    std::size_t a = 0, b = 0;
-    const std::string maj(s.substr(0, colon)), min(s.substr(colon + 1));
-    const unsigned long M = std::stoul(maj, &a), m = std::stoul(min, &b);
-    if (a != maj.size() || b != min.size() || maj.empty() || min.empty()) return std::nullopt;
-    return DevNum{static_cast<unsigned>(M), static_cast<unsigned>(m)};
-  } catch (...) {
-    return std::nullopt;
-  }
-}
-
 std::string read_first_line(const std::filesystem::path& p) {
   std::ifstream f(p);
   std::string line;
@@ -55,31 +27,6 @@ std::string read_first_line(const std::filesystem::path& p) {
 bool is_system_mount(const std::string& mp) { return mp == "/" || mp == "/boot" || mp == "/boot/efi" || mp == "/usr"; }
 
 }  // namespace
-
-std::vector<MountEntry> parse_mountinfo(std::string_view text) {
-  std::vector<MountEntry> out;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    auto eol = text.find('\n', pos);
-    if (eol == std::string_view::npos) eol = text.size();
-    const std::string_view line = text.substr(pos, eol - pos);
-    pos = eol + 1;
-    std::vector<std::string_view> f;
-    std::size_t i = 0;
-    while (i < line.size()) {
-      while (i < line.size() && line[i] == ' ') ++i;
-      const auto start = i;
-      while (i < line.size() && line[i] != ' ') ++i;
-      if (i > start) f.push_back(line.substr(start, i - start));
-    }
-    const auto sep = std::find(f.begin(), f.end(), std::string_view("-"));
-    if (f.size() < 6 || sep == f.end() || f.end() - sep < 3 || sep - f.begin() < 6) continue;
-    const auto dev = parse_devnum(f[2]);
-    if (!dev) continue;
-    out.push_back({*dev, unescape_octal(f[4]), std::string(sep[1]), unescape_octal(sep[2])});
-  }
-  return out;
-}
 
 namespace {
 
@@ -148,7 +95,7 @@ std::optional<DeviceFacts> gather_device_facts(const std::string& path, const st
     const auto c = fs::canonical(p, ec);
     if (ec || std::find(seen.begin(), seen.end(), c) != seen.end()) return;
     seen.push_back(c);
-    if (const auto d = parse_devnum(read_first_line(c / "dev")); d && !(*d == f.dev)) {
+    if (const auto d = topology::parse_devnum(read_first_line(c / "dev")); d && !(*d == f.dev)) {
       f.related.push_back(*d);
       f.related_names.push_back(c.filename().string());
     }
@@ -211,7 +158,7 @@ std::vector<ResolvedMount> read_mounts(const std::string& mountinfo_path) {
   std::stringstream ss;
   ss << f.rdbuf();
   std::vector<ResolvedMount> out;
-  for (auto& m : parse_mountinfo(ss.str())) {
+  for (auto& m : topology::parse_mountinfo(ss.str())) {
     ResolvedMount r{std::move(m), std::nullopt};
     struct stat st {};
     if (r.entry.source.rfind("/dev/", 0) == 0 && ::stat(r.entry.source.c_str(), &st) == 0 && S_ISBLK(st.st_mode))

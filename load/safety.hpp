@@ -11,25 +11,14 @@
 #include <string_view>
 #include <vector>
 
+#include "topology/mountinfo.hpp"
+
 namespace usbsat::load {
 
-/// Major:minor of a block device.
-struct DevNum {
-  unsigned major = 0;
-  unsigned minor = 0;
-  bool operator==(const DevNum&) const = default;
-};
-
-/// One line of /proc/self/mountinfo, reduced to what the safety check needs.
-struct MountEntry {
-  DevNum dev;               ///< field 3 (st_dev of the filesystem; 0:N for btrfs/tmpfs)
-  std::string mount_point;  ///< field 5, octal escapes decoded
-  std::string fstype;
-  std::string source;       ///< the mount source after " - " (e.g. /dev/sdb1)
-};
-
-/// Parse mountinfo text; malformed lines are skipped.
-std::vector<MountEntry> parse_mountinfo(std::string_view text);
+/// Major:minor of a block device, and one line of /proc/self/mountinfo: the one reader is topology's
+/// mountinfo library (parse_mountinfo), the only part of topology that load links.
+using topology::DevNum;
+using topology::MountEntry;
 
 /// Everything known about a block device that matters for writing to it.
 struct DeviceFacts {

@@ -206,16 +206,6 @@ std::optional<std::array<std::uint32_t, 3>> parse_triplet(std::string_view s, in
   return out;
 }
 
-std::optional<std::pair<unsigned, unsigned>> parse_devnum(std::string_view s) {
-  s = trim(s);
-  const auto colon = s.find(':');
-  if (colon == std::string_view::npos) return std::nullopt;
-  auto a = parse_uint(s.substr(0, colon)), b = parse_uint(s.substr(colon + 1));
-  if (!a || !b || *a > std::numeric_limits<unsigned>::max() || *b > std::numeric_limits<unsigned>::max())
-    return std::nullopt;
-  return std::pair{static_cast<unsigned>(*a), static_cast<unsigned>(*b)};
-}
-
 std::optional<PciAddress> parse_pci_address(std::string_view s) {
   s = trim(s);
   // dddd:bb:dd.f
@@ -245,36 +235,6 @@ HcdKind hcd_kind_from_driver(std::string_view d) {
   if (d.find("ohci") != std::string_view::npos) return HcdKind::Ohci;
   if (d.find("uhci") != std::string_view::npos) return HcdKind::Uhci;
   return HcdKind::Unknown;
-}
-
-std::string unescape_octal(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 3 < s.size()) {
-      auto d = s.substr(i + 1, 3);
-      if (d.size() == 3 && std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '7'; })) {
-        out += static_cast<char>(((d[0] - '0') << 6) | ((d[1] - '0') << 3) | (d[2] - '0'));
-        i += 3;
-        continue;
-      }
-    }
-    out += s[i];
-  }
-  return out;
-}
-
-std::map<std::string, std::vector<std::string>, std::less<>> parse_mountinfo(std::string_view text) {
-  std::map<std::string, std::vector<std::string>, std::less<>> out;
-  for (auto line : split(text, '\n')) {
-    // id parent major:minor root mountpoint options [optional...] - fstype source superopts
-    std::vector<std::string_view> f;
-    for (auto tok : split(trim(line), ' '))
-      if (!tok.empty()) f.push_back(tok);
-    if (f.size() < 5 || !parse_devnum(f[2])) continue;
-    out[std::string(f[2])].push_back(unescape_octal(f[4]));
-  }
-  return out;
 }
 
 std::string transport_from_syspath(std::string_view p) {

@@ -71,9 +71,6 @@ std::map<std::string, std::string, std::less<>> parse_uevent(std::string_view te
 /// uevent triplets: PRODUCT "781/558c/1012" (hex, base 16), TYPE / INTERFACE "8/6/80" (decimal, base 10).
 std::optional<std::array<std::uint32_t, 3>> parse_triplet(std::string_view s, int base);
 
-/// "8:16" -> {8, 16}.
-std::optional<std::pair<unsigned, unsigned>> parse_devnum(std::string_view s);
-
 /// A PCI address "0000:00:1d.7" (domain:bus:device.function).
 struct PciAddress {
   std::uint32_t domain = 0;
@@ -89,10 +86,6 @@ std::optional<HcdKind> hcd_kind_from_class(std::uint32_t class_code);
 /// Host controller kind from a driver name ("xhci_hcd", "ehci-pci", "ohci-platform", "uhci_hcd").
 HcdKind hcd_kind_from_driver(std::string_view driver);
 
-/// /proc/self/mountinfo: mount points per "major:minor", octal escapes (\040) decoded, in file order.
-std::map<std::string, std::vector<std::string>, std::less<>> parse_mountinfo(std::string_view text);
-/// Decode the octal escapes of mountinfo/fstab fields: "/media/my\040disk" -> "/media/my disk".
-std::string unescape_octal(std::string_view s);
 
 /// Transport of a block device that is not below a USB interface, from its syspath and the names of the
 /// drivers/subsystems on the way: "nvme", "sata", "virtio", "mmc", "loop", "scsi", "unknown".

@@ -1,4 +1,4 @@
-// Fuzz target: every parser of one sysfs attribute's text (topology/sysfs_parse, speed, pcie_link, text).
+// Fuzz target: every parser of one sysfs attribute's text (topology/sysfs_parse, mountinfo, speed, pcie_link, text).
 // The first byte picks the parser, the rest is the attribute. Each parser must return a value or nullopt,
 // never crash, and what it returns must be within the range its header promises.
 #include <cmath>
@@ -6,6 +6,7 @@
 #include "tests/fuzz/fuzz_common.hpp"
 #include "topology/pcie_link.hpp"
 #include "topology/speed.hpp"
+#include "topology/mountinfo.hpp"
 #include "topology/sysfs_parse.hpp"
 #include "topology/text.hpp"
 

@@ -22,7 +22,7 @@ constexpr std::string_view kMountinfo =
 
 std::vector<ResolvedMount> mounts(std::optional<DevNum> sdd_source = std::nullopt) {
   std::vector<ResolvedMount> out;
-  for (auto& m : parse_mountinfo(kMountinfo)) {
+  for (auto& m : usbsat::topology::parse_mountinfo(kMountinfo)) {
     std::optional<DevNum> src;
     if (m.source == "/dev/sdd") src = sdd_source;
     out.push_back({m, src});
@@ -39,17 +39,6 @@ WriteRequest req(const std::string& path, std::vector<std::string> allow, bool w
 }
 
 }  // namespace
-
-TEST_CASE("parse_mountinfo reads device, mount point (unescaped), type and source") {
-  const auto m = parse_mountinfo(kMountinfo);
-  REQUIRE(m.size() == 6);
-  CHECK(m[1].dev == DevNum{8, 2});
-  CHECK(m[1].mount_point == "/");
-  CHECK(m[3].mount_point == "/mnt/my backup");  // optional field "shared:5" skipped
-  CHECK(m[3].fstype == "ext4");
-  CHECK(m[3].source == "/dev/sdb1");
-  CHECK(m[5].dev == DevNum{253, 0});
-}
 
 TEST_CASE("reading never needs permission, writing needs --write") {
   const auto f = disk("sdc", {8, 32});

@@ -129,9 +129,7 @@ TEST_CASE("uevent KEY=VALUE") {
   CHECK(parse_uevent("").empty());
 }
 
-TEST_CASE("devnum and PCI addresses") {
-  CHECK(parse_devnum("8:16\n") == std::pair{8u, 16u});
-  CHECK_FALSE(parse_devnum("8"));
+TEST_CASE("PCI addresses") {
   auto a = parse_pci_address("0000:00:1d.7");
   REQUIRE(a);
   CHECK(a->device == 0x1d);
@@ -155,22 +153,6 @@ TEST_CASE("host controller kind from the PCI class and from the driver") {
   CHECK(hcd_kind_from_driver("xhci-hcd") == HcdKind::Xhci);
   CHECK(hcd_kind_from_driver("ehci-platform") == HcdKind::Ehci);
   CHECK(hcd_kind_from_driver("dwc_otg") == HcdKind::Unknown);
-}
-
-TEST_CASE("mountinfo with octal escapes") {
-  const char* text =
-      "22 1 8:2 / / rw,relatime shared:1 - ext4 /dev/sda2 rw\n"
-      "40 22 8:17 / /media/my\\040disk rw,nosuid - vfat /dev/sdb1 rw\n"
-      "41 22 8:17 / /mnt/b rw - vfat /dev/sdb1 rw\n"
-      "garbage line\n"
-      "50 22 0:45 / /proc rw - proc proc rw\n";
-  auto m = parse_mountinfo(text);
-  CHECK(m["8:2"] == std::vector<std::string>{"/"});
-  CHECK(m["8:17"] == std::vector<std::string>{"/media/my disk", "/mnt/b"});
-  CHECK(m["0:45"] == std::vector<std::string>{"/proc"});
-  CHECK(m.size() == 3);
-  CHECK(unescape_octal("a\\011b\\134") == "a\tb\\");
-  CHECK(unescape_octal("trailing\\04") == "trailing\\04");
 }
 
 TEST_CASE("transport of non-USB disks from the syspath") {

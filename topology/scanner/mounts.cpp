@@ -1,5 +1,6 @@
 // Mount points per device number, from mountinfo (ScanConfig::mountinfo_path).
 #include "topology/errors.hpp"
+#include "topology/mountinfo.hpp"
 #include "topology/scanner/scanner.hpp"
 
 namespace usbsat::topology::scanner {
@@ -7,7 +8,7 @@ namespace usbsat::topology::scanner {
 void Scanner::load_mountinfo() {
   if (cfg_.mountinfo_path.empty()) return;
   if (auto text = src_.read_text_file(cfg_.mountinfo_path)) {
-    mounts_ = parse_mountinfo(*text);
+    for (auto& m : parse_mountinfo(*text)) mounts_[m.dev].push_back(std::move(m.mount_point));
     return;
   }
   // A file named by the caller that cannot be read is a mistake to stop at; the system's own missing
@@ -23,8 +24,9 @@ void Scanner::load_mountinfo() {
 }
 
 std::vector<std::string> Scanner::mounts_of(const std::optional<std::string>& devnum) const {
-  if (!devnum) return {};
-  auto it = mounts_.find(trim(*devnum));
+  const auto dev = devnum ? parse_devnum(*devnum) : std::nullopt;
+  if (!dev) return {};
+  auto it = mounts_.find(*dev);
   return it == mounts_.end() ? std::vector<std::string>{} : it->second;
 }
 

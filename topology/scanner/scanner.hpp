@@ -22,6 +22,7 @@
 #include "topology/builder.hpp"
 #include "topology/descriptors.hpp"
 #include "topology/device_source.hpp"
+#include "topology/mountinfo.hpp"
 #include "topology/scan.hpp"
 #include "topology/sysfs_parse.hpp"
 
@@ -145,7 +146,7 @@ class Scanner {
   std::optional<std::vector<StorageQuirk>> quirks_;
   std::optional<std::optional<std::string>> quirks_text_;
   std::map<std::string, std::optional<std::string>, std::less<>> host_proc_names_;
-  std::map<std::string, std::vector<std::string>, std::less<>> mounts_;
+  std::map<DevNum, std::vector<std::string>> mounts_;  ///< mount points per device number, in mountinfo's order
 };
 
 }  // namespace usbsat::topology::scanner
