@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <fstream>
 
 #include <CLI/CLI.hpp>
@@ -18,19 +17,10 @@
 #include "src/cli/system_scan.hpp"
 #include "topology/recording/recording.hpp"
 #include "topology/recording/serials.hpp"
+#include "topology/utc_time.hpp"
 
 namespace usbsat::cli {
 namespace {
-
-/// SOURCE_DATE_EPOCH when set (reproducible samples), else now.
-std::time_t recording_time() {
-  if (const char* e = std::getenv("SOURCE_DATE_EPOCH")) {
-    char* end = nullptr;
-    const long long v = std::strtoll(e, &end, 10);
-    if (end != e && *end == '\0' && v >= 0) return static_cast<std::time_t>(v);
-  }
-  return std::time(nullptr);
-}
 
 std::string recorded_host(bool keep) {
   const auto name = host_name();
@@ -45,7 +35,7 @@ int run_record(const RecordOptions& o, const GlobalOptions& g) {
   topology::ScanConfig config;
   if (o.scan.mountinfo) config.mountinfo_path = *o.scan.mountinfo;
   topology::recording::Envelope meta;
-  meta.recorded_at = topology::recording::rfc3339_utc(recording_time());
+  meta.recorded_at = topology::format_utc(topology::reproducible_now(), topology::UtcFormat::Seconds);
   meta.usbsat_version = USBSAT_VERSION;
   meta.host = recorded_host(o.keep_serials);
   // No /sys (Linux) or no SetupAPI answers (Windows): ScanError, exit 3 (main.cpp).

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <fstream>
 #include <sstream>
 
@@ -24,6 +23,7 @@
 #include "src/cli/failure.hpp"
 #include "src/cli/platform_text.hpp"
 #include "src/cli/picture.hpp"
+#include "topology/utc_time.hpp"
 
 namespace usbsat::cli {
 namespace {
@@ -31,17 +31,7 @@ namespace {
 /// The page's time: --time verbatim, else SOURCE_DATE_EPOCH (reproducible builds' convention), else now; UTC.
 std::string page_time(const ReportOptions& o) {
   if (o.time) return *o.time;
-  std::time_t when = std::time(nullptr);
-  if (const char* e = std::getenv("SOURCE_DATE_EPOCH"); e && *e) {
-    char* end = nullptr;
-    const long long v = std::strtoll(e, &end, 10);
-    if (end && *end == '\0' && v >= 0) when = static_cast<std::time_t>(v);
-  }
-  std::tm tm{};
-  gmtime_r(&when, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
-  return buf;
+  return topology::format_utc(topology::reproducible_now(), topology::UtcFormat::Readable);
 }
 
 std::string page_host(const ReportOptions& o) {

@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <stop_token>
 
@@ -20,8 +21,8 @@
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/signal_stop.hpp"
 #include "src/cli/terminal.hpp"
-#include "src/cli/utc_time.hpp"
 #include "topology/scan.hpp"
+#include "topology/utc_time.hpp"
 #include "topology/udev_monitor.hpp"
 
 namespace usbsat::cli {
@@ -59,7 +60,7 @@ static int run_watch(const WatchOptions& o, const GlobalOptions& global) {
       auto v = analysis::watch::verdict(before.topology, after.topology, {ev->action, ev->sysname}, config);
       before = std::move(after);
       if (!v) continue;
-      v->time = utc_now_iso();
+      v->time = topology::format_utc(std::chrono::system_clock::now(), topology::UtcFormat::Milliseconds);
       const std::string out = global.json ? report::render_watch_json(*v) : report::render_watch_text(*v, style);
       std::fwrite(out.data(), 1, out.size(), stdout);
       std::fflush(stdout);

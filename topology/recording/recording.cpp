@@ -142,12 +142,4 @@ Recorded record_windows(windows::WindowsSnapshot snapshot, Envelope meta, bool k
   return r;
 }
 
-std::string rfc3339_utc(std::time_t t) {
-  std::tm tm{};
-  ::gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 }  // namespace usbsat::topology::recording

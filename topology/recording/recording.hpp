@@ -8,7 +8,6 @@
 ///
 /// The envelope is shared by the platforms; `data` is the platform's own (Linux: linux_capture.hpp). Reading
 /// dispatches on `platform` in one place (recording.cpp, payload_scan()).
-#include <ctime>
 #include <string>
 #include <string_view>
 
@@ -68,8 +67,5 @@ Recorded record_windows(windows::WindowsSnapshot snapshot, Envelope meta, bool k
 /// Linux (record_system_udev.cpp), record_windows() over the SetupAPI/IOCTL collector on Windows
 /// (record_system_win32.cpp). Throws ScanError when the system cannot be scanned at all.
 Recorded record_system(const ScanConfig& config, Envelope meta, bool keep_serials);
-
-/// `t` as RFC 3339 in UTC, seconds precision: "2024-05-01T12:00:00Z".
-std::string rfc3339_utc(std::time_t t);
 
 }  // namespace usbsat::topology::recording
