@@ -7,6 +7,10 @@
                                    `usbsat --version`; `man -l` on its page: NAME, SYNOPSIS, DESCRIPTION, EXAMPLES
                                    and every command of `usbsat --help`; bash completes with the installed
                                    script, zsh -n parses _usbsat; the units, the schemas
+  deb_test.py install BUILD_DIR    the package installs: `apt-get -s install ./usbsat_*.deb` resolves every
+                                   Depends on this system; dpkg installs it into a scratch root with its own dpkg
+                                   database (root only), the installed `usbsat` runs (`--version`, `drives` on a
+                                   shipped recording), and dpkg removes every file again
   deb_test.py systemd BUILD_DIR    systemd-analyze verify on the extracted units (ExecStart pointed at the
                                    extracted binary, MANPATH at its man page, so Documentation=man:usbsat(1) resolves)
 Exit 77 (skip) only when a tool the step needs is absent.
@@ -119,6 +123,43 @@ def contents(build_dir):
                 fail("the service does not start /usr/bin/usbsat (the packaged path)")
 
 
+def install(build_dir):
+    need("apt-get", "dpkg")
+    deb = os.path.abspath(the_deb(build_dir))
+    sim = run(["apt-get", "-s", "install", deb])
+    if sim.returncode != 0 or not re.search(r"^Inst usbsat ", sim.stdout, re.M):
+        fail(f"apt-get -s install {deb}: exit {sim.returncode}: {sim.stdout[-800:]}{sim.stderr[-800:]}")
+    if os.geteuid() != 0:
+        print("SKIP: installing into a scratch dpkg root needs root")
+        sys.exit(77)
+    with tempfile.TemporaryDirectory() as root:
+        admin = os.path.join(root, "var/lib/dpkg")
+        for d in ("updates", "info", "triggers"):
+            os.makedirs(os.path.join(admin, d))
+        open(os.path.join(admin, "status"), "w").close()
+        # The Depends were resolved against this system above; the scratch root has no libc6 package to satisfy.
+        dpkg = ["dpkg", f"--root={root}", "--log=/dev/null"]
+        p = run([*dpkg, "--force-depends", "-i", deb])
+        if p.returncode != 0:
+            fail(f"dpkg -i into a scratch root: exit {p.returncode}: {p.stdout}{p.stderr}")
+            return
+        status = run([*dpkg, "-s", "usbsat"]).stdout
+        if "Status: install ok installed" not in status:
+            fail(f"dpkg -s usbsat after installing: {status!r}")
+        usbsat = os.path.join(root, "usr/bin/usbsat")
+        version = run([usbsat, "--version"])
+        if version.returncode != 0 or not version.stdout.startswith("usbsat "):
+            fail(f"installed usbsat --version: exit {version.returncode}, {version.stdout!r} {version.stderr!r}")
+        sample = os.path.join(root, "usr/share/usbsat/recordings/workstation.json")
+        drives = run([usbsat, "--from", sample, "drives", "--json"])
+        if drives.returncode != 0 or '"dev": "sdc"' not in drives.stdout.replace('":"', '": "'):
+            fail(f"installed usbsat --from {sample} drives --json: exit {drives.returncode}: {drives.stderr[-400:]}")
+        p = run([*dpkg, "-r", "usbsat"])
+        left = [os.path.join(d, f) for d, _, fs in os.walk(os.path.join(root, "usr")) for f in fs]
+        if p.returncode != 0 or left:
+            fail(f"dpkg -r usbsat: exit {p.returncode}, files left: {left[:5]} {p.stderr}")
+
+
 def systemd(build_dir):
     need("systemd-analyze", "dpkg-deb")
     deb = the_deb(build_dir)
@@ -140,7 +181,7 @@ def systemd(build_dir):
 
 
 def main(argv):
-    steps = {"build": build, "contents": contents, "systemd": systemd}
+    steps = {"build": build, "contents": contents, "install": install, "systemd": systemd}
     if len(argv) != 3 or argv[1] not in steps:
         print(__doc__, file=sys.stderr)
         return 2
