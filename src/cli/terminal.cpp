@@ -25,6 +25,7 @@ TerminalFacts probe_terminal(int fd) {
   const TtyProbe tty = probe_tty(fd);
   TerminalFacts f;
   f.is_tty = tty.is_tty;
+  f.vt_console = tty.vt_console;
   f.term = env("TERM");
   f.no_color = env("NO_COLOR");
   f.columns_env = env("COLUMNS");
@@ -34,7 +35,8 @@ TerminalFacts probe_terminal(int fd) {
 
 Terminal decide_terminal(const TerminalFacts& f, bool no_color_flag) {
   Terminal t;
-  t.smart = f.is_tty && f.term && !f.term->empty() && *f.term != "dumb";
+  const bool term_ok = f.term && !f.term->empty() && *f.term != "dumb";
+  t.smart = f.is_tty && (term_ok || (f.vt_console && !f.term));
   t.color = t.smart && !no_color_flag && (!f.no_color || f.no_color->empty());
   if (f.is_tty) t.width = f.winsize_columns > 0 ? f.winsize_columns : parse_columns(f.columns_env);
   return t;

@@ -18,6 +18,8 @@ inline constexpr int kStderrFd = 2;
 /// What the process can observe about one output stream and the environment.
 struct TerminalFacts {
   bool is_tty = false;                     ///< isatty(fd)
+  bool vt_console = false;                 ///< a console that interprets escape sequences without a $TERM
+                                           ///< (Windows 10+, virtual-terminal processing switched on)
   std::optional<std::string> term;         ///< $TERM
   std::optional<std::string> no_color;     ///< $NO_COLOR
   std::size_t winsize_columns = 0;         ///< TIOCGWINSZ ws_col on fd; 0 when the ioctl fails or says 0
@@ -26,7 +28,7 @@ struct TerminalFacts {
 
 /// How to write to that stream.
 struct Terminal {
-  bool smart = false;     ///< a TTY whose TERM is set and not "dumb": may overprint a status line
+  bool smart = false;     ///< a TTY whose TERM is set and not "dumb", or a VT console: may overprint a status line
   bool color = false;     ///< smart, no --no-color, no non-empty NO_COLOR
   std::size_t width = 0;  ///< columns to fit (a TTY only: winsize, else a positive $COLUMNS); 0 = no limit
 
@@ -34,7 +36,8 @@ struct Terminal {
 };
 
 /// The decision, pure:
-///  - smart  = is_tty && TERM set, non-empty and not "dumb";
+///  - smart  = is_tty && (TERM set, non-empty and not "dumb", or a VT console whose TERM is unset: Windows sets
+///             no TERM, but a console with virtual-terminal processing understands colours and overprinting);
 ///  - color  = smart && !no_color_flag && NO_COLOR unset or empty (no-color.org: "present and not an empty
 ///             string, regardless of its value");
 ///  - width  = is_tty ? (winsize_columns, else $COLUMNS when it is a positive number, else 0) : 0 — output to
@@ -47,6 +50,7 @@ Terminal decide_terminal(const TerminalFacts& facts, bool no_color_flag);
 struct TtyProbe {
   bool is_tty = false;
   std::size_t columns = 0;
+  bool vt_console = false;  ///< Windows: virtual-terminal processing is (now) on for this console
 };
 TtyProbe probe_tty(int fd);
 

@@ -55,6 +55,38 @@ TEST_CASE("colour and smart terminal: --no-color x NO_COLOR x TTY x TERM") {
   }
 }
 
+TEST_CASE("a Windows console with virtual-terminal processing is smart without a TERM") {
+  struct Case {
+    bool vt;
+    std::optional<std::string> term;
+    std::optional<std::string> no_color;
+    bool tty, smart, color;
+  };
+  const Case cases[] = {
+      {true, unset, unset, true, true, true},             // Windows Terminal, conhost on Windows 10+
+      {true, unset, "1", true, true, false},              // NO_COLOR still holds
+      {true, "dumb", unset, true, false, false},          // an explicit TERM=dumb still holds
+      {true, "", unset, true, false, false},              // so does an empty TERM someone set
+      {true, "xterm-256color", unset, true, true, true},  // mintty, MSYS
+      {false, unset, unset, true, false, false},          // an old console without VT: plain
+      {true, unset, unset, false, false, false},          // never for a pipe
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.vt);
+    CAPTURE(c.term.value_or("<unset>"));
+    CAPTURE(c.no_color.value_or("<unset>"));
+    CAPTURE(c.tty);
+    TerminalFacts f;
+    f.is_tty = c.tty;
+    f.vt_console = c.vt;
+    f.term = c.term;
+    f.no_color = c.no_color;
+    const auto t = decide_terminal(f, false);
+    CHECK(t.smart == c.smart);
+    CHECK(t.color == c.color);
+  }
+}
+
 TEST_CASE("width: the window size, else a positive COLUMNS, and never for a pipe") {
   struct Case {
     bool tty;

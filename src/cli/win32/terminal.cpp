@@ -1,5 +1,7 @@
 // The terminal on Windows. probe_tty(): a terminal is a console handle (GetConsoleMode succeeds); _isatty() would also say yes
-// for NUL and other character devices. The width is the console window's (GetConsoleScreenBufferInfo).
+// for NUL and other character devices. The width is the console window's (GetConsoleScreenBufferInfo). A console
+// that accepts ENABLE_VIRTUAL_TERMINAL_PROCESSING (Windows 10 and later) interprets colours and carriage-return
+// overprinting as a Linux terminal does, and Windows sets no TERM: that is the vt_console fact.
 #include <fcntl.h>
 #include <io.h>
 #include <windows.h>
@@ -20,6 +22,8 @@ TtyProbe probe_tty(int fd) {
   DWORD mode = 0;
   if (h == INVALID_HANDLE_VALUE || h == nullptr || !::GetConsoleMode(h, &mode)) return p;
   p.is_tty = true;
+  p.vt_console = (mode & ENABLE_VIRTUAL_TERMINAL_PROCESSING) != 0 ||
+                 ::SetConsoleMode(h, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING) != 0;
   CONSOLE_SCREEN_BUFFER_INFO info{};
   if (::GetConsoleScreenBufferInfo(h, &info) && info.srWindow.Right >= info.srWindow.Left)
     p.columns = static_cast<std::size_t>(info.srWindow.Right - info.srWindow.Left + 1);
