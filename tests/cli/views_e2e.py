@@ -8,7 +8,9 @@ Runs the real binary through tests/fixtures/with-fixture.sh, stdout a pipe, and 
   2. the facts of every view against oracles usbsat does not write: the generator's independent
      <scenario>.expected.json (drives, controllers, connectors, every USB device and interface, both ways:
      nothing missing, nothing extra) and, for every scenario including real recordings, `lsusb -t` on the
-     same tree (every bus, device and interface both ways). The text views must name every drive and controller.
+     same tree (every bus, device and interface both ways). The text views must name every drive and controller;
+  3. `topo --dot`: a digraph naming every drive and controller, which Graphviz's own `dot -Tsvg` lays out with
+     exit 0 and no warning (a missing `dot` is a failure under CI, a note elsewhere).
 Exit 77 (skip) when the umockdev preload is missing.
 
 usage: views_e2e.py USBSAT WITH_FIXTURE SCENARIO_DIR EXPECTED_JSON|- GOLDEN_DIR
@@ -16,6 +18,7 @@ usage: views_e2e.py USBSAT WITH_FIXTURE SCENARIO_DIR EXPECTED_JSON|- GOLDEN_DIR
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -353,6 +356,35 @@ def check_text(expected, outputs):
                 fail(f"{view} text does not name controller {c['pci']}")
 
 
+def check_dot(usbsat, with_fixture, scenario_dir, expected):
+    """`usbsat topo --dot` is a graph Graphviz lays out, and it names every drive and controller."""
+    text = run(usbsat, with_fixture, scenario_dir, ["topo", "--dot"])
+    if not text.startswith("digraph "):
+        fail(f"topo --dot does not start with a digraph: {text[:60]!r}")
+        return
+    for d in (expected or {}).get("drives", []):
+        if not re.search(rf"\b{re.escape(d['dev'])}\b", text):
+            fail(f"topo --dot does not name drive {d['dev']}")
+    for c in (expected or {}).get("controllers", []):
+        if c["pci"] not in text:
+            fail(f"topo --dot does not name controller {c['pci']}")
+    dot = shutil.which("dot")
+    if not dot:
+        if running_in_ci():
+            fail("Graphviz's dot is not installed (./bootstrap.sh test installs graphviz)")
+        else:
+            print("note: no Graphviz dot here: topo --dot was not laid out")
+        return
+    p = subprocess.run([dot, "-Tsvg"], input=text, capture_output=True, text=True)
+    if p.returncode != 0 or p.stderr.strip():
+        fail(f"dot -Tsvg on topo --dot: exit {p.returncode}: {p.stderr.strip()[:400]}")
+    else:
+        declared = len(re.findall(r'^\s+"[^"]+" \[', text, re.M))
+        drawn = len(re.findall(r'<g id="node\d+" class="node[ "]', p.stdout))
+        if declared == 0 or drawn != declared:
+            fail(f"dot -Tsvg drew {drawn} nodes, topo --dot declares {declared}")
+
+
 def lsusb_t(with_fixture, scenario_dir):
     p = subprocess.run([with_fixture, scenario_dir, "--", "lsusb", "-t"], capture_output=True, text=True)
     if p.returncode != 0:
@@ -372,6 +404,7 @@ def main():
         outputs[(view, "json")] = run(usbsat, with_fixture, scenario_dir, [view, "--json"])
         for fmt in ("txt", "json"):
             check_golden(golden_dir, f"fixture-{scenario}.{view}.{fmt}", outputs[(view, fmt)])
+    expected = None
     try:
         topo = json.loads(outputs[("topo", "json")]) if scenario not in NO_GOLDEN else None
         if expected_path != "-":  # "-": a real recording: goldens and lsusb -t
@@ -386,12 +419,13 @@ def main():
             check_lsusb(lsusb_t(with_fixture, scenario_dir), topo, scenario_dir)
     except json.JSONDecodeError as e:
         fail(f"invalid JSON: {e}")
+    check_dot(usbsat, with_fixture, scenario_dir, expected)
     for f in failures[:40]:
         print(f"FAIL: {f}")
     if len(failures) > 40:
         print(f"... and {len(failures) - 40} more failures")
     if not failures:
-        print(f"OK: {scenario}: topo, drives, ports agree with goldens, lsusb -t"
+        print(f"OK: {scenario}: topo, drives, ports agree with goldens, lsusb -t, topo --dot lays out"
               f"{'' if expected_path == '-' else ' and ' + os.path.basename(expected_path)}")
     return 1 if failures else 0
 
