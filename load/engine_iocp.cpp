@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "load/engine.hpp"
+#include "load/win32/unique_handle.hpp"
 #include "load/win32/win_error.hpp"
 
 namespace usbsat::load {
@@ -25,8 +26,9 @@ class IocpEngine final : public Engine {
  public:
   IocpEngine(int fd, unsigned depth) : file_(reinterpret_cast<HANDLE>(::_get_osfhandle(fd))), ops_(depth) {
     if (file_ == INVALID_HANDLE_VALUE) throw EngineUnavailable("iocp: not an open file handle");
-    port_ = ::CreateIoCompletionPort(file_, nullptr, 0, 1);
-    if (!port_) throw EngineUnavailable("iocp: CreateIoCompletionPort failed (error " + std::to_string(::GetLastError()) + ")");
+    port_.reset(::CreateIoCompletionPort(file_, nullptr, 0, 1));
+    if (!port_)
+      throw EngineUnavailable("iocp: CreateIoCompletionPort failed (error " + std::to_string(::GetLastError()) + ")");
     for (std::uint32_t i = 0; i < depth; ++i) ops_[i].slot = i;
     queued_.reserve(depth);
     done_.reserve(depth);
@@ -39,7 +41,6 @@ class IocpEngine final : public Engine {
       const ULONGLONG give_up = ::GetTickCount64() + 10'000;
       while (in_flight_ > 0 && ::GetTickCount64() < give_up) collect(100);
     }
-    ::CloseHandle(port_);
   }
 
   Capabilities capabilities() const override { return {false, true}; }
@@ -63,7 +64,7 @@ class IocpEngine final : public Engine {
       if (ok || e == ERROR_IO_PENDING) {
         ++in_flight_;  // success or pending: the completion arrives on the port either way
       } else {
-        done_.push_back({r.slot, e == ERROR_HANDLE_EOF ? 0 : -errno_from_win32(e)});
+        done_.push_back({r.slot, io_result_from_win32(e)});
       }
     }
     queued_.clear();
@@ -89,26 +90,20 @@ class IocpEngine final : public Engine {
   /// Move the completions the port has (waiting up to `wait_ms` for the first) into out_.
   void collect(DWORD wait_ms) {
     ULONG got = 0;
-    if (!::GetQueuedCompletionStatusEx(port_, entries_.data(), static_cast<ULONG>(entries_.size()), &got, wait_ms,
+    if (!::GetQueuedCompletionStatusEx(port_.get(), entries_.data(), static_cast<ULONG>(entries_.size()), &got, wait_ms,
                                        FALSE))
       return;  // WAIT_TIMEOUT
     for (ULONG i = 0; i < got; ++i) {
       auto* op = reinterpret_cast<Op*>(entries_[i].lpOverlapped);  // ov is Op's first member
       --in_flight_;
       DWORD n = 0;
-      std::int32_t result;
-      if (::GetOverlappedResult(file_, &op->ov, &n, FALSE)) {
-        result = static_cast<std::int32_t>(n);
-      } else {
-        const DWORD e = ::GetLastError();
-        result = e == ERROR_HANDLE_EOF ? 0 : -errno_from_win32(e);
-      }
-      out_.push_back({op->slot, result});
+      const bool ok = ::GetOverlappedResult(file_, &op->ov, &n, FALSE);
+      out_.push_back({op->slot, ok ? static_cast<std::int32_t>(n) : io_result_from_win32(::GetLastError())});
     }
   }
 
   HANDLE file_;
-  HANDLE port_ = nullptr;
+  UniqueHandle port_;
   std::vector<Op> ops_;
   std::vector<IoRequest> queued_;
   std::vector<Completion> done_, out_;

@@ -18,8 +18,7 @@ std::int32_t transfer_at(int fd, const IoRequest& r) {
     DWORD e = ::GetLastError();
     if (e == ERROR_IO_PENDING && ::GetOverlappedResult(h, &ov, &n, TRUE)) return static_cast<std::int32_t>(n);
     if (e == ERROR_IO_PENDING) e = ::GetLastError();
-    if (e == ERROR_HANDLE_EOF) return 0;
-    return -errno_from_win32(e);
+    return io_result_from_win32(e);
   }
   return static_cast<std::int32_t>(n);
 }

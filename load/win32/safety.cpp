@@ -10,6 +10,7 @@
 
 #include "load/safety.hpp"
 #include "load/safety_windows.hpp"
+#include "load/win32/unique_handle.hpp"
 
 namespace usbsat::load {
 namespace {
@@ -19,20 +20,19 @@ std::string narrow(const std::wstring& w) { return std::filesystem::path(w).stri
 /// The disks under the volume `device` (\\.\C: or \\?\Volume{…} without the trailing backslash).
 std::vector<unsigned> volume_disks(const std::wstring& device) {
   std::vector<unsigned> disks;
-  const HANDLE h = ::CreateFileW(device.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING, 0,
-                                 nullptr);
-  if (h == INVALID_HANDLE_VALUE) return disks;
+  const UniqueHandle h(::CreateFileW(device.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING,
+                                    0, nullptr));
+  if (!h) return disks;
   alignas(VOLUME_DISK_EXTENTS) char buf[sizeof(VOLUME_DISK_EXTENTS) + 31 * sizeof(DISK_EXTENT)] = {};
   DWORD n = 0;
-  if (::DeviceIoControl(h, IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS, nullptr, 0, buf, sizeof buf, &n, nullptr)) {
+  if (::DeviceIoControl(h.get(), IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS, nullptr, 0, buf, sizeof buf, &n, nullptr)) {
     const auto* ext = reinterpret_cast<const VOLUME_DISK_EXTENTS*>(buf);
     for (DWORD i = 0; i < ext->NumberOfDiskExtents && i < 32; ++i) disks.push_back(ext->Extents[i].DiskNumber);
   } else {
     STORAGE_DEVICE_NUMBER num{};
-    if (::DeviceIoControl(h, IOCTL_STORAGE_GET_DEVICE_NUMBER, nullptr, 0, &num, sizeof num, &n, nullptr))
+    if (::DeviceIoControl(h.get(), IOCTL_STORAGE_GET_DEVICE_NUMBER, nullptr, 0, &num, sizeof num, &n, nullptr))
       disks.push_back(num.DeviceNumber);
   }
-  ::CloseHandle(h);
   return disks;
 }
 
@@ -69,10 +69,10 @@ std::string canonical_path(const std::string& path) {
 bool is_block_device(const std::string& path) { return parse_physical_drive(path).has_value(); }
 
 SafetyDecision check_write(const std::string& target, bool write, const std::vector<std::string>& allow_write) {
-  std::vector<std::string> allow;
-  for (const auto& a : allow_write) allow.push_back(canonical_path(a));
   const auto disk = parse_physical_drive(target);
-  if (auto refused = refuse_without_permission(write, disk.has_value(), canonical_path(target), allow)) return *refused;
+  if (auto refused =
+          refuse_without_permission(write, disk.has_value(), canonical_path(target), canonical_paths(allow_write)))
+    return *refused;
   if (!disk) return {true, {}};  // a regular file: Windows has no loop devices to mount it behind our back
   WindowsDiskFacts f;
   f.disk = *disk;

@@ -17,6 +17,7 @@
 #include "load/errors.hpp"
 #include "load/safety_windows.hpp"
 #include "load/target.hpp"
+#include "load/win32/unique_handle.hpp"
 #include "load/win32/win_error.hpp"
 
 namespace usbsat::load {
@@ -26,14 +27,6 @@ namespace {
   const std::string reason = std::string(what) + ": " + std::strerror(err);
   throw TargetError(path + ": " + reason, err, reason);
 }
-
-struct Handle {
-  HANDLE h = INVALID_HANDLE_VALUE;
-  ~Handle() {
-    if (h != INVALID_HANDLE_VALUE) ::CloseHandle(h);
-  }
-  HANDLE release() { return std::exchange(h, INVALID_HANDLE_VALUE); }
-};
 
 }  // namespace
 
@@ -54,20 +47,19 @@ OpenedTarget open_target(const std::string& path, const OpenOptions& opt) {
   auto open = [&](DWORD flags) {
     return ::CreateFileW(wpath.c_str(), access, share, nullptr, OPEN_EXISTING, FILE_FLAG_OVERLAPPED | flags, nullptr);
   };
-  Handle h;
+  UniqueHandle h;
   if (opt.direct) {
-    h.h = open(FILE_FLAG_NO_BUFFERING);
-    if (h.h != INVALID_HANDLE_VALUE) {
+    h.reset(open(FILE_FLAG_NO_BUFFERING));
+    if (h) {
       t.info.direct = true;
     } else if (::GetLastError() == ERROR_INVALID_PARAMETER) {
-      h.h = open(0);
-      if (h.h != INVALID_HANDLE_VALUE)
-        t.notice = "unbuffered I/O refused by the filesystem; using buffered I/O (results include the cache)";
+      h.reset(open(0));
+      if (h) t.notice = "unbuffered I/O refused by the filesystem; using buffered I/O (results include the cache)";
     }
   } else {
-    h.h = open(0);
+    h.reset(open(0));
   }
-  if (h.h == INVALID_HANDLE_VALUE) {
+  if (!h) {
     const int err = errno_from_win32(::GetLastError());
     fail(path, err == EBUSY ? "in use (exclusive open failed)" : "cannot open", err);
   }
@@ -75,23 +67,23 @@ OpenedTarget open_target(const std::string& path, const OpenOptions& opt) {
   if (t.info.is_block) {
     DISK_GEOMETRY_EX geo{};
     DWORD n = 0;
-    if (!::DeviceIoControl(h.h, IOCTL_DISK_GET_DRIVE_GEOMETRY_EX, nullptr, 0, &geo, sizeof geo, &n, nullptr))
+    if (!::DeviceIoControl(h.get(), IOCTL_DISK_GET_DRIVE_GEOMETRY_EX, nullptr, 0, &geo, sizeof geo, &n, nullptr))
       fail(path, "IOCTL_DISK_GET_DRIVE_GEOMETRY_EX", errno_from_win32(::GetLastError()));
     t.info.size_bytes = static_cast<std::uint64_t>(geo.DiskSize.QuadPart);
     if (geo.Geometry.BytesPerSector > 0) t.info.logical_block = geo.Geometry.BytesPerSector;
   } else {
     LARGE_INTEGER size{};
-    if (!::GetFileSizeEx(h.h, &size)) fail(path, "GetFileSizeEx", errno_from_win32(::GetLastError()));
+    if (!::GetFileSizeEx(h.get(), &size)) fail(path, "GetFileSizeEx", errno_from_win32(::GetLastError()));
     t.info.size_bytes = static_cast<std::uint64_t>(size.QuadPart);
     // Unbuffered I/O needs the volume's sector alignment; 4096 covers every sector size up to 4Kn.
     FILE_STORAGE_INFO si{};
     std::uint32_t sector = 4096;
-    if (::GetFileInformationByHandleEx(h.h, FileStorageInfo, &si, sizeof si))
+    if (::GetFileInformationByHandleEx(h.get(), FileStorageInfo, &si, sizeof si))
       sector = std::max<std::uint32_t>(si.LogicalBytesPerSector, si.PhysicalBytesPerSectorForPerformance);
     t.info.logical_block = std::clamp<std::uint32_t>(sector, 512, 4096);
   }
   if (t.info.size_bytes == 0) fail(path, "size is 0", EINVAL);
-  const int fd = ::_open_osfhandle(reinterpret_cast<intptr_t>(h.h),
+  const int fd = ::_open_osfhandle(reinterpret_cast<intptr_t>(h.get()),
                                    opt.access == Access::ReadWrite ? _O_RDWR | _O_BINARY : _O_RDONLY | _O_BINARY);
   if (fd < 0) fail(path, "_open_osfhandle", EMFILE);
   h.release();  // the descriptor owns the HANDLE now

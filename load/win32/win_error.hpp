@@ -4,8 +4,7 @@
 #include <windows.h>
 
 #include <cerrno>
-#include <cstdio>
-#include <string>
+#include <cstdint>
 
 namespace usbsat::load {
 
@@ -45,5 +44,9 @@ inline int errno_from_win32(DWORD e) {
       return EIO;
   }
 }
+
+/// The result of a request that failed with `e`, as the engines report it: 0 at the end of the target
+/// (ERROR_HANDLE_EOF), else -errno.
+inline std::int32_t io_result_from_win32(DWORD e) { return e == ERROR_HANDLE_EOF ? 0 : -errno_from_win32(e); }
 
 }  // namespace usbsat::load

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "load/win32/unique_handle.hpp"
 #include "src/cli/atomic_file.hpp"
 
 namespace usbsat::cli {
@@ -24,45 +25,39 @@ std::string failed(std::string_view what, const std::string& where, DWORD err) {
   return fmt::format("cannot {} {}: {}", what, where, text);
 }
 
-struct Handle {
-  HANDLE h = INVALID_HANDLE_VALUE;
-  ~Handle() {
-    if (h != INVALID_HANDLE_VALUE) ::CloseHandle(h);
-  }
-};
-
 }  // namespace
 
 std::optional<std::string> write_file_atomically(const std::string& path, std::string_view content) {
   const std::filesystem::path target(path);
   const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
   std::filesystem::path tmp;
-  Handle f;
+  load::UniqueHandle f;
   std::random_device rd;
-  for (int attempt = 0; attempt < 16 && f.h == INVALID_HANDLE_VALUE; ++attempt) {
+  for (int attempt = 0; attempt < 16 && !f; ++attempt) {
     tmp = dir / fmt::format(".{}.{:08x}", target.filename().string(), rd());
-    f.h = ::CreateFileW(tmp.wstring().c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr);
-    if (f.h == INVALID_HANDLE_VALUE && ::GetLastError() != ERROR_FILE_EXISTS)
+    f.reset(::CreateFileW(tmp.wstring().c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW, FILE_ATTRIBUTE_NORMAL,
+                          nullptr));
+    if (!f && ::GetLastError() != ERROR_FILE_EXISTS)
       return failed("create a temporary file in", dir.string(), ::GetLastError());
   }
-  if (f.h == INVALID_HANDLE_VALUE) return failed("create a temporary file in", dir.string(), ::GetLastError());
+  if (!f) return failed("create a temporary file in", dir.string(), ::GetLastError());
 
   auto abandon = [&](std::string message) {
-    if (f.h != INVALID_HANDLE_VALUE) ::CloseHandle(f.h);
-    f.h = INVALID_HANDLE_VALUE;
+    f.reset();
     ::DeleteFileW(tmp.wstring().c_str());
     return std::optional<std::string>(std::move(message));
   };
   for (std::size_t done = 0; done < content.size();) {
     const DWORD chunk = static_cast<DWORD>(std::min<std::size_t>(content.size() - done, 1u << 30));
     DWORD n = 0;
-    if (!::WriteFile(f.h, content.data() + done, chunk, &n, nullptr)) return abandon(failed("write", tmp.string(), ::GetLastError()));
+    if (!::WriteFile(f.get(), content.data() + done, chunk, &n, nullptr))
+      return abandon(failed("write", tmp.string(), ::GetLastError()));
     done += n;
   }
-  if (!::FlushFileBuffers(f.h)) return abandon(failed("flush", tmp.string(), ::GetLastError()));
-  ::CloseHandle(f.h);
-  f.h = INVALID_HANDLE_VALUE;
-  if (!::MoveFileExW(tmp.wstring().c_str(), target.wstring().c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
+  if (!::FlushFileBuffers(f.get())) return abandon(failed("flush", tmp.string(), ::GetLastError()));
+  f.reset();
+  if (!::MoveFileExW(tmp.wstring().c_str(), target.wstring().c_str(),
+                     MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
     return abandon(failed("rename the temporary file to", path, ::GetLastError()));
   return std::nullopt;
 }
