@@ -44,7 +44,8 @@ struct BufferLimit {
 };
 BufferLimit parse_buffer_limit(std::string_view s, std::uint64_t physical);
 
-/// This machine's physical memory in bytes (sysconf; GlobalMemoryStatusEx), 0 when unknown: the most --max-buffer-memory may be.
+/// This machine's physical memory in bytes (sysconf; GlobalMemoryStatusEx), 0 when unknown: the most
+/// --max-buffer-memory may be.
 std::uint64_t physical_memory();
 
 }  // namespace usbsat::load

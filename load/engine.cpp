@@ -31,7 +31,7 @@ std::vector<std::string> engine_names() {
 
 std::string engine_choices() {
   std::string out;
-  for (const auto& e : kEngines) out += (out.empty() ? "" : "|") + std::string(e.name);
+  for (const auto& name : engine_names()) out += (out.empty() ? "" : "|") + name;
   return out;
 }
 

@@ -177,11 +177,9 @@ std::string canonical_path(const std::string& path) {
 }
 
 SafetyDecision check_write(const std::string& target, bool write, const std::vector<std::string>& allow_write) {
-  std::vector<std::string> allow;
-  for (const auto& a : allow_write) allow.push_back(canonical_path(a));
   const auto mounts = read_mounts();
   const auto facts = gather_device_facts(target);
-  WriteRequest req{write, facts.has_value(), canonical_path(target), allow, {}};
+  WriteRequest req{write, facts.has_value(), canonical_path(target), canonical_paths(allow_write), {}};
   if (write && !facts) req.backs = gather_backed_loops(req.target);
   return decide_write(req, facts ? &*facts : nullptr, mounts);
 }

@@ -93,5 +93,7 @@ std::vector<ResolvedMount> read_mounts(const std::string& mountinfo_path = "/pro
 
 /// realpath(path), or `path` itself when it cannot be resolved.
 std::string canonical_path(const std::string& path);
+/// canonical_path() of each (the --allow-write list), in order (safety_common.cpp).
+std::vector<std::string> canonical_paths(const std::vector<std::string>& paths);
 
 }  // namespace usbsat::load

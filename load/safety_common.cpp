@@ -14,4 +14,11 @@ std::optional<SafetyDecision> refuse_without_permission(bool write, bool is_bloc
   return std::nullopt;
 }
 
+std::vector<std::string> canonical_paths(const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  out.reserve(paths.size());
+  for (const auto& p : paths) out.push_back(canonical_path(p));
+  return out;
+}
+
 }  // namespace usbsat::load

@@ -30,6 +30,8 @@ std::string format_utc(std::chrono::system_clock::time_point t, UtcFormat format
   return out + "Z";
 }
 
+std::string utc_now(UtcFormat format) { return format_utc(std::chrono::system_clock::now(), format); }
+
 std::optional<std::chrono::system_clock::time_point> parse_source_date_epoch(std::string_view value) {
   // At most 12 digits: year 33658, far inside what system_clock holds on every platform.
   if (value.empty() || value.size() > 12 ||

@@ -16,6 +16,8 @@ enum class UtcFormat {
 };
 
 std::string format_utc(std::chrono::system_clock::time_point t, UtcFormat format);
+/// format_utc() of the wall clock now: the time of a streamed event (`watch`, `top`).
+std::string utc_now(UtcFormat format);
 
 /// A SOURCE_DATE_EPOCH value (the reproducible-builds convention): a non-negative decimal count of seconds
 /// since 1970 -> that time; anything else -> nullopt.

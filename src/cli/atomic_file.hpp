@@ -9,9 +9,9 @@ namespace usbsat::cli {
 
 /// Write `content` to a temporary file in the directory of `path` (same filesystem), fsync it, make it
 /// mode 0644, rename it over `path` and fsync the directory (atomic_file_posix.cpp; on Windows,
-/// win32/atomic_file.cpp: FlushFileBuffers, then MoveFileExW with MOVEFILE_REPLACE_EXISTING | WRITE_THROUGH). nullopt on success; else a message naming the
-/// step and the reason ("cannot create a temporary file in /x: Permission denied"), and no temporary file
-/// is left behind.
+/// win32/atomic_file.cpp: FlushFileBuffers, then MoveFileExW with MOVEFILE_REPLACE_EXISTING | WRITE_THROUGH).
+/// nullopt on success; else a message naming the step and the reason ("cannot create a temporary file in
+/// /x: Permission denied"), and no temporary file is left behind.
 std::optional<std::string> write_file_atomically(const std::string& path, std::string_view content);
 
 }  // namespace usbsat::cli

@@ -17,7 +17,7 @@ struct LoadOptions {
   double runtime_s = 10;                ///< measured seconds per phase
   double ramp_s = 1;                    ///< unmeasured seconds before each phase's window
   std::vector<unsigned> concurrency;    ///< phase levels, e.g. {1,2,4}; empty = all targets at once
-  std::string engine{load::default_engine()};         ///< load::engine_names(): uring|sync|null (Linux), iocp|sync|null (Windows)
+  std::string engine{load::default_engine()};  ///< load::engine_names(): uring|sync|null, or iocp|sync|null on Windows
   unsigned rwmix = 50;                  ///< randrw: percent reads
   std::string offset = "0";             ///< region start (size string)
   std::string size = "0";               ///< region length (size string), 0 = to the end

@@ -98,7 +98,7 @@ static int run_top(const TopOptions& o, const GlobalOptions& global) {
       std::this_thread::sleep_for(std::chrono::duration<double>(std::min(0.05, deadline - now_s())));
     if (stop.stop_requested()) break;
     auto cur = sample(devices);
-    report::TopFrame frame{topology::format_utc(std::chrono::system_clock::now(), topology::UtcFormat::Milliseconds), i, cur.t_s - prev.t_s, {}};
+    report::TopFrame frame{topology::utc_now(topology::UtcFormat::Milliseconds), i, cur.t_s - prev.t_s, {}};
     for (const auto& r : analysis::top::node_rates(nodes, prev, cur)) frame.rows.push_back(to_row(r));
     std::string out;
     if (global.json)

@@ -3,7 +3,6 @@
 #include <poll.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <stop_token>
 
@@ -60,7 +59,7 @@ static int run_watch(const WatchOptions& o, const GlobalOptions& global) {
       auto v = analysis::watch::verdict(before.topology, after.topology, {ev->action, ev->sysname}, config);
       before = std::move(after);
       if (!v) continue;
-      v->time = topology::format_utc(std::chrono::system_clock::now(), topology::UtcFormat::Milliseconds);
+      v->time = topology::utc_now(topology::UtcFormat::Milliseconds);
       const std::string out = global.json ? report::render_watch_json(*v) : report::render_watch_text(*v, style);
       std::fwrite(out.data(), 1, out.size(), stdout);
       std::fflush(stdout);

@@ -41,3 +41,13 @@ TEST_CASE("parse_source_date_epoch: a non-negative decimal count of seconds") {
     CHECK_FALSE(parse_source_date_epoch(bad));
   }
 }
+
+TEST_CASE("utc_now: the wall clock now, formatted") {
+  // RFC 3339 UTC strings of one width sort as the times they name.
+  const auto before = format_utc(system_clock::now(), UtcFormat::Milliseconds);
+  const auto now = utc_now(UtcFormat::Milliseconds);
+  const auto after = format_utc(system_clock::now(), UtcFormat::Milliseconds);
+  CHECK(before <= now);
+  CHECK(now <= after);
+  CHECK(now.size() == std::string_view("2025-12-01T21:04:05.123Z").size());
+}
