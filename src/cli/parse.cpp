@@ -58,6 +58,9 @@ ParseResult parse_args(std::span<const std::string> argv) {
   app.set_version_flag("-V,--version", std::string(version_string()));
   app.require_subcommand(1);
   app.fallthrough();
+  // One command line on every platform: CLI11 reads "/x" as an option on Windows by default, which made a
+  // target such as //./PhysicalDrive1 (a form usbsat accepts for \\.\PhysicalDrive1) a usage error there.
+  app.allow_windows_style_options(false);
   Invocation inv;
   app.add_flag("--json", inv.global.json, "Machine-readable JSON on stdout");
   app.add_flag("-v,--verbose", inv.global.verbose, "Also print informational diagnostics");
