@@ -27,7 +27,8 @@ AlignedBytes alloc_io_buffers(std::size_t size, std::size_t align, std::uint64_t
 }
 
 std::uint64_t buffer_memory(std::uint32_t block_size, unsigned queue_depth, std::size_t targets) {
-  return std::uint64_t{block_size} * queue_depth * targets;  // ≤ 2^32 × 2^32 × targets: fine for any real count
+  return std::uint64_t{block_size} * queue_depth *
+         targets;  // ≤ 2^32 × 2^32 × targets: fine for any real count
 }
 
 std::optional<std::string> check_buffer_memory(std::uint32_t block_size, unsigned queue_depth,
@@ -35,15 +36,16 @@ std::optional<std::string> check_buffer_memory(std::uint32_t block_size, unsigne
   const std::uint64_t needed = buffer_memory(block_size, queue_depth, targets);
   if (needed <= limit) return std::nullopt;
   return "the I/O buffers would take " + format_size(needed) + " (bs " + format_size(block_size) + " × qd " +
-         std::to_string(queue_depth) + " × " + std::to_string(targets) + (targets == 1 ? " target" : " targets") +
-         " at once), more than the " + format_size(limit) +
+         std::to_string(queue_depth) + " × " + std::to_string(targets) +
+         (targets == 1 ? " target" : " targets") + " at once), more than the " + format_size(limit) +
          " limit; lower --bs or --qd (or run fewer targets at once), or raise --max-buffer-memory";
 }
 
 BufferLimit parse_buffer_limit(std::string_view s, std::uint64_t physical) {
   const auto v = parse_size(s);
   if (!v || *v < (std::uint64_t{1} << 20))
-    return {0, "bad --max-buffer-memory '" + std::string(s) + "': give a size of at least 1m, e.g. 512m or 2g"};
+    return {0,
+            "bad --max-buffer-memory '" + std::string(s) + "': give a size of at least 1m, e.g. 512m or 2g"};
   if (physical && *v > physical)
     return {0, "--max-buffer-memory " + std::string(s) + " is more than this machine's memory (" +
                    std::to_string(physical >> 20) + "m)"};

@@ -23,7 +23,8 @@ using AlignedBytes = std::unique_ptr<std::byte[], FreeDeleter>;
 /// `size` bytes aligned to `align` (a power of two ≥ sizeof(void*)), filled with a non-zero pseudo-random
 /// pattern from `seed` so writes never store zero pages. The fill checks `stop` every few MiB and returns
 /// nullptr when a stop was requested (big buffers take seconds to fill). Throws std::bad_alloc.
-AlignedBytes alloc_io_buffers(std::size_t size, std::size_t align, std::uint64_t seed, std::stop_token stop = {});
+AlignedBytes alloc_io_buffers(std::size_t size, std::size_t align, std::uint64_t seed,
+                              std::stop_token stop = {});
 
 /// Default limit on the I/O buffers of one phase (block size × queue depth × targets running at once).
 inline constexpr std::uint64_t kDefaultMaxBufferMemory = std::uint64_t{256} << 20;

@@ -14,7 +14,11 @@ CpuTime usage(int who) {
 
 }  // namespace
 
-CpuTime thread_cpu() { return usage(RUSAGE_THREAD); }
-CpuTime process_cpu() { return usage(RUSAGE_SELF); }
+CpuTime thread_cpu() {
+  return usage(RUSAGE_THREAD);
+}
+CpuTime process_cpu() {
+  return usage(RUSAGE_SELF);
+}
 
 }  // namespace usbsat::load

@@ -19,9 +19,13 @@ constexpr EngineFactory kEngines[] = {
 
 }  // namespace
 
-std::span<const EngineFactory> engine_table() { return kEngines; }
+std::span<const EngineFactory> engine_table() {
+  return kEngines;
+}
 
-std::string_view default_engine() { return kEngines[0].name; }
+std::string_view default_engine() {
+  return kEngines[0].name;
+}
 
 std::vector<std::string> engine_names() {
   std::vector<std::string> out;

@@ -85,8 +85,8 @@ const EngineFactory* find_engine(std::string_view name);
 std::unique_ptr<Engine> make_uring_engine(const EngineConfig& cfg);
 std::unique_ptr<Engine> make_sync_engine(const EngineConfig& cfg);
 std::unique_ptr<Engine> make_null_engine(const EngineConfig& cfg);
-/// Windows only (engine_iocp.cpp): overlapped ReadFile/WriteFile on the target's HANDLE, completions from an I/O
-/// completion port (GetQueuedCompletionStatusEx).
+/// Windows only (engine_iocp.cpp): overlapped ReadFile/WriteFile on the target's HANDLE, completions from an
+/// I/O completion port (GetQueuedCompletionStatusEx).
 std::unique_ptr<Engine> make_iocp_engine(const EngineConfig& cfg);
 
 /// True when an io_uring can be set up in this process (a tiny ring is created and destroyed).

@@ -1,9 +1,9 @@
-// The iocp engine (Windows): overlapped ReadFile/WriteFile on the target's HANDLE (opened FILE_FLAG_OVERLAPPED,
-// and FILE_FLAG_NO_BUFFERING unless --buffered: load/win32/target.cpp), completions taken from an I/O completion
-// port with GetQueuedCompletionStatusEx — Windows' counterpart of io_uring: up to `depth` requests in flight,
-// many completions per wait. One OVERLAPPED per slot (slot == buffer index < depth), so a completion names its
-// request without a lookup. The destructor cancels what is still in flight (CancelIoEx) and waits for those
-// completions, so no OVERLAPPED or buffer is used after the worker frees it.
+// The iocp engine (Windows): overlapped ReadFile/WriteFile on the target's HANDLE (opened
+// FILE_FLAG_OVERLAPPED, and FILE_FLAG_NO_BUFFERING unless --buffered: load/win32/target.cpp), completions
+// taken from an I/O completion port with GetQueuedCompletionStatusEx — Windows' counterpart of io_uring: up
+// to `depth` requests in flight, many completions per wait. One OVERLAPPED per slot (slot == buffer index <
+// depth), so a completion names its request without a lookup. The destructor cancels what is still in flight
+// (CancelIoEx) and waits for those completions, so no OVERLAPPED or buffer is used after the worker frees it.
 #include <io.h>
 #include <windows.h>
 
@@ -28,7 +28,8 @@ class IocpEngine final : public Engine {
     if (file_ == INVALID_HANDLE_VALUE) throw EngineUnavailable("iocp: not an open file handle");
     port_.reset(::CreateIoCompletionPort(file_, nullptr, 0, 1));
     if (!port_)
-      throw EngineUnavailable("iocp: CreateIoCompletionPort failed (error " + std::to_string(::GetLastError()) + ")");
+      throw EngineUnavailable("iocp: CreateIoCompletionPort failed (error " +
+                              std::to_string(::GetLastError()) + ")");
     for (std::uint32_t i = 0; i < depth; ++i) ops_[i].slot = i;
     queued_.reserve(depth);
     done_.reserve(depth);
@@ -75,7 +76,8 @@ class IocpEngine final : public Engine {
     out_.clear();
     out_.swap(done_);
     const ULONGLONG deadline =
-        ::GetTickCount64() + static_cast<ULONGLONG>(std::chrono::ceil<std::chrono::milliseconds>(timeout).count());
+        ::GetTickCount64() +
+        static_cast<ULONGLONG>(std::chrono::ceil<std::chrono::milliseconds>(timeout).count());
     // Take what is ready without waiting; wait only while fewer than `min` are in hand.
     collect(0);
     while (out_.size() < min && in_flight_ > 0) {
@@ -90,8 +92,8 @@ class IocpEngine final : public Engine {
   /// Move the completions the port has (waiting up to `wait_ms` for the first) into out_.
   void collect(DWORD wait_ms) {
     ULONG got = 0;
-    if (!::GetQueuedCompletionStatusEx(port_.get(), entries_.data(), static_cast<ULONG>(entries_.size()), &got, wait_ms,
-                                       FALSE))
+    if (!::GetQueuedCompletionStatusEx(port_.get(), entries_.data(), static_cast<ULONG>(entries_.size()),
+                                       &got, wait_ms, FALSE))
       return;  // WAIT_TIMEOUT
     for (ULONG i = 0; i < got; ++i) {
       auto* op = reinterpret_cast<Op*>(entries_[i].lpOverlapped);  // ov is Op's first member

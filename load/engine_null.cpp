@@ -14,6 +14,8 @@ class NullEngine final : public InlineEngine<NullEngine> {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_null_engine(const EngineConfig& cfg) { return std::make_unique<NullEngine>(cfg.depth); }
+std::unique_ptr<Engine> make_null_engine(const EngineConfig& cfg) {
+  return std::make_unique<NullEngine>(cfg.depth);
+}
 
 }  // namespace usbsat::load

@@ -95,7 +95,8 @@ class UringEngine final : public Engine {
   std::span<const Completion> reap(unsigned min, std::chrono::nanoseconds timeout) override {
     out_.clear();
     unsigned n = 0;
-    if (!unsubmitted_) n = io_uring_peek_batch_cqe(ring_.get(), cqes_.data(), static_cast<unsigned>(cqes_.size()));
+    if (!unsubmitted_)
+      n = io_uring_peek_batch_cqe(ring_.get(), cqes_.data(), static_cast<unsigned>(cqes_.size()));
     if (unsubmitted_ || n < min) {
       // -EAGAIN/-EBUSY: the kernel took fewer SQEs than queued; they stay in the SQ ring and go with the next
       // enter. -ETIME/-EINTR: return what is there.
@@ -159,7 +160,9 @@ class UringEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_uring_engine(const EngineConfig& cfg) { return std::make_unique<UringEngine>(cfg); }
+std::unique_ptr<Engine> make_uring_engine(const EngineConfig& cfg) {
+  return std::make_unique<UringEngine>(cfg);
+}
 
 bool uring_available() {
   int err = 0;

@@ -2,8 +2,8 @@
 
 #include <charconv>
 #include <cmath>
-#include <sstream>
 #include <limits>
+#include <sstream>
 
 namespace usbsat::load {
 namespace {
@@ -32,8 +32,12 @@ std::string_view to_string(Pattern p) {
   return "?";
 }
 
-bool is_random(Pattern p) { return p == Pattern::RandRead || p == Pattern::RandWrite || p == Pattern::RandRW; }
-bool writes(Pattern p) { return p == Pattern::Write || p == Pattern::RandWrite || p == Pattern::RandRW; }
+bool is_random(Pattern p) {
+  return p == Pattern::RandRead || p == Pattern::RandWrite || p == Pattern::RandRW;
+}
+bool writes(Pattern p) {
+  return p == Pattern::Write || p == Pattern::RandWrite || p == Pattern::RandRW;
+}
 
 std::optional<std::uint64_t> parse_size(std::string_view s) {
   std::uint64_t v = 0;
@@ -44,11 +48,24 @@ std::optional<std::uint64_t> parse_size(std::string_view s) {
   unsigned shift = 0;
   if (!unit.empty()) {
     switch (unit[0]) {
-      case 'k': case 'K': shift = 10; break;
-      case 'm': case 'M': shift = 20; break;
-      case 'g': case 'G': shift = 30; break;
-      case 't': case 'T': shift = 40; break;
-      default: return std::nullopt;
+      case 'k':
+      case 'K':
+        shift = 10;
+        break;
+      case 'm':
+      case 'M':
+        shift = 20;
+        break;
+      case 'g':
+      case 'G':
+        shift = 30;
+        break;
+      case 't':
+      case 'T':
+        shift = 40;
+        break;
+      default:
+        return std::nullopt;
     }
     unit.remove_prefix(1);
     if (!(unit.empty() || unit == "b" || unit == "B" || unit == "iB" || unit == "ib")) return std::nullopt;
@@ -58,7 +75,10 @@ std::optional<std::uint64_t> parse_size(std::string_view s) {
 }
 
 std::string format_size(std::uint64_t b) {
-  constexpr struct { unsigned shift; char c; } kUnits[] = {{40, 't'}, {30, 'g'}, {20, 'm'}, {10, 'k'}};
+  constexpr struct {
+    unsigned shift;
+    char c;
+  } kUnits[] = {{40, 't'}, {30, 'g'}, {20, 'm'}, {10, 'k'}};
   for (const auto& u : kUnits)
     if (b != 0 && b % (std::uint64_t{1} << u.shift) == 0) return std::to_string(b >> u.shift) + u.c;
   return std::to_string(b);
@@ -73,7 +93,8 @@ std::string set_durations(JobSpec& job, double runtime_s, double ramp_s) {
     s << option << ' ' << v << " is out of range: give " << lo << " to " << hi << " seconds";
     return s.str();
   };
-  if (!(runtime_s >= 0.001 && runtime_s <= max_runtime)) return out_of_range("--runtime", runtime_s, 0.001, max_runtime);
+  if (!(runtime_s >= 0.001 && runtime_s <= max_runtime))
+    return out_of_range("--runtime", runtime_s, 0.001, max_runtime);
   if (!(ramp_s >= 0 && ramp_s <= max_ramp)) return out_of_range("--ramp", ramp_s, 0, max_ramp);
   job.runtime = std::chrono::milliseconds(std::llround(runtime_s * 1000));
   job.ramp = std::chrono::milliseconds(std::llround(ramp_s * 1000));
@@ -98,8 +119,8 @@ std::vector<std::string> validate(const JobSpec& job) {
 RegionOrError resolve_region(const JobSpec& job, std::uint64_t target_size, std::uint32_t lbs) {
   if (lbs == 0) lbs = 512;
   if (job.block_size % lbs != 0)
-    return {std::nullopt, "block size " + format_size(job.block_size) + " is not a multiple of the logical block size " +
-                              std::to_string(lbs)};
+    return {std::nullopt, "block size " + format_size(job.block_size) +
+                              " is not a multiple of the logical block size " + std::to_string(lbs)};
   if (job.offset % lbs != 0)
     return {std::nullopt, "offset is not a multiple of the logical block size " + std::to_string(lbs)};
   if (job.offset >= target_size) return {std::nullopt, "offset is beyond the end of the target"};

@@ -26,14 +26,14 @@ std::string format_size(std::uint64_t bytes);
 
 struct JobSpec {
   Pattern pattern = Pattern::Read;
-  unsigned rwmix_read = 50;          ///< randrw: percentage of reads (0..100)
+  unsigned rwmix_read = 50;  ///< randrw: percentage of reads (0..100)
   std::uint32_t block_size = 128 * 1024;
   unsigned queue_depth = 1;
   std::chrono::milliseconds runtime{10000};  ///< measured time per phase
   std::chrono::milliseconds ramp{1000};      ///< time per phase before measuring starts (excluded)
-  std::uint64_t offset = 0;          ///< start of the region
-  std::uint64_t size = 0;            ///< length of the region; 0 = to the end of the target
-  std::uint64_t seed = 0x75736273;   ///< offsets are a pure function of (seed, target index)
+  std::uint64_t offset = 0;                  ///< start of the region
+  std::uint64_t size = 0;                    ///< length of the region; 0 = to the end of the target
+  std::uint64_t seed = 0x75736273;           ///< offsets are a pure function of (seed, target index)
 };
 
 /// The longest measured window and the longest ramp of one phase. They bound the run's time and the

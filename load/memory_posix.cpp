@@ -13,7 +13,9 @@ std::byte* allocate_aligned(std::size_t size, std::size_t align) {
   return static_cast<std::byte*>(p);
 }
 
-void FreeDeleter::operator()(std::byte* p) const { std::free(p); }
+void FreeDeleter::operator()(std::byte* p) const {
+  std::free(p);
+}
 
 std::uint64_t physical_memory() {
   const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);

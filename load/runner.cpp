@@ -25,9 +25,9 @@ void sleep_until(const Clock& clock, std::int64_t deadline_ns, std::stop_token s
   cv.wait_for(lock, stop, std::chrono::nanoseconds(left), [] { return false; });
 }
 
-/// A count-down latch on a mutex and a condition variable. Not std::latch: GCC 12's atomic wait, which std::latch
-/// uses, can deadlock where there is no futex (mingw-w64: usbsat.exe hung at random in the start of a phase, like
-/// botan#3202 with std::counting_semaphore).
+/// A count-down latch on a mutex and a condition variable. Not std::latch: GCC 12's atomic wait, which
+/// std::latch uses, can deadlock where there is no futex (mingw-w64: usbsat.exe hung at random in the start
+/// of a phase, like botan#3202 with std::counting_semaphore).
 class Latch {
  public:
   explicit Latch(std::ptrdiff_t count) : count_(count) {}
@@ -94,8 +94,9 @@ PhaseResult run_phase(const std::vector<RunTarget>& targets, const RunConfig& cf
       ready.count_down();
       go.wait();
       if (engine) {
-        auto outcome = run_worker(*engine, {buffers.get(), static_cast<std::size_t>(job.queue_depth) * job.block_size},
-                                  setup, timing, clock, phase_stop.get_token(), &live[i]);
+        auto outcome =
+            run_worker(*engine, {buffers.get(), static_cast<std::size_t>(job.queue_depth) * job.block_size},
+                       setup, timing, clock, phase_stop.get_token(), &live[i]);
         r.stats = std::move(outcome.stats);
         if (outcome.error) r.error = std::move(outcome.error_message);
       }
@@ -106,7 +107,8 @@ PhaseResult run_phase(const std::vector<RunTarget>& targets, const RunConfig& cf
   // Start together: every worker has its engine and buffers before the clock starts.
   ready.wait();
   timing.start_ns = clock.now_ns();
-  timing.measure_ns = timing.start_ns + std::chrono::duration_cast<std::chrono::nanoseconds>(job.ramp).count();
+  timing.measure_ns =
+      timing.start_ns + std::chrono::duration_cast<std::chrono::nanoseconds>(job.ramp).count();
   timing.end_ns = timing.measure_ns + result.window_ns;
   go.count_down();
 
@@ -127,8 +129,8 @@ PhaseResult run_phase(const std::vector<RunTarget>& targets, const RunConfig& cf
       const double dt = static_cast<double>(now - last_ns) / 1e9;
       for (std::size_t i = 0; i < n; ++i) {
         const auto b = live[i].bytes.load(std::memory_order_relaxed);
-        s.targets.push_back({targets[members[i]].label, b,
-                             dt > 0 ? static_cast<double>(b - last_bytes[i]) / 1e6 / dt : 0.0});
+        s.targets.push_back(
+            {targets[members[i]].label, b, dt > 0 ? static_cast<double>(b - last_bytes[i]) / 1e6 / dt : 0.0});
         last_bytes[i] = b;
       }
       last_ns = now;

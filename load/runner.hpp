@@ -18,7 +18,7 @@ namespace usbsat::load {
 
 /// A target as the runner sees it: an fd opened by the caller (borrowed for the run) and its geometry.
 struct RunTarget {
-  std::string label;          ///< shown in results, usually the path
+  std::string label;  ///< shown in results, usually the path
   int fd = -1;
   std::uint64_t size_bytes = 0;
   std::uint32_t logical_block = 512;
@@ -26,24 +26,24 @@ struct RunTarget {
 
 struct RunConfig {
   JobSpec job;
-  std::string engine = "uring";                 ///< a name from engine_table(), already chosen
+  std::string engine = "uring";  ///< a name from engine_table(), already chosen
   std::vector<PhaseTargets> phases;
   std::chrono::milliseconds snapshot_interval{500};
 };
 
 /// One target in one phase.
 struct TargetResult {
-  std::size_t target = 0;        ///< index into the run's targets
+  std::size_t target = 0;  ///< index into the run's targets
   WorkerStats stats;
   std::optional<std::string> error;  ///< the target failed (open, engine, I/O); stats cover the time before
 };
 
 struct PhaseResult {
   PhaseTargets targets;
-  std::vector<TargetResult> per_target;   ///< same order as `targets`
-  CpuTime cpu;                            ///< getrusage(RUSAGE_SELF) over the measurement window
-  std::int64_t window_ns = 0;             ///< planned measurement window (runtime)
-  bool complete = true;                   ///< false when interrupted inside this phase
+  std::vector<TargetResult> per_target;  ///< same order as `targets`
+  CpuTime cpu;                           ///< getrusage(RUSAGE_SELF) over the measurement window
+  std::int64_t window_ns = 0;            ///< planned measurement window (runtime)
+  bool complete = true;                  ///< false when interrupted inside this phase
 
   /// Per-target stats merged (sum of bytes/IOs, merged latency); throughput is over the common window.
   WorkerStats aggregate() const;
@@ -52,22 +52,22 @@ struct PhaseResult {
 };
 
 struct RunResult {
-  std::vector<PhaseResult> phases;   ///< the phases that ran (fewer than planned when interrupted)
-  std::size_t planned_phases = 0;    ///< the phases the run was configured with
+  std::vector<PhaseResult> phases;  ///< the phases that ran (fewer than planned when interrupted)
+  std::size_t planned_phases = 0;   ///< the phases the run was configured with
   bool interrupted = false;
 };
 
 /// Live view of the running phase, sampled by the runner thread.
 struct Snapshot {
-  std::size_t phase = 0;           ///< 0-based
+  std::size_t phase = 0;  ///< 0-based
   std::size_t phase_count = 0;
-  std::int64_t start_ns = 0;       ///< PhaseTiming of the running phase
+  std::int64_t start_ns = 0;  ///< PhaseTiming of the running phase
   std::int64_t measure_ns = 0;
   std::int64_t end_ns = 0;
   struct Target {
     std::string label;
-    std::uint64_t bytes = 0;       ///< completed since the phase started
-    double mbs = 0;                ///< rate since the previous snapshot
+    std::uint64_t bytes = 0;  ///< completed since the phase started
+    double mbs = 0;           ///< rate since the previous snapshot
   };
   std::vector<Target> targets;
 };

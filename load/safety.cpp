@@ -24,7 +24,9 @@ std::string read_first_line(const std::filesystem::path& p) {
   return line;
 }
 
-bool is_system_mount(const std::string& mp) { return mp == "/" || mp == "/boot" || mp == "/boot/efi" || mp == "/usr"; }
+bool is_system_mount(const std::string& mp) {
+  return mp == "/" || mp == "/boot" || mp == "/boot/efi" || mp == "/usr";
+}
 
 }  // namespace
 
@@ -61,7 +63,8 @@ std::optional<std::string> mount_problem(const DeviceFacts& f, const std::string
 
 SafetyDecision decide_write(const WriteRequest& req, const DeviceFacts* facts,
                             const std::vector<ResolvedMount>& mounts) {
-  if (auto refused = refuse_without_permission(req.write, req.is_block, req.target, req.allow_write)) return *refused;
+  if (auto refused = refuse_without_permission(req.write, req.is_block, req.target, req.allow_write))
+    return *refused;
   if (!req.is_block) {
     for (const auto& loop : req.backs) {
       const std::string via = req.target + " backs " + loop.facts.path + ", which ";
@@ -72,7 +75,8 @@ SafetyDecision decide_write(const WriteRequest& req, const DeviceFacts* facts,
     return {true, {}};
   }
   if (!facts) return {false, "cannot inspect block device " + req.target + "; refusing to write"};
-  if (auto why = mount_problem(*facts, req.target, mounts)) return {false, req.target + " " + *why + "; refusing to write"};
+  if (auto why = mount_problem(*facts, req.target, mounts))
+    return {false, req.target + " " + *why + "; refusing to write"};
   return {true, {}};
 }
 
@@ -83,7 +87,8 @@ std::optional<DeviceFacts> gather_device_facts(const std::string& path, const st
   DeviceFacts f;
   f.path = canonical_path(path);
   f.dev = {major(st.st_rdev), minor(st.st_rdev)};
-  const fs::path base = fs::path(sys_root) / "dev/block" / (std::to_string(f.dev.major) + ":" + std::to_string(f.dev.minor));
+  const fs::path base =
+      fs::path(sys_root) / "dev/block" / (std::to_string(f.dev.major) + ":" + std::to_string(f.dev.minor));
   std::error_code ec;
   const fs::path dir = fs::canonical(base, ec);
   if (ec) return f;  // no sysfs: only the device itself is known
@@ -123,8 +128,8 @@ std::vector<std::string> loops_backed_by(const std::string& path, const std::str
     const std::string backing = read_first_line(e.path() / "loop/backing_file");
     if (backing.empty()) continue;
     struct stat st {};
-    const bool same_file = have_id && ::stat(backing.c_str(), &st) == 0 && st.st_dev == want.st_dev &&
-                           st.st_ino == want.st_ino;
+    const bool same_file =
+        have_id && ::stat(backing.c_str(), &st) == 0 && st.st_dev == want.st_dev && st.st_ino == want.st_ino;
     if (backing == path || same_file) out.push_back(e.path().string());
   }
   std::sort(out.begin(), out.end());
@@ -161,7 +166,8 @@ std::vector<ResolvedMount> read_mounts(const std::string& mountinfo_path) {
   for (auto& m : topology::parse_mountinfo(ss.str())) {
     ResolvedMount r{std::move(m), std::nullopt};
     struct stat st {};
-    if (r.entry.source.rfind("/dev/", 0) == 0 && ::stat(r.entry.source.c_str(), &st) == 0 && S_ISBLK(st.st_mode))
+    if (r.entry.source.rfind("/dev/", 0) == 0 && ::stat(r.entry.source.c_str(), &st) == 0 &&
+        S_ISBLK(st.st_mode))
       r.source_dev = DevNum{major(st.st_rdev), minor(st.st_rdev)};
     out.push_back(std::move(r));
   }
@@ -176,7 +182,8 @@ std::string canonical_path(const std::string& path) {
   return s;
 }
 
-SafetyDecision check_write(const std::string& target, bool write, const std::vector<std::string>& allow_write) {
+SafetyDecision check_write(const std::string& target, bool write,
+                           const std::vector<std::string>& allow_write) {
   const auto mounts = read_mounts();
   const auto facts = gather_device_facts(target);
   WriteRequest req{write, facts.has_value(), canonical_path(target), canonical_paths(allow_write), {}};

@@ -22,11 +22,11 @@ using topology::MountEntry;
 
 /// Everything known about a block device that matters for writing to it.
 struct DeviceFacts {
-  std::string path;                ///< canonical path of the device node (/dev/sdb)
+  std::string path;  ///< canonical path of the device node (/dev/sdb)
   DevNum dev;
-  std::vector<DevNum> related;     ///< partitions and holders (recursively), not including `dev`
+  std::vector<DevNum> related;             ///< partitions and holders (recursively), not including `dev`
   std::vector<std::string> related_names;  ///< kernel names of `related` (sdb1, dm-0), same order
-  std::string name;                ///< kernel name (sdb)
+  std::string name;                        ///< kernel name (sdb)
 };
 
 /// A mount as resolved against device numbers: the mount entry plus the dev number of its source node (for
@@ -39,18 +39,18 @@ struct ResolvedMount {
 /// A loop device whose backing file is the regular file a job would write: writing the file writes what the
 /// loop device (and a filesystem mounted from it) sees.
 struct BackedLoop {
-  DeviceFacts facts;   ///< the loop device (path /dev/loopN), its partitions and holders
+  DeviceFacts facts;  ///< the loop device (path /dev/loopN), its partitions and holders
   /// Why the loop device counts as held, empty when an exclusive open succeeded: "is in use (exclusive open
   /// failed)" (mounted, dm/md on top, another O_EXCL user), or "cannot be checked (…)" (no permission).
   std::string held;
 };
 
 struct WriteRequest {
-  bool write = false;                      ///< --write given
+  bool write = false;  ///< --write given
   bool is_block = false;
-  std::string target;                      ///< canonical target path
-  std::vector<std::string> allow_write;    ///< canonical --allow-write paths
-  std::vector<BackedLoop> backs;           ///< regular files: the loop devices this file backs
+  std::string target;                    ///< canonical target path
+  std::vector<std::string> allow_write;  ///< canonical --allow-write paths
+  std::vector<BackedLoop> backs;         ///< regular files: the loop devices this file backs
 };
 
 struct SafetyDecision {
@@ -63,10 +63,12 @@ struct SafetyDecision {
 std::optional<SafetyDecision> refuse_without_permission(bool write, bool is_block, const std::string& target,
                                                         const std::vector<std::string>& allow_write);
 
-/// The write check of one target as `usbsat load` runs it, on this system: canonical names, then the facts and
-/// the decision. Linux (safety.cpp): mountinfo, sysfs, loop devices → decide_write. Windows (win32/safety.cpp):
-/// volumes and the system disk → decide_disk_write (safety_windows.hpp); a regular file needs only the permission.
-SafetyDecision check_write(const std::string& target, bool write, const std::vector<std::string>& allow_write);
+/// The write check of one target as `usbsat load` runs it, on this system: canonical names, then the facts
+/// and the decision. Linux (safety.cpp): mountinfo, sysfs, loop devices → decide_write. Windows
+/// (win32/safety.cpp): volumes and the system disk → decide_disk_write (safety_windows.hpp); a regular file
+/// needs only the permission.
+SafetyDecision check_write(const std::string& target, bool write,
+                           const std::vector<std::string>& allow_write);
 
 /// Whether `path` names a disk (Linux: a block device node; Windows: \\.\PhysicalDriveN), not a file.
 bool is_block_device(const std::string& path);

@@ -10,7 +10,8 @@ std::optional<unsigned> parse_physical_drive(std::string_view path) {
   constexpr std::string_view kPrefix = "\\\\.\\physicaldrive";
   if (path.size() <= kPrefix.size()) return std::nullopt;
   for (std::size_t i = 0; i < kPrefix.size(); ++i) {
-    const char c = path[i] == '/' ? '\\' : static_cast<char>(std::tolower(static_cast<unsigned char>(path[i])));
+    const char c =
+        path[i] == '/' ? '\\' : static_cast<char>(std::tolower(static_cast<unsigned char>(path[i])));
     if (c != kPrefix[i]) return std::nullopt;
   }
   const std::string_view digits = path.substr(kPrefix.size());
@@ -23,7 +24,9 @@ std::optional<unsigned> parse_physical_drive(std::string_view path) {
 
 SafetyDecision decide_disk_write(const WindowsDiskFacts& f) {
   const std::string disk = "\\\\.\\PhysicalDrive" + std::to_string(f.disk);
-  auto on_disk = [&](const WindowsVolume& v) { return std::count(v.disks.begin(), v.disks.end(), f.disk) > 0; };
+  auto on_disk = [&](const WindowsVolume& v) {
+    return std::count(v.disks.begin(), v.disks.end(), f.disk) > 0;
+  };
   if (f.system_disks.empty())
     return {false, "cannot find the disk of the system volume; refusing to write " + disk};
   if (std::count(f.system_disks.begin(), f.system_disks.end(), f.disk))
@@ -31,7 +34,8 @@ SafetyDecision decide_disk_write(const WindowsDiskFacts& f) {
                        "; refusing to write"};
   for (const auto& v : f.volumes)
     if (on_disk(v) && !v.mount_points.empty())
-      return {false, disk + " is mounted: a volume on it is " + v.mount_points.front() + "; refusing to write"};
+      return {false,
+              disk + " is mounted: a volume on it is " + v.mount_points.front() + "; refusing to write"};
   return {true, {}};
 }
 

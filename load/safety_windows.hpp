@@ -1,7 +1,8 @@
 #pragma once
 /// Write safety on Windows, the pure half (portable, table-tested in windows_test on both platforms): which
-/// paths are disks, and whether a disk may be written given the volumes Windows has on it. Gathering those facts
-/// (FindFirstVolumeW, IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS, the system volume) is load/win32/safety.cpp.
+/// paths are disks, and whether a disk may be written given the volumes Windows has on it. Gathering those
+/// facts (FindFirstVolumeW, IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS, the system volume) is
+/// load/win32/safety.cpp.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,8 +30,8 @@ struct WindowsDiskFacts {
 };
 
 /// Pure: refused when the disk holds the system volume (or the system disk is unknown: nothing to compare
-/// against), or any volume with a mount point lies on it; allowed otherwise. The --write / --allow-write rule is
-/// checked before (refuse_without_permission, safety.hpp).
+/// against), or any volume with a mount point lies on it; allowed otherwise. The --write / --allow-write rule
+/// is checked before (refuse_without_permission, safety.hpp).
 SafetyDecision decide_disk_write(const WindowsDiskFacts& facts);
 
 }  // namespace usbsat::load

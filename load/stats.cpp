@@ -21,7 +21,9 @@ void RunningStat::merge(const RunningStat& o) {
   max_ = std::max(max_, o.max_);
 }
 
-double RunningStat::stddev() const { return std::sqrt(variance()); }
+double RunningStat::stddev() const {
+  return std::sqrt(variance());
+}
 
 void WorkerStats::merge(const WorkerStats& o) {
   ios += o.ios;

@@ -45,16 +45,16 @@ struct CpuTime {
 
 /// What one worker measured inside the measurement window of its phase.
 struct WorkerStats {
-  std::uint64_t ios = 0;            ///< completed I/Os (reads + writes)
+  std::uint64_t ios = 0;  ///< completed I/Os (reads + writes)
   std::uint64_t read_ios = 0;
   std::uint64_t write_ios = 0;
   std::uint64_t bytes = 0;
-  std::uint64_t errors = 0;         ///< failed completions (whole run, not only the window)
-  LatencyHistogram lat_hist;        ///< completion latency in ns
+  std::uint64_t errors = 0;   ///< failed completions (whole run, not only the window)
+  LatencyHistogram lat_hist;  ///< completion latency in ns
   RunningStat lat_ns;
   std::vector<std::uint64_t> bytes_per_second;  ///< bytes completed in each second of the window
-  std::int64_t measured_ns = 0;     ///< length of the window this worker actually measured
-  CpuTime cpu;                      ///< RUSAGE_THREAD of the worker over its window
+  std::int64_t measured_ns = 0;                 ///< length of the window this worker actually measured
+  CpuTime cpu;                                  ///< RUSAGE_THREAD of the worker over its window
 
   double seconds() const { return static_cast<double>(measured_ns) / 1e9; }
   double mbs() const { return measured_ns > 0 ? static_cast<double>(bytes) / 1e6 / seconds() : 0.0; }

@@ -13,12 +13,13 @@ namespace usbsat::load {
 
 /// What was learned about one target when it was opened.
 struct TargetInfo {
-  std::string path;                 ///< as given on the command line
-  bool is_block = false;            ///< a block device (else a regular file)
-  bool direct = false;              ///< O_DIRECT is in effect
-  std::uint64_t size_bytes = 0;     ///< BLKGETSIZE64 or st_size
-  std::uint32_t logical_block = 512;///< BLKSSZGET; for files the alignment O_DIRECT needs (st_blksize, ≤4096)
-  unsigned dev_major = 0;           ///< block devices: st_rdev
+  std::string path;              ///< as given on the command line
+  bool is_block = false;         ///< a block device (else a regular file)
+  bool direct = false;           ///< O_DIRECT is in effect
+  std::uint64_t size_bytes = 0;  ///< BLKGETSIZE64 or st_size
+  std::uint32_t logical_block =
+      512;                 ///< BLKSSZGET; for files the alignment O_DIRECT needs (st_blksize, ≤4096)
+  unsigned dev_major = 0;  ///< block devices: st_rdev
   unsigned dev_minor = 0;
 };
 
@@ -33,8 +34,8 @@ struct OpenedTarget {
 
 struct OpenOptions {
   Access access = Access::ReadOnly;
-  bool direct = true;     ///< ask for O_DIRECT; fall back to buffered I/O with a notice when refused
-  bool exclusive = false; ///< block devices: O_EXCL, fails with EBUSY when mounted/claimed
+  bool direct = true;      ///< ask for O_DIRECT; fall back to buffered I/O with a notice when refused
+  bool exclusive = false;  ///< block devices: O_EXCL, fails with EBUSY when mounted/claimed
 };
 
 /// Open and probe `path`. Throws TargetError (with errno) when it cannot be opened or is neither a block

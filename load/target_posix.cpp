@@ -33,11 +33,13 @@ OpenedTarget open_target(const std::string& path, const OpenOptions& opt) {
   // FIFO without a writer.
   struct stat pre {};
   if (::stat(path.c_str(), &pre) != 0) fail(path, "cannot open", errno);
-  if (!S_ISBLK(pre.st_mode) && !S_ISREG(pre.st_mode)) fail(path, "not a block device or regular file", EINVAL);
+  if (!S_ISBLK(pre.st_mode) && !S_ISREG(pre.st_mode))
+    fail(path, "not a block device or regular file", EINVAL);
   int fd = -1;
   if (opt.direct) {
     fd = ::open(path.c_str(), flags | O_DIRECT);
-    if (fd >= 0) t.info.direct = true;
+    if (fd >= 0)
+      t.info.direct = true;
     else if (errno == EINVAL) {
       // tmpfs and some FUSE filesystems refuse O_DIRECT: run buffered, and say so.
       fd = ::open(path.c_str(), flags);

@@ -11,8 +11,8 @@
 namespace usbsat::load {
 namespace {
 
-constexpr std::int64_t kDrainLimitNs = 10'000'000'000;       // give up on in-flight I/O after 10 s
-constexpr std::chrono::milliseconds kReapTimeout{100};        // how often a waiting worker sees a stop
+constexpr std::int64_t kDrainLimitNs = 10'000'000'000;  // give up on in-flight I/O after 10 s
+constexpr std::chrono::milliseconds kReapTimeout{100};  // how often a waiting worker sees a stop
 
 struct Slot {
   std::int64_t issued_ns = 0;
@@ -47,8 +47,8 @@ WorkerOutcome run_worker(Engine& engine, std::span<std::byte> buffers, const Wor
   free_slots.reserve(job.queue_depth);
   for (unsigned i = job.queue_depth; i-- > 0;) free_slots.push_back(i);
 
-  unsigned inflight = 0;   // queued to the engine and not yet reaped
-  unsigned pending = 0;    // queued but not yet accepted by submit()
+  unsigned inflight = 0;  // queued to the engine and not yet reaped
+  unsigned pending = 0;   // queued but not yet accepted by submit()
   bool stopping = false;
   std::int64_t stop_ns = timing.end_ns;
   bool measuring = false;
@@ -83,8 +83,9 @@ WorkerOutcome run_worker(Engine& engine, std::span<std::byte> buffers, const Wor
         slot.offset = offsets.next();
         slot.length = bs;
         slot.dir = job.pattern == Pattern::Read || job.pattern == Pattern::RandRead ? IoDir::Read
-                   : job.pattern == Pattern::RandRW ? (mix.below(100) < job.rwmix_read ? IoDir::Read : IoDir::Write)
-                                                    : IoDir::Write;
+                   : job.pattern == Pattern::RandRW
+                       ? (mix.below(100) < job.rwmix_read ? IoDir::Read : IoDir::Write)
+                       : IoDir::Write;
         slot.issued_ns = now;
         const IoRequest req{slot.dir, s, bs, slot.offset, buffers.data() + static_cast<std::size_t>(s) * bs};
         if (!engine.queue(req)) break;  // busy: nothing was counted for it, the slot stays free

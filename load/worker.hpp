@@ -16,7 +16,8 @@
 namespace usbsat::load {
 
 /// Absolute times (Clock nanoseconds) of one phase, shared by all its workers so they measure one common
-/// window: I/O starts at `start_ns`, completions in [measure_ns, end_ns) are counted, issuing stops at end_ns.
+/// window: I/O starts at `start_ns`, completions in [measure_ns, end_ns) are counted, issuing stops at
+/// end_ns.
 struct PhaseTiming {
   std::int64_t start_ns = 0;
   std::int64_t measure_ns = 0;
@@ -32,8 +33,8 @@ struct LiveCounters {
 struct WorkerSetup {
   JobSpec job;
   Region region;
-  std::uint32_t align = 512;   ///< logical block size of the target
-  std::uint64_t seed = 1;      ///< offset/rw-mix stream of this worker
+  std::uint32_t align = 512;  ///< logical block size of the target
+  std::uint64_t seed = 1;     ///< offset/rw-mix stream of this worker
 };
 
 /// What a worker returns: its statistics and, when the target failed, the first error.

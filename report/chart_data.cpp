@@ -12,7 +12,9 @@ std::optional<double> number_or_null(const nlohmann::json& j, const char* key) {
   return v.get<double>();
 }
 
-std::string phase_label(int n) { return n == 1 ? "each alone" : fmt::format("{} at once", n); }
+std::string phase_label(int n) {
+  return n == 1 ? "each alone" : fmt::format("{} at once", n);
+}
 
 }  // namespace
 
@@ -21,7 +23,8 @@ ChartsOrError<BarChart> saturate_charts(const nlohmann::json& doc) {
   try {
     for (const auto& g : doc.at("groups")) {
       BarChart c;
-      c.title = fmt::format("group {}: {}", g.at("name").get<std::string>(), g.at("node").at("label").get<std::string>());
+      c.title = fmt::format("group {}: {}", g.at("name").get<std::string>(),
+                            g.at("node").at("label").get<std::string>());
       for (const auto& p : g.at("phases")) {
         ChartBarGroup bars;
         bars.label = phase_label(p.at("n").get<int>());
@@ -56,7 +59,8 @@ ChartsOrError<LineChart> load_charts(const nlohmann::json& doc) {
       for (const auto& t : p.at("targets")) targets += " " + t.get<std::string>();
       c.title = fmt::format("phase {}:{}", ++i, targets);
       for (const auto& t : p.at("per_target"))
-        c.series.push_back({t.at("target").get<std::string>(), t.at("series_mbs").get<std::vector<double>>()});
+        c.series.push_back(
+            {t.at("target").get<std::string>(), t.at("series_mbs").get<std::vector<double>>()});
       out.charts.push_back(std::move(c));
     }
   } catch (const nlohmann::json::exception& e) {

@@ -10,11 +10,13 @@
 namespace usbsat::report {
 namespace {
 
-constexpr const char* kSeriesColours[] = {"#1c7ed6", "#e8590c", "#2f9e44", "#ae3ec9", "#f08c00", "#0c8599",
-                                          "#c2255c", "#5c940d"};
+constexpr const char* kSeriesColours[] = {"#1c7ed6", "#e8590c", "#2f9e44", "#ae3ec9",
+                                          "#f08c00", "#0c8599", "#c2255c", "#5c940d"};
 constexpr double kTop = 40, kBottom = 56, kLeft = 64, kRight = 16, kPlotHeight = 200;
 
-std::string num(double v) { return fmt::format("{:.1f}", v); }
+std::string num(double v) {
+  return fmt::format("{:.1f}", v);
+}
 
 /// The value axis: horizontal grid lines with their MB/s labels.
 std::string value_axis(double top, double width) {
@@ -27,18 +29,22 @@ std::string value_axis(double top, double width) {
     out += fmt::format(R"(<text x="{}" y="{}" text-anchor="end" font-size="10">{:g}</text>)", num(kLeft - 6),
                        num(y + 3), v);
   }
-  out += fmt::format(R"~(<text x="12" y="{}" font-size="10" transform="rotate(-90 12 {})" text-anchor="middle">MB/s</text>)~",
-                     num(kTop + kPlotHeight / 2), num(kTop + kPlotHeight / 2));
+  out += fmt::format(
+      R"~(<text x="12" y="{}" font-size="10" transform="rotate(-90 12 {})" text-anchor="middle">MB/s</text>)~",
+      num(kTop + kPlotHeight / 2), num(kTop + kPlotHeight / 2));
   return out;
 }
 
-double y_of(double v, double top) { return kTop + kPlotHeight - kPlotHeight * std::min(v, top) / top; }
+double y_of(double v, double top) {
+  return kTop + kPlotHeight - kPlotHeight * std::min(v, top) / top;
+}
 
 std::string open_svg(double width, double height, const std::string& title, const char* cls) {
   return fmt::format(
       R"(<svg class="{}" width="{}" height="{}" viewBox="0 0 {} {}" role="img" font-family="Helvetica,Arial,sans-serif">)"
       R"(<title>{}</title><text x="{}" y="16" font-size="12" font-weight="bold">{}</text>)",
-      cls, num(width), num(height), num(width), num(height), html_escape(title), num(kLeft), html_escape(title));
+      cls, num(width), num(height), num(width), num(height), html_escape(title), num(kLeft),
+      html_escape(title));
 }
 
 }  // namespace
@@ -78,13 +84,15 @@ std::string render_bar_chart_svg(const BarChart& c) {
     const double start = x;
     for (const auto& b : g.bars) {
       const double y = y_of(b.value, top);
-      out += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"><title>{}: {} MB/s</title></rect>)",
-                         num(x), num(y), num(kBar), num(kTop + kPlotHeight - y), b.aggregate ? "#1864ab" : "#74c0fc",
-                         html_escape(b.label), num(b.value));
-      out += fmt::format(R"(<text x="{}" y="{}" font-size="9" text-anchor="middle">{:.0f}</text>)", num(x + kBar / 2),
-                         num(y - 3), b.value);
-      out += fmt::format(R"(<text x="{}" y="{}" font-size="9" text-anchor="middle">{}</text>)", num(x + kBar / 2),
-                         num(kTop + kPlotHeight + 12), html_escape(b.aggregate ? "all" : b.label));
+      out += fmt::format(
+          R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"><title>{}: {} MB/s</title></rect>)", num(x),
+          num(y), num(kBar), num(kTop + kPlotHeight - y), b.aggregate ? "#1864ab" : "#74c0fc",
+          html_escape(b.label), num(b.value));
+      out += fmt::format(R"(<text x="{}" y="{}" font-size="9" text-anchor="middle">{:.0f}</text>)",
+                         num(x + kBar / 2), num(y - 3), b.value);
+      out += fmt::format(R"(<text x="{}" y="{}" font-size="9" text-anchor="middle">{}</text>)",
+                         num(x + kBar / 2), num(kTop + kPlotHeight + 12),
+                         html_escape(b.aggregate ? "all" : b.label));
       x += kBar + kGap;
     }
     const double end = x - kGap;
@@ -94,8 +102,8 @@ std::string render_bar_chart_svg(const BarChart& c) {
           R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#212529" stroke-dasharray="4 2" stroke-width="2"><title>model: {} MB/s</title></line>)",
           num(start - 3), num(y), num(end + 3), num(y), num(*g.predicted));
     }
-    out += fmt::format(R"(<text x="{}" y="{}" font-size="11" text-anchor="middle">{}</text>)", num((start + end) / 2),
-                       num(kTop + kPlotHeight + 30), html_escape(g.label));
+    out += fmt::format(R"(<text x="{}" y="{}" font-size="11" text-anchor="middle">{}</text>)",
+                       num((start + end) / 2), num(kTop + kPlotHeight + 30), html_escape(g.label));
     x += kGroupGap;
   }
   if (c.plateau) {
@@ -142,13 +150,14 @@ std::string render_line_chart_svg(const LineChart& c) {
       pts += fmt::format("{}{},{}", pts.empty() ? "" : " ", num(x_of(static_cast<double>(k + 1))),
                          num(y_of(s.values[k], top)));
     if (s.values.size() == 1) pts = fmt::format("{},{} {}", num(kLeft), num(y_of(s.values[0], top)), pts);
-    out += fmt::format(R"(<polyline fill="none" stroke="{}" stroke-width="2" points="{}"><title>{}</title></polyline>)",
-                       colour, pts, html_escape(s.label));
+    out += fmt::format(
+        R"(<polyline fill="none" stroke="{}" stroke-width="2" points="{}"><title>{}</title></polyline>)",
+        colour, pts, html_escape(s.label));
     const double ly = kTop + kPlotHeight + 44 + 14.0 * static_cast<double>(i);
     out += fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="2"/>)"
                        R"(<text x="{}" y="{}" font-size="10">{}</text>)",
-                       num(kLeft), num(ly - 3), num(kLeft + 16), num(ly - 3), colour, num(kLeft + 20), num(ly),
-                       html_escape(s.label));
+                       num(kLeft), num(ly - 3), num(kLeft + 16), num(ly - 3), colour, num(kLeft + 20),
+                       num(ly), html_escape(s.label));
   }
   return out + "</svg>";
 }

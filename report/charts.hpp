@@ -17,25 +17,25 @@ struct ChartBar {
 
 /// One phase of a saturate group: the drives alone, 2 at once or 4 at once.
 struct ChartBarGroup {
-  std::string label;                 ///< "1 alone", "2 at once"
-  std::vector<ChartBar> bars;        ///< the drives, then the aggregate
-  std::optional<double> predicted;   ///< the model's aggregate for this phase (MB/s)
+  std::string label;                ///< "1 alone", "2 at once"
+  std::vector<ChartBar> bars;       ///< the drives, then the aggregate
+  std::optional<double> predicted;  ///< the model's aggregate for this phase (MB/s)
   bool operator==(const ChartBarGroup&) const = default;
 };
 
 /// One saturate group.
 struct BarChart {
-  std::string title;                ///< "group a: PCIe 2.0 x1 link of 0000:03:00.0 (...)"
+  std::string title;  ///< "group a: PCIe 2.0 x1 link of 0000:03:00.0 (...)"
   std::vector<ChartBarGroup> groups;
-  std::optional<double> plateau;    ///< the measured plateau (MB/s): a horizontal line
-  std::string verdict;              ///< the verdict sentence (`conclusion`)
+  std::optional<double> plateau;  ///< the measured plateau (MB/s): a horizontal line
+  std::string verdict;            ///< the verdict sentence (`conclusion`)
   bool operator==(const BarChart&) const = default;
 };
 
 /// One target's throughput over time.
 struct LineSeries {
-  std::string label;            ///< "/dev/sdb"
-  std::vector<double> values;   ///< MB/s, one per second
+  std::string label;           ///< "/dev/sdb"
+  std::vector<double> values;  ///< MB/s, one per second
   bool operator==(const LineSeries&) const = default;
 };
 

@@ -152,7 +152,8 @@ std::string describe_location(const topology::PhysicalLocation& l) {
 std::string describe_connector(const topology::Topology& t, const topology::Connector& c) {
   using topology::PortInfo;
   std::vector<std::string> extra;
-  if (c.usb3_port && c.usb2_port) extra.push_back("USB3 side " + text_safe(t[*c.usb3_port].as<PortInfo>().name));
+  if (c.usb3_port && c.usb2_port)
+    extra.push_back("USB3 side " + text_safe(t[*c.usb3_port].as<PortInfo>().name));
   for (const auto& side : {c.usb3_port, c.usb2_port}) {
     if (!side) continue;
     if (const auto& loc = t[*side].as<PortInfo>().physical_location) {

@@ -40,7 +40,8 @@ std::string drive_where(const topology::Topology& t, topology::Vertex block);
 /// "PCIe port 0000:01:00.0 (PEX 8608 upstream)".
 std::string describe_node(const topology::Topology& t, topology::Vertex v);
 
-// ---- phrases for sentences (doctor findings, verdicts) ------------------------------------------------------
+// ---- phrases for sentences (doctor findings, verdicts)
+// ------------------------------------------------------
 
 /// "04e8:4001", or "" when either id is unknown (topology::format_vid_pid).
 std::string usb_ids(const topology::UsbDeviceInfo& d);

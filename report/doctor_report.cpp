@@ -90,8 +90,9 @@ std::string render_doctor_text(const DoctorReportInput& in) {
 Json json_finding(const Finding& f) {
   Json ev = Json::object();
   for (const auto& [k, v] : f.evidence) ev[k] = v;
-  return Json{{"id", f.id},         {"severity", to_string(f.severity)}, {"devices", f.devices},
-              {"evidence", std::move(ev)}, {"message", f.message},     {"fix", f.fix}};
+  return Json{{"id", f.id},           {"severity", to_string(f.severity)},
+              {"devices", f.devices}, {"evidence", std::move(ev)},
+              {"message", f.message}, {"fix", f.fix}};
 }
 
 std::string render_doctor_json(const DoctorReportInput& in) {

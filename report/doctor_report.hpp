@@ -25,7 +25,8 @@ struct DoctorReportInput {
 /// Says "no findings" explicitly when there are none.
 std::string render_doctor_text(const DoctorReportInput& in);
 
-/// One finding as JSON: {"id","severity","devices","evidence":{...},"message","fix"} (also in `watch --json`).
+/// One finding as JSON: {"id","severity","devices","evidence":{...},"message","fix"} (also in `watch
+/// --json`).
 Json json_finding(const Finding& f);
 
 /// JSON: {"findings":[{"id","severity","devices","evidence":{...},"message","fix"}],"diagnostics":[...],

@@ -17,7 +17,9 @@ std::string label(const std::vector<std::string>& lines) {
 
 constexpr std::size_t kLabelledEdges = 200;
 
-std::string number(double d) { return fmt::format("{:g}", d); }
+std::string number(double d) {
+  return fmt::format("{:g}", d);
+}
 
 }  // namespace
 
@@ -39,7 +41,8 @@ std::string render_dot(const GraphModel& g) {
       "digraph usbsat {\n"
       "  graph [rankdir=LR, nodesep=0.12, ranksep=0.45, fontname=\"Helvetica\", bgcolor=\"white\"];\n"
       "  node [fontname=\"Helvetica\", fontsize=10, margin=\"0.08,0.04\"];\n"
-      "  edge [fontname=\"Helvetica\", fontsize=9, color=\"#495057\", fontcolor=\"#343a40\", arrowsize=0.6];\n";
+      "  edge [fontname=\"Helvetica\", fontsize=9, color=\"#495057\", fontcolor=\"#343a40\", "
+      "arrowsize=0.6];\n";
   for (const auto& n : g.nodes) {
     out += fmt::format("  {} [class={}, label={}", dot_quote(n.id), dot_quote(n.kind), label(n.lines));
     const auto& s = n.style;

@@ -112,9 +112,9 @@ std::string render_drives_text(const ViewInput& in) {
     notes.insert(notes.end(), n.begin(), n.end());
   }
   // On a narrow terminal the model names give way (elided in the middle).
-  std::string out = render_table(
-      {"DEV", "SIZE", "BUS", "PORT", "SPEED", "PROTO", "QD", "CONTROLLER", "CONNECTOR", "MODEL"}, rows,
-      {in.style.width, {9}});
+  std::string out =
+      render_table({"DEV", "SIZE", "BUS", "PORT", "SPEED", "PROTO", "QD", "CONTROLLER", "CONNECTOR", "MODEL"},
+                   rows, {in.style.width, {9}});
   if (!notes.empty()) {
     out += "\n";
     for (const auto& n : notes) out += n + "\n";

@@ -23,9 +23,9 @@ std::string number_ranges(const std::vector<unsigned>& n) {
   for (std::size_t i = 0; i < n.size();) {
     std::size_t j = i;
     while (j + 1 < n.size() && n[j + 1] == n[j] + 1) ++j;
-    out += (out.empty() ? "" : " ") + (j > i + 1 ? fmt::format("{}-{}", n[i], n[j])
-                                                 : j == i + 1 ? fmt::format("{} {}", n[i], n[j])
-                                                              : std::to_string(n[i]));
+    out += (out.empty() ? "" : " ") + (j > i + 1    ? fmt::format("{}-{}", n[i], n[j])
+                                       : j == i + 1 ? fmt::format("{} {}", n[i], n[j])
+                                                    : std::to_string(n[i]));
     i = j + 1;
   }
   return out;
@@ -98,7 +98,8 @@ class GraphBuilder {
     const auto edge = topology::uplink(t_, k);
     std::string label;
     if (edge && t_[*edge].kind == topology::LinkKind::Pci && !t_[*edge].pcie.empty())
-      label = join_label("PCIe " + format_pcie_link(t_[*edge].pcie), capacity_text(topology::pcie_capacity(t_[*edge].pcie)));
+      label = join_label("PCIe " + format_pcie_link(t_[*edge].pcie),
+                         capacity_text(topology::pcie_capacity(t_[*edge].pcie)));
     walk(k);
     g_.edges.push_back({std::string(topology::node_id(t_, parent)), topology::node_id(t_, k), label,
                         shared_below(k), false});
@@ -106,9 +107,14 @@ class GraphBuilder {
 
   void controller(Vertex v) {
     const auto c = topology::summarize_controller(t_, v);
-    GraphNode g{c.pci, "controller", {fmt::format("{} controller {}", hcd_label(c.kind), c.pci)},
-                {"box", "filled,bold", "#cfe2ff", "#084298", 2}, "", ""};
-    if (c.vendor_id && c.device_id) g.lines.push_back(fmt::format("[{:04x}:{:04x}]", *c.vendor_id, *c.device_id));
+    GraphNode g{c.pci,
+                "controller",
+                {fmt::format("{} controller {}", hcd_label(c.kind), c.pci)},
+                {"box", "filled,bold", "#cfe2ff", "#084298", 2},
+                "",
+                ""};
+    if (c.vendor_id && c.device_id)
+      g.lines.push_back(fmt::format("[{:04x}:{:04x}]", *c.vendor_id, *c.device_id));
     if (!c.vendor.empty()) g.lines.push_back(display_string(c.vendor));
     if (!c.name.empty()) g.lines.push_back(display_string(c.name));
     if (!c.driver.empty()) g.lines.push_back("driver " + c.driver);
@@ -123,15 +129,21 @@ class GraphBuilder {
       root_hub(k);
       std::string label = rh.speed ? fmt::format("{} bus", topology::short_label(*rh.speed)) : "";
       // EHCI/OHCI/UHCI: one bus shared by every port; an xHCI root port has a link of its own.
-      if (!xhci && rh.speed) label = join_label(label, capacity_text(topology::usb_shared_capacity(topology::usb_rate(*rh.speed, 1))));
+      if (!xhci && rh.speed)
+        label =
+            join_label(label, capacity_text(topology::usb_shared_capacity(topology::usb_rate(*rh.speed, 1))));
       g_.edges.push_back({c.pci, rh.name, label, !xhci && shared_below(k), false});
     }
   }
 
   void root_hub(Vertex v) {
     const auto& d = t_[v].as<topology::UsbDeviceInfo>();
-    GraphNode g{d.name, "root_hub", {d.name + " root hub", d.speed ? std::string(topology::short_label(*d.speed)) : "speed ?"},
-                {"box", "filled,rounded", "#e3f2fd", "", 1}, "", ""};
+    GraphNode g{d.name,
+                "root_hub",
+                {d.name + " root hub", d.speed ? std::string(topology::short_label(*d.speed)) : "speed ?"},
+                {"box", "filled,rounded", "#e3f2fd", "", 1},
+                "",
+                ""};
     add(std::move(g));
     ports(v, d.name);
   }
@@ -156,8 +168,12 @@ class GraphBuilder {
     }
     if (!empty.empty()) {
       const std::string id = hub_id + ":empty";
-      add({id, "empty_ports", {fmt::format("empty port{}", empty.size() == 1 ? "" : "s"), number_ranges(empty)},
-           {"box", "dashed,rounded", "", "#adb5bd", 1}, "", ""});
+      add({id,
+           "empty_ports",
+           {fmt::format("empty port{}", empty.size() == 1 ? "" : "s"), number_ranges(empty)},
+           {"box", "dashed,rounded", "", "#adb5bd", 1},
+           "",
+           ""});
       g_.edges.push_back({hub_id, id, "", false, false});
     }
   }
@@ -175,7 +191,8 @@ class GraphBuilder {
         tags.push_back(side);
       }
       if (c.physical_location)
-        if (auto where = format_physical_location(*c.physical_location); !where.empty()) tags.push_back(where);
+        if (auto where = format_physical_location(*c.physical_location); !where.empty())
+          tags.push_back(where);
     }
     if (p.connect_type && *p.connect_type != "hotplug") tags.push_back(*p.connect_type);
     if (p.over_current_count.value_or(0) > 0)
@@ -214,8 +231,12 @@ class GraphBuilder {
     lines.push_back(hub ? "hub " + d.name : d.name);
     lines.push_back(describe_usb_device(d));
     lines.push_back(describe_speed(d.speed, d.capable_speed));
-    GraphNode g{d.name, hub ? "hub" : "device", std::move(lines),
-                {"box", "filled,rounded", hub ? "#ede7f6" : "#f8f9fa", "", 1}, "", ""};
+    GraphNode g{d.name,
+                hub ? "hub" : "device",
+                std::move(lines),
+                {"box", "filled,rounded", hub ? "#ede7f6" : "#f8f9fa", "", 1},
+                "",
+                ""};
     if (below_capability(d.speed, d.capable_speed)) {
       g.style.color = palette::kBelowCapability;
       g.style.penwidth = 2;
@@ -228,8 +249,8 @@ class GraphBuilder {
     }
     for (Vertex b : blocks) {
       drive(b, &d);
-      g_.edges.push_back({d.name, t_[b].as<topology::BlockInfo>().name, std::string(protocol_label(storage_of(b))),
-                          false, false});
+      g_.edges.push_back({d.name, t_[b].as<topology::BlockInfo>().name,
+                          std::string(protocol_label(storage_of(b))), false, false});
     }
   }
 
@@ -320,6 +341,8 @@ class GraphBuilder {
 
 }  // namespace
 
-GraphModel build_graph(const GraphInput& in) { return GraphBuilder(in).run(); }
+GraphModel build_graph(const GraphInput& in) {
+  return GraphBuilder(in).run();
+}
 
 }  // namespace usbsat::report

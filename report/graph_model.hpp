@@ -3,12 +3,12 @@
 /// doctor's findings and the `plan --predict` shares. `topo --dot` writes it as DOT text (dot.hpp) and
 /// `report` lays the same DOT out with Graphviz (graphviz_layout.hpp): one set of styling rules for both.
 ///
-/// What is drawn: PCIe hops -> controllers -> root hubs -> hubs / devices -> drives. As in `topo`, an occupied
-/// port (its connector: speed class, USB2/USB3 side, location) is the first line of its occupant's node, and
-/// the empty ports of a hub are one "empty ports" node (one node each with show_empty_ports), which keeps a
-/// 300-device machine readable and its layout fast. Interfaces and SCSI devices are folded into the
-/// device -> drive edge (which names the protocol). Disks not on USB stand alone. The doctor's findings are one
-/// note per node they concern, beside it.
+/// What is drawn: PCIe hops -> controllers -> root hubs -> hubs / devices -> drives. As in `topo`, an
+/// occupied port (its connector: speed class, USB2/USB3 side, location) is the first line of its occupant's
+/// node, and the empty ports of a hub are one "empty ports" node (one node each with show_empty_ports), which
+/// keeps a 300-device machine readable and its layout fast. Interfaces and SCSI devices are folded into the
+/// device -> drive edge (which names the protocol). Disks not on USB stand alone. The doctor's findings are
+/// one note per node they concern, beside it.
 #include <optional>
 #include <span>
 #include <string>
@@ -37,15 +37,15 @@ struct GraphNode {
                                    ///< "device", "drive", "finding"
   std::vector<std::string> lines;  ///< the label, one entry per line (device strings already text-safe)
   NodeStyle style;
-  std::string tooltip;             ///< longer text (finding message), may be empty
-  std::string url;                 ///< a link inside the page ("#finding-1"), may be empty
+  std::string tooltip;  ///< longer text (finding message), may be empty
+  std::string url;      ///< a link inside the page ("#finding-1"), may be empty
   bool operator==(const GraphNode&) const = default;
 };
 
 /// One edge: parent -> child (or node -> finding note).
 struct GraphEdge {
   std::string from, to;
-  std::string label;  ///< "USB3 5G, 450 MB/s", "PCIe 5 GT/s x1, 400 MB/s", "UAS"
+  std::string label;    ///< "USB3 5G, 450 MB/s", "PCIe 5 GT/s x1, 400 MB/s", "UAS"
   bool shared = false;  ///< at least two drives behind this link: drawn thick and orange
   bool note = false;    ///< the dashed line to a finding
   bool operator==(const GraphEdge&) const = default;

@@ -53,10 +53,11 @@ int collect_error(char* message) {
   throw LayoutError(msg);
 }
 
-/// One Graphviz context for the whole process. Graphviz 2.42's pango plugin keeps a pointer to the font name of
-/// the last text it measured, and that name lives in the context's font table: freeing a context between two
-/// layouts leaves the pointer dangling, and the next layout reads freed memory (AddressSanitizer in
-/// report_test's second layout). The context is created on first use and freed at exit, after the last layout.
+/// One Graphviz context for the whole process. Graphviz 2.42's pango plugin keeps a pointer to the font name
+/// of the last text it measured, and that name lives in the context's font table: freeing a context between
+/// two layouts leaves the pointer dangling, and the next layout reads freed memory (AddressSanitizer in
+/// report_test's second layout). The context is created on first use and freed at exit, after the last
+/// layout.
 GVC_t* context() {
   static const GvcPtr gvc(gvContext());
   return gvc.get();

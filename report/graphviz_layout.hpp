@@ -1,7 +1,8 @@
 #pragma once
-/// Graphviz, in process: DOT text laid out with the `dot` engine and rendered to SVG through libgvc/libcgraph.
-/// This header and graphviz_layout.cpp are the only places that know Graphviz exists (RAII handles for GVC_t
-/// and Agraph_t live in the .cpp); everything else hands in DOT text (dot.hpp) and gets SVG back.
+/// Graphviz, in process: DOT text laid out with the `dot` engine and rendered to SVG through
+/// libgvc/libcgraph. This header and graphviz_layout.cpp are the only places that know Graphviz exists (RAII
+/// handles for GVC_t and Agraph_t live in the .cpp); everything else hands in DOT text (dot.hpp) and gets SVG
+/// back.
 #include <stdexcept>
 #include <string>
 #include <string_view>

@@ -26,12 +26,14 @@ th{background:#f1f3f5}td.num{text-align:right}
 .notice{background:#fff3cd;padding:.6em;border:1px solid #ffe08a}
 )";
 
-std::string severity_class(FindingSeverity s) { return std::string(to_string(s)); }
+std::string severity_class(FindingSeverity s) {
+  return std::string(to_string(s));
+}
 
 std::string legend() {
   auto swatch = [](const char* fill, const char* border, const char* text) {
-    return fmt::format(R"(<span><i class="sw" style="background:{};border-color:{}"></i>{}</span>)", fill, border,
-                       text);
+    return fmt::format(R"(<span><i class="sw" style="background:{};border-color:{}"></i>{}</span>)", fill,
+                       border, text);
   };
   return std::string(R"(<p class="legend">)") + swatch(palette::kUas, "#868e96", "drive using UAS") +
          swatch(palette::kBot, "#868e96", "drive using Bulk-Only (BOT)") +
@@ -55,7 +57,8 @@ std::string findings_section(std::span<const Finding> findings) {
     if (!f.evidence.empty()) {
       out += "<details><summary>evidence</summary><table>";
       for (const auto& [k, v] : f.evidence)
-        out += fmt::format("<tr><td><code>{}</code></td><td><code>{}</code></td></tr>", html_escape(k), html_escape(v));
+        out += fmt::format("<tr><td><code>{}</code></td><td><code>{}</code></td></tr>", html_escape(k),
+                           html_escape(v));
       out += "</table></details>";
     }
     if (!f.fix.empty()) out += fmt::format("<p>Fix:</p><pre>{}</pre>", html_escape(f.fix));
@@ -67,22 +70,28 @@ std::string findings_section(std::span<const Finding> findings) {
 std::string predict_section(const PredictInput* p) {
   std::string out = "<h2 id=\"predict\">Predicted shares (<code>usbsat plan --predict</code>)</h2>\n";
   if (!p || p->drives.empty()) return out + "<p>No USB drive to predict.</p>\n";
-  out += "<table><tr><th>drive</th><th>where</th><th>alone (MB/s)</th><th>predicted share (MB/s)</th>"
-         "<th>limited by</th></tr>\n";
+  out +=
+      "<table><tr><th>drive</th><th>where</th><th>alone (MB/s)</th><th>predicted share (MB/s)</th>"
+      "<th>limited by</th></tr>\n";
   for (const auto& d : p->drives) {
-    out += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"num\">{:.0f}</td><td class=\"num\">{:.0f}</td><td>{}</td></tr>\n",
-                       html_escape(d.dev), html_escape(d.where), d.demand_mbs, d.predicted_mbs,
-                       d.bottleneck ? html_escape(d.bottleneck->label) : "-");
+    out += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td class=\"num\">{:.0f}</td><td "
+        "class=\"num\">{:.0f}</td><td>{}</td></tr>\n",
+        html_escape(d.dev), html_escape(d.where), d.demand_mbs, d.predicted_mbs,
+        d.bottleneck ? html_escape(d.bottleneck->label) : "-");
   }
-  out += fmt::format("</table>\n<p>All at once: {:.0f} MB/s in total (max-flow cross-check {:.0f} MB/s).</p>\n",
-                     p->aggregate_mbs, p->max_flow_mbs);
+  out +=
+      fmt::format("</table>\n<p>All at once: {:.0f} MB/s in total (max-flow cross-check {:.0f} MB/s).</p>\n",
+                  p->aggregate_mbs, p->max_flow_mbs);
   return out;
 }
 
 std::string saturate_section(const HtmlReportInput& in) {
   if (in.saturate_source.empty()) return {};
-  std::string out = fmt::format("<h2 id=\"saturate\">Saturate: alone, 2 and 4 at once</h2>\n<p class=\"meta\">From <code>{}</code>.</p>\n",
-                                html_escape(in.saturate_source));
+  std::string out = fmt::format(
+      "<h2 id=\"saturate\">Saturate: alone, 2 and 4 at once</h2>\n<p class=\"meta\">From "
+      "<code>{}</code>.</p>\n",
+      html_escape(in.saturate_source));
   if (in.saturate.empty()) out += "<p>The result holds no group.</p>\n";
   for (const auto& c : in.saturate) {
     out += "<div class=\"chart\">" + render_bar_chart_svg(c) + "</div>\n";
@@ -93,8 +102,9 @@ std::string saturate_section(const HtmlReportInput& in) {
 
 std::string load_section(const HtmlReportInput& in) {
   if (in.load_source.empty()) return {};
-  std::string out = fmt::format("<h2 id=\"load\">Load: throughput per second</h2>\n<p class=\"meta\">From <code>{}</code>.</p>\n",
-                                html_escape(in.load_source));
+  std::string out = fmt::format(
+      "<h2 id=\"load\">Load: throughput per second</h2>\n<p class=\"meta\">From <code>{}</code>.</p>\n",
+      html_escape(in.load_source));
   if (in.load.empty()) out += "<p>The result holds no phase.</p>\n";
   for (const auto& c : in.load) out += "<div class=\"chart\">" + render_line_chart_svg(c) + "</div>\n";
   return out;
@@ -116,14 +126,16 @@ std::string render_html(const HtmlReportInput& in) {
   std::string out = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<title>usbsat report: {}</title>\n<style>{}</style>\n</head>\n<body>\n"
-      "<h1>usbsat report: {}</h1>\n<p class=\"meta\">usbsat {} &middot; {} &middot; {} USB controller{}, {} USB "
+      "<h1>usbsat report: {}</h1>\n<p class=\"meta\">usbsat {} &middot; {} &middot; {} USB controller{}, {} "
+      "USB "
       "drive{}, {} finding{}</p>\n",
-      html_escape(m.host), kStyle, html_escape(m.host), html_escape(m.version), html_escape(m.time), in.controllers,
-      in.controllers == 1 ? "" : "s", in.drives, in.drives == 1 ? "" : "s", in.findings.size(),
-      in.findings.size() == 1 ? "" : "s");
+      html_escape(m.host), kStyle, html_escape(m.host), html_escape(m.version), html_escape(m.time),
+      in.controllers, in.controllers == 1 ? "" : "s", in.drives, in.drives == 1 ? "" : "s",
+      in.findings.size(), in.findings.size() == 1 ? "" : "s");
   out += "<h2 id=\"topology\">Topology</h2>\n";
   if (!in.notice.empty()) out += "<p class=\"notice\">" + html_escape(in.notice) + "</p>\n";
-  if (!in.topology_svg.empty()) out += legend() + "<div class=\"picture\">\n" + in.topology_svg + "\n</div>\n";
+  if (!in.topology_svg.empty())
+    out += legend() + "<div class=\"picture\">\n" + in.topology_svg + "\n</div>\n";
   out += findings_section(in.findings);
   out += predict_section(in.predict);
   out += saturate_section(in);
@@ -131,8 +143,8 @@ std::string render_html(const HtmlReportInput& in) {
   out += diagnostics_section(in.diagnostics);
   out += "<h2 id=\"made\">How this page was made</h2>\n<ul class=\"meta\">\n";
   for (const auto& c : m.commands) out += "<li><code>" + html_escape(c) + "</code></li>\n";
-  out += fmt::format("</ul>\n<p class=\"meta\">usbsat {} on {}, {}.</p>\n</body>\n</html>\n", html_escape(m.version),
-                     html_escape(m.host), html_escape(m.time));
+  out += fmt::format("</ul>\n<p class=\"meta\">usbsat {} on {}, {}.</p>\n</body>\n</html>\n",
+                     html_escape(m.version), html_escape(m.host), html_escape(m.time));
   return out;
 }
 

@@ -24,14 +24,15 @@ struct ReportMeta {
 
 struct HtmlReportInput {
   ReportMeta meta;
-  std::string topology_svg;         ///< the picture (inline_svg() of the Graphviz output); "" when nothing to draw
-  std::string notice;               ///< shown instead of the picture when there is no USB controller
+  std::string topology_svg;  ///< the picture (inline_svg() of the Graphviz output); "" when nothing to draw
+  std::string notice;        ///< shown instead of the picture when there is no USB controller
   std::size_t controllers = 0, drives = 0;  ///< counts for the summary line
   std::span<const Finding> findings;
-  const PredictInput* predict = nullptr;  ///< nullptr or no drives: the section says there is nothing to predict
-  std::vector<BarChart> saturate;         ///< one per saturate group
-  std::string saturate_source;            ///< the file the saturate result came from ("" when none)
-  std::vector<LineChart> load;            ///< one per load phase
+  const PredictInput* predict =
+      nullptr;                     ///< nullptr or no drives: the section says there is nothing to predict
+  std::vector<BarChart> saturate;  ///< one per saturate group
+  std::string saturate_source;     ///< the file the saturate result came from ("" when none)
+  std::vector<LineChart> load;     ///< one per load phase
   std::string load_source;
   std::span<const topology::Diagnostic> diagnostics;  ///< of the scan
 };

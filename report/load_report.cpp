@@ -20,7 +20,9 @@ double rnd(double v, int digits = 3) {
   return std::round(v * f) / f;
 }
 
-double us(std::uint64_t ns) { return static_cast<double>(ns) / 1e3; }
+double us(std::uint64_t ns) {
+  return static_cast<double>(ns) / 1e3;
+}
 
 struct Latency {
   double mean, p50, p90, p99, p999, max;
@@ -36,7 +38,7 @@ Latency latency_of(const load::WorkerStats& s) {
 
 ordered_json lat_json(const load::WorkerStats& s) {
   const auto l = latency_of(s);
-  return {{"mean", rnd(l.mean)}, {"p50", rnd(l.p50)}, {"p90", rnd(l.p90)},
+  return {{"mean", rnd(l.mean)}, {"p50", rnd(l.p50)},   {"p90", rnd(l.p90)},
           {"p99", rnd(l.p99)},   {"p999", rnd(l.p999)}, {"max", rnd(l.max)}};
 }
 
@@ -53,9 +55,10 @@ std::string phase_title(const LoadReportInput& in, const load::PhaseResult& p) {
 std::string job_line(const LoadReportInput& in) {
   const auto& j = in.job;
   std::string mix = j.pattern == load::Pattern::RandRW ? fmt::format(" ({}% reads)", j.rwmix_read) : "";
-  return fmt::format("{}{} {} qd{}, {:g} s per phase after {:g} s ramp, engine {}", load::to_string(j.pattern), mix,
-                     load::format_size(j.block_size), j.queue_depth, static_cast<double>(j.runtime.count()) / 1e3,
-                     static_cast<double>(j.ramp.count()) / 1e3, in.engine);
+  return fmt::format("{}{} {} qd{}, {:g} s per phase after {:g} s ramp, engine {}",
+                     load::to_string(j.pattern), mix, load::format_size(j.block_size), j.queue_depth,
+                     static_cast<double>(j.runtime.count()) / 1e3, static_cast<double>(j.ramp.count()) / 1e3,
+                     in.engine);
 }
 
 }  // namespace
@@ -71,12 +74,12 @@ std::string render_load_text(const LoadReportInput& in) {
     const auto& p = run->phases[pi];
     fmt::format_to(out, "\nPhase {}/{}: {}{}\n", pi + 1, planned, phase_title(in, p),
                    p.complete ? "" : " (interrupted)");
-    fmt::format_to(out, "  {:<20} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6}\n", "target", "MB/s", "IOPS",
-                   "mean µs", "p50 µs", "p99 µs", "p99.9 µs", "max µs", "errors");
+    fmt::format_to(out, "  {:<20} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6}\n", "target", "MB/s",
+                   "IOPS", "mean µs", "p50 µs", "p99 µs", "p99.9 µs", "max µs", "errors");
     auto row = [&](const std::string& name, const load::WorkerStats& s, double mbs, double iops) {
       const auto l = latency_of(s);
-      fmt::format_to(out, "  {:<20} {:>9.1f} {:>9.0f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>6}\n", name,
-                     mbs, iops, l.mean, l.p50, l.p99, l.p999, l.max, s.errors);
+      fmt::format_to(out, "  {:<20} {:>9.1f} {:>9.0f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>6}\n",
+                     name, mbs, iops, l.mean, l.p50, l.p99, l.p999, l.max, s.errors);
     };
     for (const auto& t : p.per_target) {
       row(label_of(in, t.target), t.stats, t.stats.mbs(), t.stats.iops());

@@ -19,9 +19,9 @@ struct LoadDiagnostic {
 
 /// What the load renderers consume; src/ fills it.
 struct LoadReportInput {
-  std::string engine;                 ///< engine actually used
+  std::string engine;  ///< engine actually used
   load::JobSpec job;
-  std::vector<std::string> targets;   ///< labels, indexed like load::TargetResult::target
+  std::vector<std::string> targets;  ///< labels, indexed like load::TargetResult::target
   const load::RunResult* run = nullptr;
   std::vector<LoadDiagnostic> diagnostics;
 };

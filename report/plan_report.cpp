@@ -11,13 +11,18 @@ namespace usbsat::report {
 namespace {
 
 /// MB/s with one decimal: "400.0".
-std::string mbs(double v) { return fmt::format("{:.1f}", v); }
+std::string mbs(double v) {
+  return fmt::format("{:.1f}", v);
+}
 /// JSON rates rounded to 0.1 MB/s so documents do not carry float noise.
-double round1(double v) { return static_cast<double>(static_cast<long long>(v * 10 + (v < 0 ? -0.5 : 0.5))) / 10; }
+double round1(double v) {
+  return static_cast<double>(static_cast<long long>(v * 10 + (v < 0 ? -0.5 : 0.5))) / 10;
+}
 
 Json json_bottleneck(const std::optional<PlanBottleneck>& b) {
   if (!b) return nullptr;
-  return Json{{"node", b->node}, {"kind", b->kind}, {"capacity_mbs", round1(b->capacity_mbs)}, {"label", b->label}};
+  return Json{
+      {"node", b->node}, {"kind", b->kind}, {"capacity_mbs", round1(b->capacity_mbs)}, {"label", b->label}};
 }
 
 Json json_predict(const PredictInput& in) {
@@ -44,8 +49,8 @@ std::string predict_table(const PredictInput& in) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& d : in.drives)
     rows.push_back({d.dev, d.where.empty() ? "-" : d.where,
-                    mbs(d.demand_mbs) + (d.demand_source == "link_ceiling" ? " (link)" : ""), mbs(d.predicted_mbs),
-                    limit_text(d.bottleneck)});
+                    mbs(d.demand_mbs) + (d.demand_source == "link_ceiling" ? " (link)" : ""),
+                    mbs(d.predicted_mbs), limit_text(d.bottleneck)});
   // Indented by 2; on a terminal the "limited by" labels give way (elided in the middle) to fit.
   return render_table({"drive", "where", "demand MB/s", "predicted MB/s", "limited by"}, rows,
                       {in.style.width > 2 ? in.style.width - 2 : 0, {4}});
@@ -79,10 +84,13 @@ std::string where_text(const topology::ConnectorSummary& c) {
 
 }  // namespace
 
-std::string render_predict_json(const PredictInput& in) { return dump_json(json_predict(in)); }
+std::string render_predict_json(const PredictInput& in) {
+  return dump_json(json_predict(in));
+}
 
 std::string render_predict_text(const PredictInput& in) {
-  std::string out = "Predicted throughput of the current placement, all drives at once (max-min fair share):\n\n";
+  std::string out =
+      "Predicted throughput of the current placement, all drives at once (max-min fair share):\n\n";
   if (in.drives.empty()) return out + "  no USB drives to predict\n";
   out += indent(predict_table(in), "  ");
   out += fmt::format("\n  aggregate {} MB/s (max-flow bound {} MB/s)\n", mbs(in.aggregate_mbs),
@@ -133,11 +141,10 @@ std::string render_plan_json(const PlanInput& in) {
                                   : Json(nullptr)},
          {"current", in.current ? json_predict(*in.current) : Json(nullptr)},
          {"avoid", avoid},
-         {"search",
-          Json{{"method", in.method},
-               {"classes", in.classes},
-               {"evaluated", in.evaluated},
-               {"usable_connectors", in.usable_connectors}}},
+         {"search", Json{{"method", in.method},
+                         {"classes", in.classes},
+                         {"evaluated", in.evaluated},
+                         {"usable_connectors", in.usable_connectors}}},
          {"diagnostics", json_diagnostics(in.diagnostics)}};
   return dump_json(j);
 }
@@ -155,7 +162,8 @@ std::string render_plan_text(const PlanInput& in) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& r : in.rows) {
     std::string drive = r.drive;
-    if (in.replace) drive += r.moved ? " (move from " + r.from_port.value_or(r.from ? r.from->id : "?") + ")" : " (stays)";
+    if (in.replace)
+      drive += r.moved ? " (move from " + r.from_port.value_or(r.from ? r.from->id : "?") + ")" : " (stays)";
     rows.push_back({drive, fmt::format("{} ({})", r.port, r.speed), controller_text(r.controller),
                     where_text(r.connector), r.rate + " " + (r.protocol == "uas" ? "UAS" : "BOT"),
                     mbs(r.predicted_mbs)});
@@ -180,9 +188,10 @@ std::string render_plan_text(const PlanInput& in) {
   if (in.already_optimal)
     out += "  already optimal: no move would make the slowest drive or the total faster; every drive stays\n";
   if (in.headroom)
-    out += fmt::format("  headroom: {} MB/s more per drive before the {} is full ({} of {} MB/s, {} drive{})\n",
-                       mbs(in.headroom->per_drive_mbs), in.headroom->label, mbs(in.headroom->load_mbs),
-                       mbs(in.headroom->capacity_mbs), in.headroom->drives, in.headroom->drives == 1 ? "" : "s");
+    out +=
+        fmt::format("  headroom: {} MB/s more per drive before the {} is full ({} of {} MB/s, {} drive{})\n",
+                    mbs(in.headroom->per_drive_mbs), in.headroom->label, mbs(in.headroom->load_mbs),
+                    mbs(in.headroom->capacity_mbs), in.headroom->drives, in.headroom->drives == 1 ? "" : "s");
   if (!in.avoid.empty()) {
     out += "\nAvoid:\n";
     for (const auto& a : in.avoid) {
@@ -194,8 +203,10 @@ std::string render_plan_text(const PlanInput& in) {
     }
   }
   out += fmt::format(
-      "\nModel: max-min fair shares over each drive's path (README, bandwidth model); only the planned drives are "
-      "assumed busy.\nSearch: {} over {} connector classes ({} usable connectors, {} placements evaluated).\n",
+      "\nModel: max-min fair shares over each drive's path (README, bandwidth model); only the planned "
+      "drives are "
+      "assumed busy.\nSearch: {} over {} connector classes ({} usable connectors, {} placements "
+      "evaluated).\n",
       in.method, in.classes, in.usable_connectors, in.evaluated);
   return terminal_safe(out);  // labels and places carry device strings
 }

@@ -14,8 +14,8 @@ namespace usbsat::report {
 
 /// The saturated resource that limits a drive.
 struct PlanBottleneck {
-  std::string node;   ///< "0000:03:00.0", "usb1", "2-1"
-  std::string kind;   ///< "drive_link", "hub_uplink", "usb_bus", "controller", "pcie_link", "declared"
+  std::string node;  ///< "0000:03:00.0", "usb1", "2-1"
+  std::string kind;  ///< "drive_link", "hub_uplink", "usb_bus", "controller", "pcie_link", "declared"
   double capacity_mbs = 0;
   std::string label;  ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASMedia ASM1042 ...)"
 };
@@ -23,7 +23,7 @@ struct PlanBottleneck {
 /// One drive of a prediction.
 struct PredictRow {
   std::string dev;
-  std::string where;          ///< "port 3", "port 2 of hub 2-1" ("" when unknown)
+  std::string where;  ///< "port 3", "port 2 of hub 2-1" ("" when unknown)
   double demand_mbs = 0;
   std::string demand_source;  ///< "link_ceiling", "measured", "given"
   double predicted_mbs = 0;
@@ -34,18 +34,18 @@ struct PredictRow {
 struct PredictInput {
   std::vector<PredictRow> drives;
   double aggregate_mbs = 0;
-  double max_flow_mbs = 0;            ///< the max-flow cross-check of the aggregate
-  std::vector<std::string> min_cut;   ///< its minimum cut (resource ids, "demand:sdb")
+  double max_flow_mbs = 0;           ///< the max-flow cross-check of the aggregate
+  std::vector<std::string> min_cut;  ///< its minimum cut (resource ids, "demand:sdb")
   std::vector<topology::Diagnostic> diagnostics;
-  TextStyle style{};                  ///< text: the width the table fits (the "limited by" column gives way)
+  TextStyle style{};  ///< text: the width the table fits (the "limited by" column gives way)
 };
 
 /// One drive's place in a plan.
 struct PlanRow {
-  std::string drive;                          ///< "sdb" or "drive 1"
-  topology::ConnectorSummary connector;       ///< where it goes
-  std::string port;                           ///< the side it uses: "usb2-port3"
-  std::string speed;                          ///< what the connector can do: "USB3 10G", "USB2 only"
+  std::string drive;                     ///< "sdb" or "drive 1"
+  topology::ConnectorSummary connector;  ///< where it goes
+  std::string port;                      ///< the side it uses: "usb2-port3"
+  std::string speed;                     ///< what the connector can do: "USB3 10G", "USB2 only"
   bool superspeed = false;
   topology::ControllerSummary controller;
   std::optional<topology::ConnectorSummary> from;  ///< where it is now (re-place mode)
@@ -73,22 +73,22 @@ struct PlanHeadroom {
   std::string resource;  ///< "pcie_link:0000:03:00.0"
   std::string label;     ///< "PCIe 2.0 x1 link of 0000:03:00.0 (...)"
   double capacity_mbs = 0, load_mbs = 0;
-  unsigned drives = 0;   ///< planned drives crossing it
+  unsigned drives = 0;  ///< planned drives crossing it
   double per_drive_mbs = 0;
 };
 
 /// `plan --drives N` / `plan DEV...`.
 struct PlanInput {
   bool replace = false;
-  std::size_t requested = 0;         ///< drives asked about (placements may be fewer: see diagnostics)
+  std::size_t requested = 0;  ///< drives asked about (placements may be fewer: see diagnostics)
   std::string prefer = "speed";
   std::optional<double> demand_mbs;  ///< the common demand when given
   std::vector<PlanRow> rows;
   double min_mbs = 0, total_mbs = 0;
   unsigned moves = 0;
-  bool already_optimal = false;         ///< re-place mode: no move improves the objective, nothing moves
+  bool already_optimal = false;          ///< re-place mode: no move improves the objective, nothing moves
   std::optional<PlanHeadroom> headroom;  ///< when every drive gets its given demand
-  std::optional<PredictInput> current;  ///< re-place mode: the current placement
+  std::optional<PredictInput> current;   ///< re-place mode: the current placement
   std::vector<PlanAvoid> avoid;
   std::string method;  ///< "exhaustive" / "greedy"
   std::size_t classes = 0, evaluated = 0, usable_connectors = 0;

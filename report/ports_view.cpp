@@ -8,15 +8,10 @@
 #include "report/json_common.hpp"
 #include "report/table.hpp"
 #include "topology/connectors.hpp"
+#include "topology/text.hpp"
 
 namespace usbsat::report {
 namespace {
-
-std::string join(const std::vector<std::string>& v, std::string_view sep = " ") {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : std::string(sep)) + s;
-  return out;
-}
 
 std::string occupant_text(const topology::Topology& t, const topology::ConnectorSummary& c) {
   if (!c.occupant) return "empty";
@@ -74,7 +69,8 @@ std::string render_ports_text(const ViewInput& in) {
     for (const auto& h : cp.pcie_uplink)
       out += fmt::format("  PCIe uplink: {} {}{}\n", h.pci, format_pcie_link(h.link),
                          h.name.empty() ? "" : " (" + display_string(h.name) + ")");
-    if (!cp.controller.companions.empty()) out += "  companions: " + join(cp.controller.companions) + "\n";
+    if (!cp.controller.companions.empty())
+      out += "  companions: " + topology::join(cp.controller.companions, " ") + "\n";
     out += fmt::format("  {} connectors, {} occupied, {} empty\n", cp.connectors.size(), cp.occupied(),
                        cp.connectors.size() - cp.occupied());
     if (!cp.connectors.empty()) {
@@ -83,11 +79,11 @@ std::string render_ports_text(const ViewInput& in) {
         std::string where = c.physical_location ? format_physical_location(*c.physical_location) : "";
         rows.push_back({c.id, c.label, std::string(topology::to_string(c.speed_class)),
                         c.connect_type.value_or("-"), where.empty() ? "-" : where, occupant_text(t, c),
-                        c.drives.empty() ? "-" : join(c.drives)});
+                        c.drives.empty() ? "-" : topology::join(c.drives, " ")});
       }
       // Indented by 2: on a terminal the occupant and location cells give way to fit the rest.
-      auto table = render_table({"CONNECTOR", "HUB PORT", "SPEED", "TYPE", "LOCATION", "OCCUPANT", "DRIVES"}, rows,
-                                {in.style.width > 2 ? in.style.width - 2 : 0, {5, 4}});
+      auto table = render_table({"CONNECTOR", "HUB PORT", "SPEED", "TYPE", "LOCATION", "OCCUPANT", "DRIVES"},
+                                rows, {in.style.width > 2 ? in.style.width - 2 : 0, {5, 4}});
       for (std::size_t pos = 0; pos < table.size();) {
         const auto nl = table.find('\n', pos);
         out += "  " + table.substr(pos, nl - pos + 1);
@@ -95,21 +91,21 @@ std::string render_ports_text(const ViewInput& in) {
       }
     }
     if (cp.drives.size() >= 2)
-      out += fmt::format("  drives sharing this controller: {}\n", join(cp.drives));
+      out += fmt::format("  drives sharing this controller: {}\n", topology::join(cp.drives, " "));
     else if (cp.drives.size() == 1)
       out += fmt::format("  drives on this controller: {}\n", cp.drives[0]);
     for (const auto& h : cp.hubs) {
       const std::string name = h.hub + (h.peer ? "+" + *h.peer : "");
       if (h.drives.size() >= 2)
         out += fmt::format("  drives sharing hub {} ({}): {}\n", name, display_string(h.description),
-                           join(h.drives));
+                           topology::join(h.drives, " "));
       else if (h.drives.size() == 1)
         out += fmt::format("  drives behind hub {} ({}): {}\n", name, display_string(h.description),
                            h.drives[0]);
     }
   }
   for (const auto& s : topology::shared_pcie_uplinks(t))
-    out += fmt::format("\nControllers sharing PCIe link {}: {}\n", s.pci, join(s.controllers));
+    out += fmt::format("\nControllers sharing PCIe link {}: {}\n", s.pci, topology::join(s.controllers, " "));
   return out;
 }
 

@@ -75,25 +75,29 @@ std::string prometheus_label_value(std::string_view raw) {
 
 std::string render_prometheus(const PrometheusInput& in) {
   std::string out;
-  drive_family(out, in, "usbsat_drive_link_speed_bytes_per_second",
-               "Negotiated USB link speed of the drive (signalling rate in bytes per second: 480 Mb/s = 60e6).",
-               [](const PrometheusDrive& d) { return d.link_speed_bytes_per_s; });
+  drive_family(
+      out, in, "usbsat_drive_link_speed_bytes_per_second",
+      "Negotiated USB link speed of the drive (signalling rate in bytes per second: 480 Mb/s = 60e6).",
+      [](const PrometheusDrive& d) { return d.link_speed_bytes_per_s; });
   drive_family(out, in, "usbsat_drive_capable_speed_bytes_per_second",
-               "Fastest USB speed the drive offers (BOS descriptor, else bcdUSB), signalling rate in bytes per second.",
+               "Fastest USB speed the drive offers (BOS descriptor, else bcdUSB), signalling rate in bytes "
+               "per second.",
                [](const PrometheusDrive& d) { return d.capable_speed_bytes_per_s; });
-  drive_family(out, in, "usbsat_drive_uas_active", "1 when the drive runs UAS (uas driver), 0 for Bulk-Only (usb-storage).",
+  drive_family(out, in, "usbsat_drive_uas_active",
+               "1 when the drive runs UAS (uas driver), 0 for Bulk-Only (usb-storage).",
                [](const PrometheusDrive& d) { return as_int(d.uas_active); });
   drive_family(out, in, "usbsat_drive_uas_capable", "1 when the drive offers a UAS interface setting.",
                [](const PrometheusDrive& d) { return as_int(d.uas_capable); });
-  drive_family(out, in, "usbsat_drive_predicted_share_bytes_per_second",
-               "Predicted throughput of the drive with every USB drive busy at once (bandwidth model, max-min fair).",
-               [](const PrometheusDrive& d) { return d.predicted_share_bytes_per_s; });
+  drive_family(
+      out, in, "usbsat_drive_predicted_share_bytes_per_second",
+      "Predicted throughput of the drive with every USB drive busy at once (bandwidth model, max-min fair).",
+      [](const PrometheusDrive& d) { return d.predicted_share_bytes_per_s; });
 
   family(out, "usbsat_link_capacity_bytes_per_second",
          "Modelled payload capacity of a shared link on the drives' paths (topology bandwidth model).");
   for (const auto& l : in.links)
-    sample(out, "usbsat_link_capacity_bytes_per_second", {{"link", l.link}, {"kind", l.kind}, {"node", l.node}},
-           l.capacity_bytes_per_s);
+    sample(out, "usbsat_link_capacity_bytes_per_second",
+           {{"link", l.link}, {"kind", l.kind}, {"node", l.node}}, l.capacity_bytes_per_s);
 
   family(out, "usbsat_doctor_findings", "Number of usbsat doctor findings by id, severity and first device.");
   std::map<std::tuple<std::string_view, std::string_view, std::string_view>, unsigned> counts;
@@ -104,7 +108,8 @@ std::string render_prometheus(const PrometheusInput& in) {
 
   family(out, "usbsat_scan_duration_seconds", "Time the topology scan took.");
   sample(out, "usbsat_scan_duration_seconds", {}, in.scan_duration_seconds);
-  family(out, "usbsat_scan_errors", "Error diagnostics of the scan (devices that could not be read completely).");
+  family(out, "usbsat_scan_errors",
+         "Error diagnostics of the scan (devices that could not be read completely).");
   sample(out, "usbsat_scan_errors", {}, in.scan_errors);
   return out;
 }

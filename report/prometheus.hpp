@@ -4,8 +4,9 @@
 /// summaries, plan --predict's share model and the doctor; this file only names, escapes and orders.
 ///
 /// Metric names follow the Prometheus conventions: base units in the name (bytes_per_second, seconds; USB
-/// signalling rates too are given in bytes per second, 480 Mb/s = 60000000, as promtool's lint demands), a HELP and a TYPE line per family, and gauges throughout, because every value
-/// describes one one-shot scan (a file rewritten by a timer), not a counter that grows in one process.
+/// signalling rates too are given in bytes per second, 480 Mb/s = 60000000, as promtool's lint demands), a
+/// HELP and a TYPE line per family, and gauges throughout, because every value describes one one-shot scan (a
+/// file rewritten by a timer), not a counter that grows in one process.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,15 +17,16 @@ namespace usbsat::report {
 
 /// One USB whole disk. Strings are raw (device firmware may put anything in them); the renderer escapes.
 struct PrometheusDrive {
-  std::string dev;         ///< "sdb"
-  std::string vid_pid;     ///< "0781:558c", "" when unknown
-  std::string model;       ///< vendor + model, "" when unknown
-  std::string controller;  ///< the controller's PCI address, "" when unknown
-  std::string connector;   ///< connector id "usb1-port3", "" when unknown
-  std::optional<std::uint64_t> link_speed_bytes_per_s;     ///< negotiated USB signalling rate / 8
-  std::optional<std::uint64_t> capable_speed_bytes_per_s;  ///< the fastest it could negotiate (BOS/bcdUSB), / 8
-  std::optional<bool> uas_active;                         ///< driven by uas (false: usb-storage / BOT)
-  std::optional<bool> uas_capable;                        ///< offers a UAS alternate setting
+  std::string dev;                                      ///< "sdb"
+  std::string vid_pid;                                  ///< "0781:558c", "" when unknown
+  std::string model;                                    ///< vendor + model, "" when unknown
+  std::string controller;                               ///< the controller's PCI address, "" when unknown
+  std::string connector;                                ///< connector id "usb1-port3", "" when unknown
+  std::optional<std::uint64_t> link_speed_bytes_per_s;  ///< negotiated USB signalling rate / 8
+  std::optional<std::uint64_t>
+      capable_speed_bytes_per_s;    ///< the fastest it could negotiate (BOS/bcdUSB), / 8
+  std::optional<bool> uas_active;   ///< driven by uas (false: usb-storage / BOT)
+  std::optional<bool> uas_capable;  ///< offers a UAS alternate setting
   std::optional<std::uint64_t> predicted_share_bytes_per_s;  ///< all drives at once (plan --predict)
 };
 

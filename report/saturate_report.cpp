@@ -218,7 +218,8 @@ std::string render_saturate_text(const SaturateReport& r) {
     for (const auto& p : g.passes) render_pass_text(out, p, r.style);
     if (g.passes.empty()) out += "  not measured\n";
     for (const auto& f : g.failures)
-      out += terminal_safe(fmt::format("  failed: {} ({} {}): {}\n", f.dev, f.pass, level_label(f.n), f.message));
+      out += terminal_safe(
+          fmt::format("  failed: {} ({} {}): {}\n", f.dev, f.pass, level_label(f.n), f.message));
   }
   for (const auto& d : r.diagnostics)
     out += terminal_safe(fmt::format("{}: {}: {}\n", d.severity, d.target, d.message));

@@ -1,7 +1,7 @@
 #pragma once
 /// Renderers for `usbsat saturate`: a text table per group and the JSON document of report/README.md
-/// ("saturate --json"), plus the `--dry-run` plan and the live progress line. Pure and deterministic (G14); src/ fills
-/// the input (G15). MB/s is 10^6 bytes per second.
+/// ("saturate --json"), plus the `--dry-run` plan and the live progress line. Pure and deterministic (G14);
+/// src/ fills the input (G15). MB/s is 10^6 bytes per second.
 #include <cstdint>
 #include <optional>
 #include <string>

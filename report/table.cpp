@@ -6,7 +6,9 @@
 namespace usbsat::report {
 namespace {
 
-bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xc0) == 0x80; }
+bool is_continuation(char c) {
+  return (static_cast<unsigned char>(c) & 0xc0) == 0x80;
+}
 
 /// Byte offset where each code point of `s` starts, plus s.size() at the end.
 std::vector<std::size_t> code_point_starts(std::string_view s) {

@@ -1,5 +1,6 @@
 // `usbsat top` frames: a table per interval, or JSON Lines.
 #include "report/top_report.hpp"
+#include "topology/text.hpp"
 
 #include <fmt/format.h>
 
@@ -8,15 +9,6 @@
 #include "report/table.hpp"
 
 namespace usbsat::report {
-namespace {
-
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ",") + s;
-  return out;
-}
-
-}  // namespace
 
 std::string render_top_text(const TopFrame& f, const TextStyle& style) {
   std::string out = fmt::format("usbsat top: sample {}, {:.2f} s{}{}\n\n", f.sample, f.interval_s,
@@ -24,11 +16,12 @@ std::string render_top_text(const TopFrame& f, const TextStyle& style) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& r : f.rows) {
     const std::string util = r.utilisation ? fmt::format("{:.0f}%", *r.utilisation * 100) : "-";
-    rows.push_back({display_string(r.label), r.kind, fmt::format("{:.1f}", r.mbs), fmt::format("{:.1f}", r.read_mbs),
-                    fmt::format("{:.1f}", r.write_mbs),
+    rows.push_back({display_string(r.label), r.kind, fmt::format("{:.1f}", r.mbs),
+                    fmt::format("{:.1f}", r.read_mbs), fmt::format("{:.1f}", r.write_mbs),
                     r.capacity_mbs ? fmt::format("{:.1f}", *r.capacity_mbs) : "-",
                     r.bottleneck ? paint(util + " <- bottleneck", Color::Warning, style) : util,
-                    display_string(join(r.devices)) + (r.missing.empty() ? "" : " (unread: " + join(r.missing) + ")")});
+                    display_string(topology::join(r.devices, ",")) +
+                        (r.missing.empty() ? "" : " (unread: " + topology::join(r.missing, ",") + ")")});
   }
   out += render_table({"NODE", "KIND", "MB/S", "READ", "WRITE", "CAPACITY", "UTIL", "DEVICES"}, rows,
                       {style.width, {0}});

@@ -16,13 +16,13 @@ struct TopRow {
   std::optional<double> capacity_mbs;
   std::optional<double> utilisation;  ///< fraction, 0.93 = 93%
   bool bottleneck = false;
-  std::vector<std::string> missing;   ///< devices whose counters could not be read
+  std::vector<std::string> missing;  ///< devices whose counters could not be read
 };
 
 struct TopFrame {
-  std::string time;        ///< ISO 8601 UTC ("" in pure tests)
-  unsigned sample = 0;     ///< 1, 2, ...
-  double interval_s = 0;   ///< the measured interval
+  std::string time;          ///< ISO 8601 UTC ("" in pure tests)
+  unsigned sample = 0;       ///< 1, 2, ...
+  double interval_s = 0;     ///< the measured interval
   std::vector<TopRow> rows;  ///< already in display order (utilisation first)
 };
 

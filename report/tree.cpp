@@ -9,6 +9,7 @@
 #include "report/formatters.hpp"
 #include "report/table.hpp"
 #include "topology/connectors.hpp"
+#include "topology/text.hpp"
 
 namespace usbsat::report {
 namespace {
@@ -19,12 +20,6 @@ using topology::Vertex;
 std::string basename(const std::string& p) {
   const auto s = p.rfind('/');
   return s == std::string::npos ? p : p.substr(s + 1);
-}
-
-std::string join(const std::vector<std::string>& v, std::string_view sep) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : std::string(sep)) + s;
-  return out;
 }
 
 class TreeWriter {
@@ -108,7 +103,7 @@ class TreeWriter {
     if (p.connect_type && *p.connect_type != "hotplug") tags.push_back(*p.connect_type);
     if (p.over_current_count.value_or(0) > 0)
       tags.push_back(fmt::format("{} over-current events", *p.over_current_count));
-    return fmt::format("port {}{}", p.number, tags.empty() ? "" : " [" + join(tags, ", ") + "]");
+    return fmt::format("port {}{}", p.number, tags.empty() ? "" : " [" + topology::join(tags, ", ") + "]");
   }
 
   std::string hub_ports_summary(Vertex v) const {
@@ -120,7 +115,7 @@ class TreeWriter {
       if (children(t_, k).empty()) empty.push_back(std::to_string(t_[k].as<topology::PortInfo>().number));
     }
     std::string out = fmt::format("{} port{}", total, total == 1 ? "" : "s");
-    if (!empty.empty() && !in_.show_empty_ports) out += " (empty: " + join(empty, " ") + ")";
+    if (!empty.empty() && !in_.show_empty_ports) out += " (empty: " + topology::join(empty, " ") + ")";
     return out;
   }
 
@@ -141,7 +136,7 @@ class TreeWriter {
         std::string s = "Controller " + describe_controller(c);
         if (!c.driver.empty()) s += " (" + c.driver + ")";
         if (!c.link.empty()) s += ", PCIe " + format_pcie_link(c.link);
-        if (!c.companions.empty()) s += ", companions " + join(c.companions, " ");
+        if (!c.companions.empty()) s += ", companions " + topology::join(c.companions, " ");
         return s;
       }
       case NodeKind::RootHub: {
@@ -195,7 +190,7 @@ class TreeWriter {
     std::vector<std::string> blocks;
     for (Vertex k : children(t_, v))
       if (t_[k].kind == NodeKind::Block) blocks.push_back(block_line(t_[k].as<topology::BlockInfo>(), v));
-    if (!blocks.empty()) return join(blocks, "; ");
+    if (!blocks.empty()) return topology::join(blocks, "; ");
     std::string line = "scsi " + s.hctl;
     for (const auto& x : {s.vendor, s.model})
       if (x) line += " " + display_string(*x);
@@ -222,8 +217,8 @@ class TreeWriter {
     std::vector<std::string> mounts = b.mountpoints;
     for (const auto& p : b.partitions)
       mounts.insert(mounts.end(), p.mountpoints.begin(), p.mountpoints.end());
-    if (!mounts.empty()) parts.push_back("mounted " + display_string(join(mounts, " ")));
-    return join(parts, " ");
+    if (!mounts.empty()) parts.push_back("mounted " + display_string(topology::join(mounts, " ")));
+    return topology::join(parts, " ");
   }
 
   const ViewInput& in_;

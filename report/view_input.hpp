@@ -14,7 +14,8 @@ struct ViewInput {
   const topology::Topology& topology;
   std::span<const topology::Diagnostic> diagnostics;  ///< included in JSON; the text views leave them to src/
   bool show_empty_ports = false;                      ///< topo text: one line per empty port, not a summary
-  TextStyle style{};  ///< text on a terminal: colour (drives: UAS/BOT) and the width tables and controller lines fit
+  TextStyle style{};  ///< text on a terminal: colour (drives: UAS/BOT) and the width tables and controller
+                      ///< lines fit
 };
 
 }  // namespace usbsat::report

@@ -1,5 +1,6 @@
 // `usbsat watch` verdicts: text lines and JSON Lines over report::WatchEvent.
 #include "report/watch_report.hpp"
+#include "topology/text.hpp"
 
 #include <fmt/format.h>
 
@@ -13,17 +14,14 @@
 namespace usbsat::report {
 namespace {
 
-std::string join(const std::vector<std::string>& v, std::string_view sep) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : std::string(sep)) + s;
-  return out;
-}
-
 Color severity_color(FindingSeverity s) {
   switch (s) {
-    case FindingSeverity::Problem: return Color::Problem;
-    case FindingSeverity::Warning: return Color::Warning;
-    case FindingSeverity::Info: break;
+    case FindingSeverity::Problem:
+      return Color::Problem;
+    case FindingSeverity::Warning:
+      return Color::Warning;
+    case FindingSeverity::Info:
+      break;
   }
   return Color::Info;
 }
@@ -55,22 +53,26 @@ std::string render_watch_text(const WatchEvent& e, const TextStyle& style) {
   }
   out += fmt::format("+ {} plugged in{}{}\n", e.drive, size, e.has_media ? "" : " (no medium)");
   if (!e.connector_text.empty())
-    out += fmt::format("  connector: {}{}{}\n", e.connector_text, e.side.empty() ? "" : ", " + e.side + " side",
-                       e.where.empty() ? "" : ", " + e.where);
+    out += fmt::format("  connector: {}{}{}\n", e.connector_text,
+                       e.side.empty() ? "" : ", " + e.side + " side", e.where.empty() ? "" : ", " + e.where);
   out += fmt::format("  speed: {}\n", describe_speed(e.speed, e.capable));
   if (!e.protocol.empty()) {
     const bool uas = e.protocol == "uas";
     out += fmt::format("  protocol: {}: {}\n",
-                       paint(uas ? "UAS" : e.protocol == "bot" ? "Bulk-Only" : e.protocol,
+                       paint(uas                   ? "UAS"
+                             : e.protocol == "bot" ? "Bulk-Only"
+                                                   : e.protocol,
                              uas ? Color::Good : Color::Warning, style),
                        protocol_reason(e));
   }
   for (const auto& n : e.notes) out += fmt::format("  note: {}\n", n);
   if (e.sharing.empty()) out += "  shares: nothing with another drive\n";
-  for (const auto& s : e.sharing) out += fmt::format("  shares {} with {}\n", s.label, join(s.drives, ", "));
+  for (const auto& s : e.sharing)
+    out += fmt::format("  shares {} with {}\n", s.label, topology::join(s.drives, ", "));
   for (const auto& f : e.findings)
-    out += fmt::format("  {} {}: {}\n", paint(upper(to_string(f.severity)), severity_color(f.severity), style),
-                       f.id, f.message);
+    out +=
+        fmt::format("  {} {}: {}\n", paint(upper(to_string(f.severity)), severity_color(f.severity), style),
+                    f.id, f.message);
   if (e.move)
     out += fmt::format("  move it to {}: {}, {}{}: {:.1f} MB/s instead of {:.1f} MB/s\n", e.move->description,
                        e.move->speed, e.move->controller, e.move->own_controller ? " (own controller)" : "",

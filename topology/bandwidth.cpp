@@ -378,9 +378,10 @@ std::optional<Bandwidth> parse_rate(std::string_view s) {
   // Beyond any link (1e15 B/s) the rate saturates instead of overflowing the conversion: a caller's range
   // check then refuses "1e30" as out of range by name, where nullopt would call it garbage.
   if (v * mult > 1e15) return Bandwidth::from_bytes_per_s(std::numeric_limits<std::uint64_t>::max());
-  // Below half a byte per second ("1e-7") it would round to a zero rate: it saturates at the smallest one (1 B/s)
-  // instead, so a caller's range check names it out of range, as for the largest.
-  return Bandwidth::from_bytes_per_s(std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(v * mult))));
+  // Below half a byte per second ("1e-7") it would round to a zero rate: it saturates at the smallest one (1
+  // B/s) instead, so a caller's range check names it out of range, as for the largest.
+  return Bandwidth::from_bytes_per_s(
+      std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(v * mult))));
 }
 
 }  // namespace usbsat::topology

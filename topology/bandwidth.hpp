@@ -151,11 +151,10 @@ std::vector<Resource> upstream_resources(const Topology& t, Vertex port,
 std::optional<Bandwidth> drive_link_capacity(const Topology& t, Vertex block,
                                              const CapacityModel& m = nominal_model());
 
-
-/// A rate as users type it: "40M", "40MB/s", "40 MB/s", "1.5G", "800k", "12Mb", or a bare "400" (MB/s, the unit
-/// usbsat uses everywhere: 10^6 B/s). K/M/G are SI multiples of bytes per second; a trailing "B", "B/s" or "/s"
-/// is optional and case-insensitive. nullopt for garbage, zero or negative rates; a rate beyond 1e15 B/s ("1e30")
-/// saturates to the largest Bandwidth, so every caller's range check names it out of range.
+/// A rate as users type it: "40M", "40MB/s", "40 MB/s", "1.5G", "800k", "12Mb", or a bare "400" (MB/s, the
+/// unit usbsat uses everywhere: 10^6 B/s). K/M/G are SI multiples of bytes per second; a trailing "B", "B/s"
+/// or "/s" is optional and case-insensitive. nullopt for garbage, zero or negative rates; a rate beyond 1e15
+/// B/s ("1e30") saturates to the largest Bandwidth, so every caller's range check names it out of range.
 std::optional<Bandwidth> parse_rate(std::string_view s);
 
 }  // namespace usbsat::topology

@@ -12,7 +12,9 @@ std::string_view basename(std::string_view path) {
 }
 
 /// PCI addresses ("0000:00:1d.0") are fixed-width hex: their lexical order is the bus order.
-bool is_bdf(std::string_view s) { return s.size() == 12 && s[4] == ':' && s[7] == ':' && s[10] == '.'; }
+bool is_bdf(std::string_view s) {
+  return s.size() == 12 && s[4] == ':' && s[7] == ':' && s[10] == '.';
+}
 
 bool name_less(std::string_view a, std::string_view b) {
   if (is_bdf(a) && is_bdf(b)) return a < b;
@@ -29,7 +31,9 @@ bool TopologyBuilder::add(Node node, std::optional<std::string> parent_syspath, 
   return true;
 }
 
-bool TopologyBuilder::contains(std::string_view syspath) const { return index_.find(syspath) != index_.end(); }
+bool TopologyBuilder::contains(std::string_view syspath) const {
+  return index_.find(syspath) != index_.end();
+}
 
 Node* TopologyBuilder::get(std::string_view syspath) {
   auto it = index_.find(syspath);
@@ -48,8 +52,8 @@ Topology TopologyBuilder::finish(std::vector<Diagnostic>& diagnostics) && {
         kids[it->second].push_back(i);
         continue;
       }
-      diagnostics.push_back({Severity::Warning, p.node.syspath(),
-                             "parent " + *p.parent + " was not scanned; shown as a root"});
+      diagnostics.push_back(
+          {Severity::Warning, p.node.syspath(), "parent " + *p.parent + " was not scanned; shown as a root"});
     }
     roots.push_back(i);
   }
@@ -68,7 +72,8 @@ Topology TopologyBuilder::finish(std::vector<Diagnostic>& diagnostics) && {
   // All vertices are allocated at once (no reallocation of the vertex vector while placing), then filled.
   t.g_ = Graph(n);
   Vertex next = 0;
-  std::function<void(std::size_t, std::optional<Vertex>)> place = [&](std::size_t i, std::optional<Vertex> up) {
+  std::function<void(std::size_t, std::optional<Vertex>)> place = [&](std::size_t i,
+                                                                      std::optional<Vertex> up) {
     auto& p = pending_[i];
     const Vertex v = next++;
     t.g_[v] = std::move(p.node);

@@ -13,7 +13,9 @@ constexpr std::uint8_t kDescDevice = 0x01, kDescConfig = 0x02, kDescInterface = 
                        kDescDeviceCapability = 0x10;
 constexpr std::uint8_t kCapUsb2Ext = 0x02, kCapSuperSpeed = 0x03, kCapSuperSpeedPlus = 0x0a;
 
-std::uint8_t u8(std::string_view b, std::size_t i) { return static_cast<std::uint8_t>(b[i]); }
+std::uint8_t u8(std::string_view b, std::size_t i) {
+  return static_cast<std::uint8_t>(b[i]);
+}
 std::uint16_t le16(std::string_view b, std::size_t i) {
   return static_cast<std::uint16_t>(u8(b, i) | (u8(b, i + 1) << 8));
 }
@@ -29,15 +31,15 @@ std::vector<AltSetting> UsbDescriptors::alt_settings(std::uint8_t number,
   for (const auto& c : configs) {
     if (config_value && c.value != *config_value) continue;
     for (const auto& i : c.interfaces)
-      if (i.interface_number == number &&
-          std::find(out.begin(), out.end(), i.alt) == out.end())
+      if (i.interface_number == number && std::find(out.begin(), out.end(), i.alt) == out.end())
         out.push_back(i.alt);
     if (config_value) break;
   }
   return out;
 }
 
-bool UsbDescriptors::may_have_interface_string(std::uint8_t number, std::optional<std::uint8_t> config_value) const {
+bool UsbDescriptors::may_have_interface_string(std::uint8_t number,
+                                               std::optional<std::uint8_t> config_value) const {
   bool described = false;
   for (const auto& c : configs) {
     if (config_value && c.value != *config_value) continue;
@@ -71,15 +73,15 @@ UsbDescriptors parse_usb_descriptors(std::string_view b) {
     }
     const auto desc = b.substr(pos, len);
     if (type == kDescDevice && len >= 18 && !d.device) {
-      d.device = DeviceDescriptor{le16(desc, 2), u8(desc, 4),  u8(desc, 5),  u8(desc, 6),  u8(desc, 7),
+      d.device = DeviceDescriptor{le16(desc, 2), u8(desc, 4),    u8(desc, 5),    u8(desc, 6), u8(desc, 7),
                                   le16(desc, 8), le16(desc, 10), le16(desc, 12), u8(desc, 17)};
     } else if (type == kDescConfig && len >= 9) {
       d.configs.push_back(ConfigDescriptor{u8(desc, 5), u8(desc, 4), u8(desc, 8), {}});
       current = &d.configs.back();
     } else if (type == kDescInterface && len >= 9 && current) {
-      current->interfaces.push_back(
-          InterfaceAlt{u8(desc, 2), AltSetting{u8(desc, 3), u8(desc, 5), u8(desc, 6), u8(desc, 7), u8(desc, 4)},
-                       u8(desc, 8)});
+      current->interfaces.push_back(InterfaceAlt{
+          u8(desc, 2), AltSetting{u8(desc, 3), u8(desc, 5), u8(desc, 6), u8(desc, 7), u8(desc, 4)},
+          u8(desc, 8)});
     }
     pos += len;
   }
@@ -151,11 +153,10 @@ BosInfo parse_bos_descriptors(std::string_view b) {
             break;
           }
           const std::uint32_t a = le32(d, off);
-          info.sublink_speeds.push_back(SublinkSpeed{static_cast<std::uint8_t>(a & 0xf),
-                                                     static_cast<std::uint8_t>((a >> 4) & 0x3),
-                                                     static_cast<std::uint8_t>((a >> 6) & 0x3),
-                                                     static_cast<std::uint8_t>((a >> 14) & 0x3),
-                                                     static_cast<std::uint16_t>(a >> 16)});
+          info.sublink_speeds.push_back(
+              SublinkSpeed{static_cast<std::uint8_t>(a & 0xf), static_cast<std::uint8_t>((a >> 4) & 0x3),
+                           static_cast<std::uint8_t>((a >> 6) & 0x3),
+                           static_cast<std::uint8_t>((a >> 14) & 0x3), static_cast<std::uint16_t>(a >> 16)});
         }
       }
     }

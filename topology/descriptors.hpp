@@ -26,7 +26,8 @@ struct DeviceDescriptor {
 struct InterfaceAlt {
   std::uint8_t interface_number = 0;
   AltSetting alt;
-  std::uint8_t string_index = 0;  ///< iInterface: 0 = no string, so the kernel creates no `interface` attribute
+  std::uint8_t string_index =
+      0;  ///< iInterface: 0 = no string, so the kernel creates no `interface` attribute
   bool operator==(const InterfaceAlt&) const = default;
 };
 
@@ -67,9 +68,11 @@ struct SublinkSpeed {
 
 struct BosInfo {
   bool usb2_extension = false, usb2_lpm = false;
-  std::optional<std::uint16_t> ss_speeds_supported;  ///< SuperSpeed capability wSpeedsSupported (bit 3 = 5 Gb/s)
+  std::optional<std::uint16_t>
+      ss_speeds_supported;  ///< SuperSpeed capability wSpeedsSupported (bit 3 = 5 Gb/s)
   bool superspeed_plus = false;
-  std::uint8_t ssp_min_rx_lanes = 0, ssp_min_tx_lanes = 0;  ///< wFunctionalitySupport lane counts (USB 3.2), 0 = n/a
+  std::uint8_t ssp_min_rx_lanes = 0,
+               ssp_min_tx_lanes = 0;  ///< wFunctionalitySupport lane counts (USB 3.2), 0 = n/a
   std::vector<SublinkSpeed> sublink_speeds;
   bool truncated = false;
 
@@ -82,9 +85,10 @@ struct BosInfo {
 /// Parse the contents of a device's `bos_descriptors` file.
 BosInfo parse_bos_descriptors(std::string_view bytes);
 
-/// Fill what a device's descriptors say into `d`, as the kernel prints the matching attributes: bcdUSB and its
-/// `version` spelling ("%2x.%02x": " 3.20"), bNumConfigurations, bDeviceClass / idVendor / idProduct where
-/// still unknown, and bMaxPower of the only configuration (2 mA units, 8 mA at SuperSpeed; needs d.speed).
+/// Fill what a device's descriptors say into `d`, as the kernel prints the matching attributes: bcdUSB and
+/// its `version` spelling ("%2x.%02x": " 3.20"), bNumConfigurations, bDeviceClass / idVendor / idProduct
+/// where still unknown, and bMaxPower of the only configuration (2 mA units, 8 mA at SuperSpeed; needs
+/// d.speed).
 void apply_device_descriptors(UsbDeviceInfo& d, const UsbDescriptors& desc);
 /// The capable speed of `d`: what the device capabilities promise (BOS on Linux, the hub driver's
 /// SuperSpeed(Plus)-capable flags on Windows), else bcdUSB; never below the negotiated speed (bcdUSB 2.10

@@ -1,6 +1,5 @@
 #include "topology/drives.hpp"
 
-
 namespace usbsat::topology {
 
 DriveSummary summarize_drive(const Topology& t, Vertex block) {

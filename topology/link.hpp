@@ -10,7 +10,8 @@ namespace usbsat::topology {
 enum class LinkKind : std::uint8_t {
   Pci,       ///< PCIe link: parent is a PCI hop, child a PCI hop or controller
   Usb,       ///< USB cable/trace: port -> device (negotiated speed, lanes)
-  Internal,  ///< containment with no bandwidth of its own: controller -> root hub, hub -> port, device -> interface ...
+  Internal,  ///< containment with no bandwidth of its own: controller -> root hub, hub -> port, device ->
+             ///< interface ...
 };
 
 struct Link {

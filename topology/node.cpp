@@ -24,37 +24,56 @@ std::string_view node_name(const Node& n) {
 
 std::string_view to_string(NodeKind k) {
   switch (k) {
-    case NodeKind::PciHop: return "pci";
-    case NodeKind::Controller: return "controller";
-    case NodeKind::RootHub: return "root_hub";
-    case NodeKind::Hub: return "hub";
-    case NodeKind::Port: return "port";
-    case NodeKind::Device: return "device";
-    case NodeKind::Interface: return "interface";
-    case NodeKind::ScsiDevice: return "scsi";
-    case NodeKind::Block: return "block";
+    case NodeKind::PciHop:
+      return "pci";
+    case NodeKind::Controller:
+      return "controller";
+    case NodeKind::RootHub:
+      return "root_hub";
+    case NodeKind::Hub:
+      return "hub";
+    case NodeKind::Port:
+      return "port";
+    case NodeKind::Device:
+      return "device";
+    case NodeKind::Interface:
+      return "interface";
+    case NodeKind::ScsiDevice:
+      return "scsi";
+    case NodeKind::Block:
+      return "block";
   }
   return "unknown";
 }
 
 std::string_view to_string(HcdKind k) {
   switch (k) {
-    case HcdKind::Uhci: return "uhci";
-    case HcdKind::Ohci: return "ohci";
-    case HcdKind::Ehci: return "ehci";
-    case HcdKind::Xhci: return "xhci";
-    case HcdKind::Usb4: return "usb4";
-    case HcdKind::Unknown: break;
+    case HcdKind::Uhci:
+      return "uhci";
+    case HcdKind::Ohci:
+      return "ohci";
+    case HcdKind::Ehci:
+      return "ehci";
+    case HcdKind::Xhci:
+      return "xhci";
+    case HcdKind::Usb4:
+      return "usb4";
+    case HcdKind::Unknown:
+      break;
   }
   return "unknown";
 }
 
 std::string_view to_string(StorageProtocol p) {
   switch (p) {
-    case StorageProtocol::None: return "none";
-    case StorageProtocol::Bot: return "bot";
-    case StorageProtocol::Uas: return "uas";
-    case StorageProtocol::Other: return "other";
+    case StorageProtocol::None:
+      return "none";
+    case StorageProtocol::Bot:
+      return "bot";
+    case StorageProtocol::Uas:
+      return "uas";
+    case StorageProtocol::Other:
+      return "other";
   }
   return "none";
 }

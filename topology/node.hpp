@@ -49,8 +49,8 @@ struct ControllerInfo {
   std::optional<std::uint32_t> class_code;  ///< 0x0c0330 for xHCI
   std::string driver;                       ///< "xhci_hcd", "ehci-pci", "ohci-pci", "uhci_hcd"
   std::string vendor_name, model_name;      ///< from the udev hwdb ("ASMedia Technology Inc.", "ASM1042 ...")
-  PcieLink link;                            ///< the controller function's own link, when it is a PCIe endpoint
-  std::vector<std::string> companions;      ///< EHCI: BDFs of its UHCI/OHCI companions; companions: their EHCI
+  PcieLink link;                        ///< the controller function's own link, when it is a PCIe endpoint
+  std::vector<std::string> companions;  ///< EHCI: BDFs of its UHCI/OHCI companions; companions: their EHCI
 };
 
 /// A USB device: root hub, hub or function. `kind` of the owning Node tells which.
@@ -61,21 +61,21 @@ struct UsbDeviceInfo {
   std::vector<unsigned> ports;  ///< port numbers from the root hub down; empty for a root hub
   std::optional<std::uint16_t> vendor_id, product_id, bcd_device;
   std::optional<std::string> manufacturer, product, serial;
-  std::string version;                  ///< bcdUSB exactly as sysfs writes it, leading space kept: " 3.20"
-  std::optional<std::uint16_t> bcd_usb; ///< parsed version, 0x0320
-  std::optional<UsbSpeed> speed;        ///< negotiated speed (`speed`)
+  std::string version;                    ///< bcdUSB exactly as sysfs writes it, leading space kept: " 3.20"
+  std::optional<std::uint16_t> bcd_usb;   ///< parsed version, 0x0320
+  std::optional<UsbSpeed> speed;          ///< negotiated speed (`speed`)
   std::optional<UsbSpeed> capable_speed;  ///< from BOS SuperSpeed(Plus) capabilities, else from bcdUSB
-  bool capable_from_bos = false;        ///< capable_speed came from bos_descriptors, not bcdUSB
+  bool capable_from_bos = false;          ///< capable_speed came from bos_descriptors, not bcdUSB
   std::optional<unsigned> rx_lanes, tx_lanes;
-  std::optional<unsigned> max_power_ma;     ///< bMaxPower ("896mA")
-  std::optional<std::uint8_t> device_class; ///< bDeviceClass (0x09 hub)
+  std::optional<unsigned> max_power_ma;      ///< bMaxPower ("896mA")
+  std::optional<std::uint8_t> device_class;  ///< bDeviceClass (0x09 hub)
   std::optional<unsigned> num_configurations;
-  std::optional<unsigned> maxchild;         ///< hubs: number of downstream ports
-  std::optional<std::string> removable;     ///< "removable", "fixed", "unknown"
-  std::optional<std::string> power_control; ///< power/control: "auto" or "on"
-  std::optional<std::string> hub_peer;      ///< hubs: syspath of the other half (USB2 <-> USB3) of the same hub
-  std::string driver;                       ///< "usb"
-  std::string vendor_name, model_name;      ///< from the udev hwdb
+  std::optional<unsigned> maxchild;          ///< hubs: number of downstream ports
+  std::optional<std::string> removable;      ///< "removable", "fixed", "unknown"
+  std::optional<std::string> power_control;  ///< power/control: "auto" or "on"
+  std::optional<std::string> hub_peer;  ///< hubs: syspath of the other half (USB2 <-> USB3) of the same hub
+  std::string driver;                   ///< "usb"
+  std::string vendor_name, model_name;  ///< from the udev hwdb
 };
 
 /// Firmware-described physical location of a port (ACPI _PLD), `physical_location/` in sysfs.
@@ -90,24 +90,27 @@ struct PhysicalLocation {
 /// A downstream port of a (root) hub.
 struct PortInfo {
   std::string syspath;
-  std::string name;           ///< "usb1-port3", "1-2-port4"
-  unsigned number = 0;        ///< port number on its hub
-  std::string hub_name;       ///< kernel name of the owning hub device ("usb1", "1-2")
-  std::optional<UsbSpeed> hub_speed;  ///< speed of the hub's own bus: a USB2 port (480) or a USB3 port (>= 5000)
+  std::string name;      ///< "usb1-port3", "1-2-port4"
+  unsigned number = 0;   ///< port number on its hub
+  std::string hub_name;  ///< kernel name of the owning hub device ("usb1", "1-2")
+  std::optional<UsbSpeed>
+      hub_speed;  ///< speed of the hub's own bus: a USB2 port (480) or a USB3 port (>= 5000)
   std::optional<std::string> connect_type;  ///< "hotplug", "hardwired", "not used", "unknown"
   std::optional<std::string> location;      ///< "0x00000003" style hex from the hub descriptor/ACPI
   std::optional<std::string> peer;          ///< syspath of the peer port (the other half of the connector)
   std::optional<std::string> state;         ///< "not attached", "configured", ...
   std::optional<unsigned> over_current_count;
-  std::optional<std::string> quirks;        ///< hex, "0x0"
+  std::optional<std::string> quirks;  ///< hex, "0x0"
   std::optional<std::string> usb3_lpm_permit;
   std::optional<PhysicalLocation> physical_location;
-  bool synthesized = false;  ///< no sysfs directory (kernel < 3.5 or a partial recording): derived from maxchild
+  bool synthesized =
+      false;  ///< no sysfs directory (kernel < 3.5 or a partial recording): derived from maxchild
 };
 
 /// One alternate setting of an interface, from the binary `descriptors` file.
 struct AltSetting {
-  std::uint8_t number = 0, interface_class = 0, interface_subclass = 0, interface_protocol = 0, num_endpoints = 0;
+  std::uint8_t number = 0, interface_class = 0, interface_subclass = 0, interface_protocol = 0,
+               num_endpoints = 0;
   bool operator==(const AltSetting&) const = default;
 };
 
@@ -118,14 +121,15 @@ struct InterfaceInfo {
   std::string syspath;
   std::string name;  ///< "2-1.4:1.0"
   std::uint8_t number = 0;
-  std::optional<std::uint8_t> interface_class, interface_subclass, interface_protocol;  ///< active alt setting
+  std::optional<std::uint8_t> interface_class, interface_subclass,
+      interface_protocol;                   ///< active alt setting
   std::optional<std::uint8_t> alt_setting;  ///< bAlternateSetting (active)
   std::optional<std::uint8_t> num_endpoints;
-  std::vector<AltSetting> alt_settings;     ///< all alt settings of this interface number in the descriptors
+  std::vector<AltSetting> alt_settings;  ///< all alt settings of this interface number in the descriptors
   std::optional<std::string> interface_string;
-  std::string driver;                       ///< "uas", "usb-storage", "usbhid", "" when unbound
+  std::string driver;  ///< "uas", "usb-storage", "usbhid", "" when unbound
   StorageProtocol storage = StorageProtocol::None;
-  bool uas_capable = false;                 ///< some alt setting is 08/06/62
+  bool uas_capable = false;                       ///< some alt setting is 08/06/62
   std::optional<std::string> uas_blocked_reason;  ///< why a UAS-capable interface runs BOT, when visible
 };
 
@@ -134,23 +138,23 @@ struct ScsiDeviceInfo {
   std::string hctl;  ///< "6:0:0:0"
   std::string host;  ///< "host6"
   std::optional<std::string> vendor, model, rev;
-  std::optional<unsigned> type;         ///< SCSI peripheral type (0 disk, 5 cd-rom)
-  std::optional<unsigned> queue_depth;  ///< 1 for BOT, > 1 for UAS
+  std::optional<unsigned> type;               ///< SCSI peripheral type (0 disk, 5 cd-rom)
+  std::optional<unsigned> queue_depth;        ///< 1 for BOT, > 1 for UAS
   std::optional<std::string> host_proc_name;  ///< scsi_host proc_name ("usb-storage"; uas sets none)
 };
 
 struct Partition {
-  std::string name;                     ///< "sda1"
+  std::string name;  ///< "sda1"
   std::optional<std::uint64_t> size_bytes;
-  std::vector<std::string> mountpoints; ///< from /proc/self/mountinfo
-  std::vector<std::string> holders;     ///< dm-0, md0
+  std::vector<std::string> mountpoints;  ///< from /proc/self/mountinfo
+  std::vector<std::string> holders;      ///< dm-0, md0
   bool operator==(const Partition&) const = default;
 };
 
 struct BlockInfo {
   std::string syspath;
-  std::string name;     ///< "sda"
-  std::string devnode;  ///< "/dev/sda"
+  std::string name;                   ///< "sda"
+  std::string devnode;                ///< "/dev/sda"
   std::optional<std::string> devnum;  ///< "8:0"
   std::optional<std::uint64_t> size_bytes;
   std::optional<std::string> vendor, model, serial;
@@ -160,10 +164,10 @@ struct BlockInfo {
   std::vector<Partition> partitions;
   std::vector<std::string> mountpoints;  ///< of the whole disk
   std::vector<std::string> holders;
-  std::optional<std::string> hctl;       ///< SCSI address of the disk's LUN ("6:0:0:0"), USB or not
-  std::optional<unsigned> queue_depth;   ///< that SCSI device's queue_depth (1 for BOT, > 1 for UAS/SATA NCQ)
-  bool usb = false;                      ///< below a USB device
-  std::string transport;                 ///< "usb", "sata", "nvme", "virtio", "scsi", "mmc", "loop", "unknown"
+  std::optional<std::string> hctl;      ///< SCSI address of the disk's LUN ("6:0:0:0"), USB or not
+  std::optional<unsigned> queue_depth;  ///< that SCSI device's queue_depth (1 for BOT, > 1 for UAS/SATA NCQ)
+  bool usb = false;                     ///< below a USB device
+  std::string transport;                ///< "usb", "sata", "nvme", "virtio", "scsi", "mmc", "loop", "unknown"
   /// The storage controller device of a non-USB disk when the disk's own path does not show it: the first
   /// path controller ("/sys/devices/.../nvme/nvme0") of an NVMe multipath namespace head, which lives below
   /// /sys/devices/virtual/nvme-subsystem.
@@ -179,9 +183,18 @@ struct Node {
   NodeData data;
 
   const std::string& syspath() const;
-  template <class T> const T& as() const { return std::get<T>(data); }
-  template <class T> T& as() { return std::get<T>(data); }
-  template <class T> const T* get_if() const { return std::get_if<T>(&data); }
+  template <class T>
+  const T& as() const {
+    return std::get<T>(data);
+  }
+  template <class T>
+  T& as() {
+    return std::get<T>(data);
+  }
+  template <class T>
+  const T* get_if() const {
+    return std::get_if<T>(&data);
+  }
 };
 
 /// The node's short name: the PCI address of PCI hops and controllers, H:C:T:L of SCSI devices, the kernel
@@ -189,7 +202,7 @@ struct Node {
 std::string_view node_name(const Node& n);
 
 std::string_view to_string(NodeKind k);
-std::string_view to_string(HcdKind k);        ///< "uhci", "ohci", "ehci", "xhci", "usb4", "unknown"
+std::string_view to_string(HcdKind k);          ///< "uhci", "ohci", "ehci", "xhci", "usb4", "unknown"
 std::string_view to_string(StorageProtocol p);  ///< "none", "bot", "uas", "other"
 
 }  // namespace usbsat::topology

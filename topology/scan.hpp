@@ -11,13 +11,15 @@
 namespace usbsat::topology {
 
 /// How much of each device a scan reads (topology/README.md, "Scan detail"). Every attribute a command prints
-/// is read at the level that command asks for; a lower level only leaves out attributes its command never shows.
+/// is read at the level that command asks for; a lower level only leaves out attributes its command never
+/// shows.
 enum class ScanDetail {
   /// Everything the model holds: `topo --json`, `ports`, `drives`, `doctor`, `plan`, `saturate` and every
   /// other consumer of the whole Topology.
   Full,
   /// What the `topo` text tree prints: no port `location`/`state`/`quirks`/`usb3_lpm_permit`, no USB device
-  /// `serial`/`removable`/`power/control`/lanes/`bMaxPower`, no interface strings/`bAlternateSetting`/`bNumEndpoints`, no disk `removable`/`ro`/
+  /// `serial`/`removable`/`power/control`/lanes/`bMaxPower`, no interface
+  /// strings/`bAlternateSetting`/`bNumEndpoints`, no disk `removable`/`ro`/
   /// `holders`/queue limits other than `rotational` and `max_sectors_kb`, no partition sizes, no SCSI
   /// `rev`/`type`/host `proc_name`, no non-USB disk serial, no PCI subsystem ids. Those fields stay unset.
   Tree,

@@ -7,7 +7,8 @@
 namespace usbsat::topology {
 
 /// Negotiated or capable USB signalling rate. Values follow the kernel's `speed` strings:
-/// "1.5", "12", "480", "53.3-480" (wireless), "5000", "10000", "20000" (and "40000"/"80000" for USB4 tunnels).
+/// "1.5", "12", "480", "53.3-480" (wireless), "5000", "10000", "20000" (and "40000"/"80000" for USB4
+/// tunnels).
 enum class UsbSpeed : std::uint8_t {
   Unknown,
   Low,           ///< 1.5 Mb/s  (USB 1.x low speed)
@@ -32,6 +33,8 @@ std::string_view short_label(UsbSpeed s);
 /// The speed whose nominal rate is exactly `mbps` (480 -> High), if any.
 std::optional<UsbSpeed> speed_from_mbps(double mbps);
 /// True for 5 Gb/s and above (a SuperSpeed link, i.e. the device sits on a USB3 root hub).
-constexpr bool is_superspeed(UsbSpeed s) { return s >= UsbSpeed::Super; }
+constexpr bool is_superspeed(UsbSpeed s) {
+  return s >= UsbSpeed::Super;
+}
 
 }  // namespace usbsat::topology

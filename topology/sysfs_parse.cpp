@@ -7,8 +7,12 @@
 namespace usbsat::topology {
 namespace {
 
-bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_hex(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 std::optional<std::uint64_t> parse_hex_digits(std::string_view s, std::size_t max_digits) {
   s = trim(s);
@@ -100,7 +104,9 @@ std::optional<PortName> parse_port_name(std::string_view s) {
   return PortName{std::string(hub), *num};
 }
 
-std::string format_port_name(const PortName& p) { return port_name_for(p.hub, p.number); }
+std::string format_port_name(const PortName& p) {
+  return port_name_for(p.hub, p.number);
+}
 
 std::string port_name_for(std::string_view hub_name, unsigned port) {
   return std::string(hub_name) + "-port" + std::to_string(port);
@@ -177,7 +183,8 @@ std::vector<StorageQuirk> parse_storage_quirks(std::string_view s) {
     if (fields.size() != 3) continue;
     auto vid = parse_hex_digits(fields[0], 4), pid = parse_hex_digits(fields[1], 4);
     if (!vid || !pid || fields[0].starts_with("0x") || fields[1].starts_with("0x")) continue;
-    out.push_back({static_cast<std::uint16_t>(*vid), static_cast<std::uint16_t>(*pid), std::string(fields[2])});
+    out.push_back(
+        {static_cast<std::uint16_t>(*vid), static_cast<std::uint16_t>(*pid), std::string(fields[2])});
   }
   return out;
 }
@@ -220,12 +227,18 @@ std::optional<PciAddress> parse_pci_address(std::string_view s) {
 std::optional<HcdKind> hcd_kind_from_class(std::uint32_t class_code) {
   if ((class_code >> 8) != 0x0c03) return std::nullopt;
   switch (class_code & 0xff) {
-    case 0x00: return HcdKind::Uhci;
-    case 0x10: return HcdKind::Ohci;
-    case 0x20: return HcdKind::Ehci;
-    case 0x30: return HcdKind::Xhci;
-    case 0x40: return HcdKind::Usb4;
-    default: return HcdKind::Unknown;
+    case 0x00:
+      return HcdKind::Uhci;
+    case 0x10:
+      return HcdKind::Ohci;
+    case 0x20:
+      return HcdKind::Ehci;
+    case 0x30:
+      return HcdKind::Xhci;
+    case 0x40:
+      return HcdKind::Usb4;
+    default:
+      return HcdKind::Unknown;
   }
 }
 

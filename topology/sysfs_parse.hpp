@@ -45,7 +45,7 @@ std::string port_name_for(std::string_view hub_name, unsigned port);
 /// A USB device or interface kernel name: "2-1.4" (bus 2, ports 1.4), "usb2" (root hub), "2-1.4:1.0".
 struct UsbName {
   unsigned bus = 0;
-  std::vector<unsigned> ports;          ///< empty for a root hub
+  std::vector<unsigned> ports;                ///< empty for a root hub
   std::optional<unsigned> config, interface;  ///< set for interface names
   bool operator==(const UsbName&) const = default;
 };
@@ -59,7 +59,9 @@ std::optional<bool> parse_yes_no(std::string_view s);
 struct StorageQuirk {
   std::uint16_t vendor_id = 0, product_id = 0;
   std::string flags;  ///< letters as given ("u" = IGNORE_UAS, "m" = MAX_SECTORS_64, ...)
-  bool ignore_uas() const { return flags.find('u') != std::string::npos || flags.find('U') != std::string::npos; }
+  bool ignore_uas() const {
+    return flags.find('u') != std::string::npos || flags.find('U') != std::string::npos;
+  }
   bool operator==(const StorageQuirk&) const = default;
 };
 /// Parse "0bc2:ab20:u,174c:55aa:u"; malformed entries are skipped, an empty parameter gives {}.
@@ -75,7 +77,9 @@ std::optional<std::array<std::uint32_t, 3>> parse_triplet(std::string_view s, in
 struct PciAddress {
   std::uint32_t domain = 0;
   std::uint8_t bus = 0, device = 0, function = 0;
-  bool same_slot(const PciAddress& o) const { return domain == o.domain && bus == o.bus && device == o.device; }
+  bool same_slot(const PciAddress& o) const {
+    return domain == o.domain && bus == o.bus && device == o.device;
+  }
   bool operator==(const PciAddress&) const = default;
 };
 std::optional<PciAddress> parse_pci_address(std::string_view s);
@@ -85,7 +89,6 @@ std::optional<PciAddress> parse_pci_address(std::string_view s);
 std::optional<HcdKind> hcd_kind_from_class(std::uint32_t class_code);
 /// Host controller kind from a driver name ("xhci_hcd", "ehci-pci", "ohci-platform", "uhci_hcd").
 HcdKind hcd_kind_from_driver(std::string_view driver);
-
 
 /// Transport of a block device that is not below a USB interface, from its syspath and the names of the
 /// drivers/subsystems on the way: "nvme", "sata", "virtio", "mmc", "loop", "scsi", "unknown".

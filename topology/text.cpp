@@ -24,6 +24,15 @@ std::string_view path_basename(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
+std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i) out += sep;
+    out += parts[i];
+  }
+  return out;
+}
+
 std::string_view path_dirname(std::string_view path) {
   const auto slash = path.rfind('/');
   return slash == std::string_view::npos || slash == 0 ? std::string_view{} : path.substr(0, slash);
@@ -36,6 +45,8 @@ std::string format_hex4(std::uint16_t v) {
   return out;
 }
 
-std::string format_vid_pid(std::uint16_t vid, std::uint16_t pid) { return format_hex4(vid) + ":" + format_hex4(pid); }
+std::string format_vid_pid(std::uint16_t vid, std::uint16_t pid) {
+  return format_hex4(vid) + ":" + format_hex4(pid);
+}
 
 }  // namespace usbsat::topology

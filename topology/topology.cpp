@@ -45,7 +45,9 @@ std::optional<Vertex> nearest(const Topology& t, Vertex v, NodeKind k) {
   return std::nullopt;
 }
 
-std::optional<Vertex> controller_of(const Topology& t, Vertex v) { return nearest(t, v, NodeKind::Controller); }
+std::optional<Vertex> controller_of(const Topology& t, Vertex v) {
+  return nearest(t, v, NodeKind::Controller);
+}
 
 std::optional<Vertex> usb_device_of(const Topology& t, Vertex v) {
   for (std::optional<Vertex> cur = v; cur; cur = parent(t, *cur))
@@ -129,7 +131,8 @@ std::optional<Vertex> occupant(const Topology& t, const Connector& c) {
 bool natural_less(std::string_view a, std::string_view b) {
   std::size_t i = 0, j = 0;
   while (i < a.size() && j < b.size()) {
-    const bool da = std::isdigit(static_cast<unsigned char>(a[i])), db = std::isdigit(static_cast<unsigned char>(b[j]));
+    const bool da = std::isdigit(static_cast<unsigned char>(a[i])),
+               db = std::isdigit(static_cast<unsigned char>(b[j]));
     if (da && db) {
       std::size_t ie = i, je = j;
       while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;

@@ -32,11 +32,11 @@ using Edge = Graph::edge_descriptor;
 
 /// A physical connector: a USB2 port and its `peer` USB3 port, or a lone port of either kind.
 struct Connector {
-  std::string id;                    ///< stable id: the USB2 port's name if any, else the USB3 port's ("usb1-port3")
-  Vertex controller{};               ///< the host controller the ports belong to
-  Vertex hub{};                      ///< the (root) hub vertex owning the USB2 side (or the lone side)
-  std::optional<Vertex> usb2_port;   ///< port on a USB 2.0 bus (speed <= 480)
-  std::optional<Vertex> usb3_port;   ///< port on a SuperSpeed bus
+  std::string id;       ///< stable id: the USB2 port's name if any, else the USB3 port's ("usb1-port3")
+  Vertex controller{};  ///< the host controller the ports belong to
+  Vertex hub{};         ///< the (root) hub vertex owning the USB2 side (or the lone side)
+  std::optional<Vertex> usb2_port;  ///< port on a USB 2.0 bus (speed <= 480)
+  std::optional<Vertex> usb3_port;  ///< port on a SuperSpeed bus
 };
 
 class Topology {
@@ -85,7 +85,8 @@ std::optional<Vertex> controller_of(const Topology& t, Vertex v);
 std::optional<Vertex> usb_device_of(const Topology& t, Vertex v);
 /// Hubs strictly between the root hub and USB device `dev`, root side first.
 std::vector<Vertex> hub_chain(const Topology& t, Vertex dev);
-/// PCI ancestors of controller `c` that have link attributes, nearest first (empty for integrated controllers).
+/// PCI ancestors of controller `c` that have link attributes, nearest first (empty for integrated
+/// controllers).
 std::vector<Vertex> pcie_uplink(const Topology& t, Vertex c);
 /// All vertices of kind `k` in depth-first (deterministic) order.
 std::vector<Vertex> of_kind(const Topology& t, NodeKind k);

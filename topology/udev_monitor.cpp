@@ -5,14 +5,13 @@
 #include <libudev.h>
 
 #include "topology/errors.hpp"
+#include "topology/text.hpp"
 
 namespace usbsat::topology {
 
-void UdevDeleter::operator()(udev_monitor* p) const noexcept { udev_monitor_unref(p); }
-
-namespace {
-std::string str(const char* s) { return s ? std::string(s) : std::string(); }
-}  // namespace
+void UdevDeleter::operator()(udev_monitor* p) const noexcept {
+  udev_monitor_unref(p);
+}
 
 UdevMonitor::UdevMonitor() : udev_(udev_new()) {
   if (!udev_) throw ScanError("libudev: udev_new() failed");
@@ -23,13 +22,16 @@ UdevMonitor::UdevMonitor() : udev_(udev_new()) {
     throw ScanError("libudev: cannot start receiving udev events");
 }
 
-int UdevMonitor::fd() const { return udev_monitor_get_fd(monitor_.get()); }
+int UdevMonitor::fd() const {
+  return udev_monitor_get_fd(monitor_.get());
+}
 
 std::optional<DeviceEvent> UdevMonitor::receive() {
   const UdevDevicePtr dev(udev_monitor_receive_device(monitor_.get()));
   if (!dev) return std::nullopt;
-  DeviceEvent e{str(udev_device_get_action(dev.get())), str(udev_device_get_syspath(dev.get())),
-                str(udev_device_get_sysname(dev.get())), str(udev_device_get_devnode(dev.get()))};
+  DeviceEvent e{from_c_str(udev_device_get_action(dev.get())), from_c_str(udev_device_get_syspath(dev.get())),
+                from_c_str(udev_device_get_sysname(dev.get())),
+                from_c_str(udev_device_get_devnode(dev.get()))};
   if (e.action.empty() || e.sysname.empty()) return std::nullopt;
   return e;
 }

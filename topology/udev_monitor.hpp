@@ -1,7 +1,7 @@
 #pragma once
 /// UdevMonitor: hotplug events of whole disks ("block"/"disk") from the udev netlink monitor, for
-/// `usbsat watch`. No polling: the caller poll()s fd() and calls receive() when it is readable. Under umockdev
-/// the preload turns the netlink socket into one the testbed's umockdev_testbed_uevent() writes to.
+/// `usbsat watch`. No polling: the caller poll()s fd() and calls receive() when it is readable. Under
+/// umockdev the preload turns the netlink socket into one the testbed's umockdev_testbed_uevent() writes to.
 #include <optional>
 #include <string>
 

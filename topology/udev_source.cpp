@@ -2,9 +2,9 @@
 #include "topology/udev_source.hpp"
 
 #include <dirent.h>
-#include <sys/stat.h>
 #include <fcntl.h>
 #include <libudev.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,16 +20,22 @@
 
 namespace usbsat::topology {
 
-void UdevDeleter::operator()(udev* p) const noexcept { udev_unref(p); }
-void UdevDeleter::operator()(udev_enumerate* p) const noexcept { udev_enumerate_unref(p); }
-void UdevDeleter::operator()(udev_device* p) const noexcept { udev_device_unref(p); }
-void UdevDeleter::operator()(udev_hwdb* p) const noexcept { udev_hwdb_unref(p); }
+void UdevDeleter::operator()(udev* p) const noexcept {
+  udev_unref(p);
+}
+void UdevDeleter::operator()(udev_enumerate* p) const noexcept {
+  udev_enumerate_unref(p);
+}
+void UdevDeleter::operator()(udev_device* p) const noexcept {
+  udev_device_unref(p);
+}
+void UdevDeleter::operator()(udev_hwdb* p) const noexcept {
+  udev_hwdb_unref(p);
+}
 
 namespace {
 
-std::string str(const char* s) { return s ? std::string(s) : std::string(); }
-
-std::string join(std::string_view dir, std::string_view name) {
+std::string child_path(std::string_view dir, std::string_view name) {
   std::string p(dir);
   if (!name.empty()) {
     p += '/';
@@ -107,14 +113,14 @@ ReadResult read_all(const std::string& path, std::size_t cap, bool sysfs = true)
 
 RawDevice record(udev_device* d) {
   RawDevice r;
-  r.syspath = str(udev_device_get_syspath(d));
-  r.subsystem = str(udev_device_get_subsystem(d));
-  r.devtype = str(udev_device_get_devtype(d));
-  r.sysname = str(udev_device_get_sysname(d));
-  r.driver = str(udev_device_get_driver(d));
-  r.devnode = str(udev_device_get_devnode(d));
+  r.syspath = from_c_str(udev_device_get_syspath(d));
+  r.subsystem = from_c_str(udev_device_get_subsystem(d));
+  r.devtype = from_c_str(udev_device_get_devtype(d));
+  r.sysname = from_c_str(udev_device_get_sysname(d));
+  r.driver = from_c_str(udev_device_get_driver(d));
+  r.devnode = from_c_str(udev_device_get_devnode(d));
   if (udev_device* parent = udev_device_get_parent(d))  // borrowed: owned by d
-    r.parent = str(udev_device_get_syspath(parent));
+    r.parent = from_c_str(udev_device_get_syspath(parent));
   return r;
 }
 
@@ -129,26 +135,30 @@ UdevSource::UdevSource() : udev_(udev_new()) {
 
 namespace {
 
-bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
+bool exists(const std::string& path) {
+  return ::access(path.c_str(), F_OK) == 0;
+}
 
 std::optional<std::string> read_link(const std::string& path) {
   char buf[4096];
   const ssize_t n = ::readlink(path.c_str(), buf, sizeof buf - 1);
   if (n <= 0) return std::nullopt;
   const auto slash = path.rfind('/');
-  return resolve_link(std::string_view(path).substr(0, slash), std::string_view(buf, static_cast<std::size_t>(n)));
+  return resolve_link(std::string_view(path).substr(0, slash),
+                      std::string_view(buf, static_cast<std::size_t>(n)));
 }
 
 /// The record of the device directory `syspath` from its `uevent` file (one read gives DEVTYPE, DRIVER and
 /// DEVNAME) — the same fields libudev's sd_device derives, without its per-component path resolution.
 std::optional<RawDevice> record_from_sysfs(const std::string& syspath, std::string subsystem,
-                                          std::set<std::string, std::less<>>& known_devices,
-                                          std::vector<Diagnostic>& problems, bool listed = false,
-                                          bool bus_device = false) {
+                                           std::set<std::string, std::less<>>& known_devices,
+                                           std::vector<Diagnostic>& problems, bool listed = false,
+                                           bool bus_device = false) {
   auto uevent = read_all(syspath + "/uevent", UdevSource::kMaxTextAttribute);
   if (!uevent.text) {
     if (!uevent.problem.empty())
-      problems.push_back({Severity::Warning, syspath, "uevent: " + uevent.problem + "; the device is not listed"});
+      problems.push_back(
+          {Severity::Warning, syspath, "uevent: " + uevent.problem + "; the device is not listed"});
     return std::nullopt;
   }
   auto props = parse_uevent(*uevent.text);
@@ -234,7 +244,8 @@ std::vector<RawDevice> UdevSource::enumerate(std::string_view subsystem) {
         r = record_from_sysfs(*target, sub, known_devices_, problems_, true, bus);
     if (r) out.push_back(std::move(*r));
   }
-  std::sort(out.begin(), out.end(), [](const RawDevice& a, const RawDevice& b) { return a.syspath < b.syspath; });
+  std::sort(out.begin(), out.end(),
+            [](const RawDevice& a, const RawDevice& b) { return a.syspath < b.syspath; });
   return out;
 }
 
@@ -256,17 +267,18 @@ std::vector<RawDevice> enumerate_with_libudev(std::string_view subsystem) {
     UdevDevicePtr d(udev_device_new_from_syspath(u.get(), udev_list_entry_get_name(entry)));
     if (d) out.push_back(record(d.get()));
   }
-  std::sort(out.begin(), out.end(), [](const RawDevice& a, const RawDevice& b) { return a.syspath < b.syspath; });
+  std::sort(out.begin(), out.end(),
+            [](const RawDevice& a, const RawDevice& b) { return a.syspath < b.syspath; });
   return out;
 }
 
-std::optional<std::string> UdevSource::read_checked(std::string_view dir, std::string_view name, std::size_t cap,
-                                                    bool sysfs) {
-  auto r = read_all(join(dir, name), cap, sysfs);
+std::optional<std::string> UdevSource::read_checked(std::string_view dir, std::string_view name,
+                                                    std::size_t cap, bool sysfs) {
+  auto r = read_all(child_path(dir, name), cap, sysfs);
   if (!r.problem.empty())
-    problems_.push_back({Severity::Warning, std::string(dir),
-                         (name.empty() ? std::string("file") : "attribute '" + std::string(name) + "'") + ": " +
-                             r.problem});
+    problems_.push_back(
+        {Severity::Warning, std::string(dir),
+         (name.empty() ? std::string("file") : "attribute '" + std::string(name) + "'") + ": " + r.problem});
   return std::move(r.text);
 }
 
@@ -281,15 +293,15 @@ std::optional<std::string> UdevSource::binary_attribute(std::string_view syspath
 }
 
 std::optional<std::string> UdevSource::link_target(std::string_view syspath, std::string_view name) {
-  return read_link(join(syspath, name));
+  return read_link(child_path(syspath, name));
 }
 
 std::vector<std::string> UdevSource::list(std::string_view syspath, std::string_view name) {
   std::vector<std::string> out;
-  DIR* dir = ::opendir(join(syspath, name).c_str());
+  DIR* dir = ::opendir(child_path(syspath, name).c_str());
   if (!dir) {
     if (errno == EACCES || errno == EPERM)
-      problems_.push_back({Severity::Warning, join(syspath, name),
+      problems_.push_back({Severity::Warning, child_path(syspath, name),
                            std::string("directory could not be listed: ") + std::strerror(errno)});
     return out;
   }
@@ -306,8 +318,10 @@ std::vector<HwdbEntry> UdevSource::hwdb(std::string_view key) {
   std::vector<HwdbEntry> out;
   if (!hwdb_) return out;
   udev_list_entry* entry;
-  udev_list_entry_foreach(entry, udev_hwdb_get_properties_list_entry(hwdb_.get(), std::string(key).c_str(), 0)) {
-    out.push_back({str(udev_list_entry_get_name(entry)), str(udev_list_entry_get_value(entry))});
+  udev_list_entry_foreach(entry,
+                          udev_hwdb_get_properties_list_entry(hwdb_.get(), std::string(key).c_str(), 0)) {
+    out.push_back(
+        {from_c_str(udev_list_entry_get_name(entry)), from_c_str(udev_list_entry_get_value(entry))});
   }
   return out;
 }
@@ -320,6 +334,8 @@ std::optional<std::string> UdevSource::read_text_file(std::string_view path) {
   return std::move(r.text);
 }
 
-std::vector<Diagnostic> UdevSource::take_read_problems() { return std::exchange(problems_, {}); }
+std::vector<Diagnostic> UdevSource::take_read_problems() {
+  return std::exchange(problems_, {});
+}
 
 }  // namespace usbsat::topology

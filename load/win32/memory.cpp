@@ -13,7 +13,9 @@ std::byte* allocate_aligned(std::size_t size, std::size_t align) {
   return static_cast<std::byte*>(p);
 }
 
-void FreeDeleter::operator()(std::byte* p) const { ::_aligned_free(p); }
+void FreeDeleter::operator()(std::byte* p) const {
+  ::_aligned_free(p);
+}
 
 std::uint64_t physical_memory() {
   MEMORYSTATUSEX m{};

@@ -1,6 +1,6 @@
 // Write safety on Windows, the gathering half: the volumes of this system and the disks their extents lie on
-// (FindFirstVolumeW, GetVolumePathNamesForVolumeNameW, IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS), and the disks of
-// the volume holding the Windows directory (the system/boot volume). The decision is decide_disk_write
+// (FindFirstVolumeW, GetVolumePathNamesForVolumeNameW, IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS), and the disks
+// of the volume holding the Windows directory (the system/boot volume). The decision is decide_disk_write
 // (load/safety_windows.cpp, pure).
 #include <windows.h>
 #include <winioctl.h>
@@ -15,22 +15,27 @@
 namespace usbsat::load {
 namespace {
 
-std::string narrow(const std::wstring& w) { return std::filesystem::path(w).string(); }
+std::string narrow(const std::wstring& w) {
+  return std::filesystem::path(w).string();
+}
 
 /// The disks under the volume `device` (\\.\C: or \\?\Volume{…} without the trailing backslash).
 std::vector<unsigned> volume_disks(const std::wstring& device) {
   std::vector<unsigned> disks;
-  const UniqueHandle h(::CreateFileW(device.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING,
-                                    0, nullptr));
+  const UniqueHandle h(::CreateFileW(device.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr,
+                                     OPEN_EXISTING, 0, nullptr));
   if (!h) return disks;
   alignas(VOLUME_DISK_EXTENTS) char buf[sizeof(VOLUME_DISK_EXTENTS) + 31 * sizeof(DISK_EXTENT)] = {};
   DWORD n = 0;
-  if (::DeviceIoControl(h.get(), IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS, nullptr, 0, buf, sizeof buf, &n, nullptr)) {
+  if (::DeviceIoControl(h.get(), IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS, nullptr, 0, buf, sizeof buf, &n,
+                        nullptr)) {
     const auto* ext = reinterpret_cast<const VOLUME_DISK_EXTENTS*>(buf);
-    for (DWORD i = 0; i < ext->NumberOfDiskExtents && i < 32; ++i) disks.push_back(ext->Extents[i].DiskNumber);
+    for (DWORD i = 0; i < ext->NumberOfDiskExtents && i < 32; ++i)
+      disks.push_back(ext->Extents[i].DiskNumber);
   } else {
     STORAGE_DEVICE_NUMBER num{};
-    if (::DeviceIoControl(h.get(), IOCTL_STORAGE_GET_DEVICE_NUMBER, nullptr, 0, &num, sizeof num, &n, nullptr))
+    if (::DeviceIoControl(h.get(), IOCTL_STORAGE_GET_DEVICE_NUMBER, nullptr, 0, &num, sizeof num, &n,
+                          nullptr))
       disks.push_back(num.DeviceNumber);
   }
   return disks;
@@ -66,12 +71,15 @@ std::string canonical_path(const std::string& path) {
   return ec ? path : c.string();
 }
 
-bool is_block_device(const std::string& path) { return parse_physical_drive(path).has_value(); }
+bool is_block_device(const std::string& path) {
+  return parse_physical_drive(path).has_value();
+}
 
-SafetyDecision check_write(const std::string& target, bool write, const std::vector<std::string>& allow_write) {
+SafetyDecision check_write(const std::string& target, bool write,
+                           const std::vector<std::string>& allow_write) {
   const auto disk = parse_physical_drive(target);
-  if (auto refused =
-          refuse_without_permission(write, disk.has_value(), canonical_path(target), canonical_paths(allow_write)))
+  if (auto refused = refuse_without_permission(write, disk.has_value(), canonical_path(target),
+                                               canonical_paths(allow_write)))
     return *refused;
   if (!disk) return {true, {}};  // a regular file: Windows has no loop devices to mount it behind our back
   WindowsDiskFacts f;

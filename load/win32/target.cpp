@@ -1,8 +1,8 @@
 // Load targets on Windows: a disk (\\.\PhysicalDriveN) or a regular file, opened with CreateFileW for
-// overlapped I/O (FILE_FLAG_OVERLAPPED: the IOCP engine and the sync engine's positional ReadFile/WriteFile) and
-// unbuffered (FILE_FLAG_NO_BUFFERING, Windows' O_DIRECT: buffers, offsets and lengths sector-aligned). The
-// HANDLE is kept as a C runtime descriptor (_open_osfhandle), so UniqueFd owns it and the engines get the same
-// `int fd` as on Linux (_get_osfhandle gives the HANDLE back).
+// overlapped I/O (FILE_FLAG_OVERLAPPED: the IOCP engine and the sync engine's positional ReadFile/WriteFile)
+// and unbuffered (FILE_FLAG_NO_BUFFERING, Windows' O_DIRECT: buffers, offsets and lengths sector-aligned).
+// The HANDLE is kept as a C runtime descriptor (_open_osfhandle), so UniqueFd owns it and the engines get the
+// same `int fd` as on Linux (_get_osfhandle gives the HANDLE back).
 #include <fcntl.h>
 #include <io.h>
 #include <windows.h>
@@ -45,7 +45,8 @@ OpenedTarget open_target(const std::string& path, const OpenOptions& opt) {
   const DWORD access = GENERIC_READ | (opt.access == Access::ReadWrite ? GENERIC_WRITE : 0);
   const DWORD share = opt.exclusive ? 0 : FILE_SHARE_READ | FILE_SHARE_WRITE;
   auto open = [&](DWORD flags) {
-    return ::CreateFileW(wpath.c_str(), access, share, nullptr, OPEN_EXISTING, FILE_FLAG_OVERLAPPED | flags, nullptr);
+    return ::CreateFileW(wpath.c_str(), access, share, nullptr, OPEN_EXISTING, FILE_FLAG_OVERLAPPED | flags,
+                         nullptr);
   };
   UniqueHandle h;
   if (opt.direct) {
@@ -54,7 +55,8 @@ OpenedTarget open_target(const std::string& path, const OpenOptions& opt) {
       t.info.direct = true;
     } else if (::GetLastError() == ERROR_INVALID_PARAMETER) {
       h.reset(open(0));
-      if (h) t.notice = "unbuffered I/O refused by the filesystem; using buffered I/O (results include the cache)";
+      if (h)
+        t.notice = "unbuffered I/O refused by the filesystem; using buffered I/O (results include the cache)";
     }
   } else {
     h.reset(open(0));
@@ -67,7 +69,8 @@ OpenedTarget open_target(const std::string& path, const OpenOptions& opt) {
   if (t.info.is_block) {
     DISK_GEOMETRY_EX geo{};
     DWORD n = 0;
-    if (!::DeviceIoControl(h.get(), IOCTL_DISK_GET_DRIVE_GEOMETRY_EX, nullptr, 0, &geo, sizeof geo, &n, nullptr))
+    if (!::DeviceIoControl(h.get(), IOCTL_DISK_GET_DRIVE_GEOMETRY_EX, nullptr, 0, &geo, sizeof geo, &n,
+                           nullptr))
       fail(path, "IOCTL_DISK_GET_DRIVE_GEOMETRY_EX", errno_from_win32(::GetLastError()));
     t.info.size_bytes = static_cast<std::uint64_t>(geo.DiskSize.QuadPart);
     if (geo.Geometry.BytesPerSector > 0) t.info.logical_block = geo.Geometry.BytesPerSector;
@@ -83,8 +86,9 @@ OpenedTarget open_target(const std::string& path, const OpenOptions& opt) {
     t.info.logical_block = std::clamp<std::uint32_t>(sector, 512, 4096);
   }
   if (t.info.size_bytes == 0) fail(path, "size is 0", EINVAL);
-  const int fd = ::_open_osfhandle(reinterpret_cast<intptr_t>(h.get()),
-                                   opt.access == Access::ReadWrite ? _O_RDWR | _O_BINARY : _O_RDONLY | _O_BINARY);
+  const int fd =
+      ::_open_osfhandle(reinterpret_cast<intptr_t>(h.get()),
+                        opt.access == Access::ReadWrite ? _O_RDWR | _O_BINARY : _O_RDONLY | _O_BINARY);
   if (fd < 0) fail(path, "_open_osfhandle", EMFILE);
   h.release();  // the descriptor owns the HANDLE now
   t.fd = UniqueFd(fd);

@@ -1,6 +1,6 @@
 #pragma once
-/// Windows error codes (GetLastError) → the errno values load/ reports (TargetError::error, -errno results), so
-/// the worker, the runner and cmd_load treat both platforms alike. Windows-only (load/win32/).
+/// Windows error codes (GetLastError) → the errno values load/ reports (TargetError::error, -errno results),
+/// so the worker, the runner and cmd_load treat both platforms alike. Windows-only (load/win32/).
 #include <windows.h>
 
 #include <cerrno>
@@ -47,6 +47,8 @@ inline int errno_from_win32(DWORD e) {
 
 /// The result of a request that failed with `e`, as the engines report it: 0 at the end of the target
 /// (ERROR_HANDLE_EOF), else -errno.
-inline std::int32_t io_result_from_win32(DWORD e) { return e == ERROR_HANDLE_EOF ? 0 : -errno_from_win32(e); }
+inline std::int32_t io_result_from_win32(DWORD e) {
+  return e == ERROR_HANDLE_EOF ? 0 : -errno_from_win32(e);
+}
 
 }  // namespace usbsat::load

@@ -41,7 +41,8 @@ std::optional<std::string> write_file_atomically(const std::string& path, std::s
   if (::fchmod(fd.get(), 0644) != 0) return abandon(failed("set the mode of", tmp, errno));
   if (::fsync(fd.get()) != 0) return abandon(failed("fsync", tmp, errno));
   if (::close(fd.release()) != 0) return abandon(failed("close", tmp, errno));
-  if (::rename(tmp.c_str(), path.c_str()) != 0) return abandon(failed("rename the temporary file to", path, errno));
+  if (::rename(tmp.c_str(), path.c_str()) != 0)
+    return abandon(failed("rename the temporary file to", path, errno));
   // The rename is durable once the directory is on disk; a failure here leaves the new file in place.
   load::UniqueFd dfd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!dfd || ::fsync(dfd.get()) != 0) return failed("fsync the directory", dir, errno);

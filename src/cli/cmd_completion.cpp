@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "src/cli/command.hpp"
 #include "src/cli/exit_codes.hpp"
@@ -29,7 +29,8 @@ struct CommandWords {
   std::string options;
 };
 
-/// Every command of the registry with its options (each bound to a scratch CLI::App; the runner is not needed).
+/// Every command of the registry with its options (each bound to a scratch CLI::App; the runner is not
+/// needed).
 std::vector<CommandWords> command_words() {
   std::vector<CommandWords> out;
   for (const auto& cmd : commands()) {
@@ -103,7 +104,8 @@ std::string zsh_completion() {
       "    case \"$w\" in -*) ;; *) cmd=$w; break ;; esac\n"
       "  done\n"
       "  if [[ -z $cmd ]]; then\n"
-      "    if [[ $PREFIX == -* ]]; then compadd -- $global; else _describe -t commands 'usbsat command' commands; fi\n"
+      "    if [[ $PREFIX == -* ]]; then compadd -- $global; else _describe -t commands 'usbsat command' "
+      "commands; fi\n"
       "    return\n"
       "  fi\n"
       "  case \"$cmd\" in\n"
@@ -117,7 +119,9 @@ std::string zsh_completion() {
 
 Runner configure_completion(CLI::App& sub) {
   auto shell = std::make_shared<std::string>("bash");
-  sub.add_option("shell", *shell, "The shell (bash or zsh)")->check(CLI::IsMember({"bash", "zsh"}))->capture_default_str();
+  sub.add_option("shell", *shell, "The shell (bash or zsh)")
+      ->check(CLI::IsMember({"bash", "zsh"}))
+      ->capture_default_str();
   return [shell](const GlobalOptions&) {
     fmt::print("{}", *shell == "zsh" ? zsh_completion() : bash_completion());
     return int{kExitOk};

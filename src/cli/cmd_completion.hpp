@@ -1,6 +1,6 @@
 #pragma once
-/// `usbsat completion bash|zsh`: a bash or zsh completion script generated from the command registry, so it can never
-/// disagree with the options the commands really bind.
+/// `usbsat completion bash|zsh`: a bash or zsh completion script generated from the command registry, so it
+/// can never disagree with the options the commands really bind.
 #include <string>
 
 namespace usbsat::cli {

@@ -3,14 +3,14 @@
 
 #include <cstdio>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "report/doctor_report.hpp"
+#include "src/analysis/doctor/doctor.hpp"
 #include "src/cli/cmd_doctor.hpp"
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/doctor_facts.hpp"
-#include "src/analysis/doctor/doctor.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"

@@ -1,4 +1,5 @@
-// usbsat export --prometheus: scan, summarise, predict, diagnose, render, write (stdout or atomically a file).
+// usbsat export --prometheus: scan, summarise, predict, diagnose, render, write (stdout or atomically a
+// file).
 #include "src/cli/cmd_export.hpp"
 
 #include <chrono>
@@ -11,11 +12,11 @@
 #include "src/analysis/model/predict.hpp"
 #include "src/analysis/plan/planner.hpp"
 #include "src/cli/atomic_file.hpp"
-#include "src/cli/doctor_facts.hpp"
 #include "src/cli/diagnostics_printer.hpp"
+#include "src/cli/doctor_facts.hpp"
 #include "src/cli/exit_codes.hpp"
-#include "src/cli/system_scan.hpp"
 #include "src/cli/failure.hpp"
+#include "src/cli/system_scan.hpp"
 #include "topology/bandwidth.hpp"
 #include "topology/drives.hpp"
 #include "topology/scan.hpp"
@@ -47,8 +48,9 @@ report::PrometheusDrive drive_row(const topology::DriveSummary& d) {
 
 }  // namespace
 
-report::PrometheusInput prometheus_input(const topology::Topology& t, std::span<const report::Finding> findings,
-                                         double scan_seconds, std::span<const topology::Diagnostic> diagnostics) {
+report::PrometheusInput prometheus_input(const topology::Topology& t,
+                                         std::span<const report::Finding> findings, double scan_seconds,
+                                         std::span<const topology::Diagnostic> diagnostics) {
   report::PrometheusInput in;
   // plan --predict's model: every USB drive with media busy at once.
   const auto problem = analysis::plan::current_problem(t, {}, {});
@@ -64,21 +66,26 @@ report::PrometheusInput prometheus_input(const topology::Topology& t, std::span<
         in.links.push_back({r.id, std::string(topology::to_string(r.kind)), r.node, r.capacity->bytes_per_s});
   }
   for (const auto& f : findings)
-    in.findings.push_back({f.id, std::string(report::to_string(f.severity)), f.devices.empty() ? "" : f.devices.front()});
+    in.findings.push_back(
+        {f.id, std::string(report::to_string(f.severity)), f.devices.empty() ? "" : f.devices.front()});
   in.scan_duration_seconds = scan_seconds;
   for (const auto& d : diagnostics) in.scan_errors += d.severity == topology::Severity::Error;
   return in;
 }
 
 void bind_export_options(CLI::App& sub, ExportOptions& o) {
-  sub.add_flag("--prometheus", o.prometheus, "node_exporter textfile-collector format (Prometheus text format)");
-  sub.add_option("-o,--output", o.output, "Write to FILE (replaced atomically: temporary file, fsync, rename); - = stdout")
+  sub.add_flag("--prometheus", o.prometheus,
+               "node_exporter textfile-collector format (Prometheus text format)");
+  sub.add_option("-o,--output", o.output,
+                 "Write to FILE (replaced atomically: temporary file, fsync, rename); - = stdout")
       ->capture_default_str();
 }
 
 static int run_export(const ExportOptions& o, const GlobalOptions& global) {
   if (!o.prometheus) return fail(global, kExitUsage, "export", "give the format: --prometheus");
-  if (global.json) return fail(global, kExitUsage, "export", "--json does not apply: export writes the Prometheus text format");
+  if (global.json)
+    return fail(global, kExitUsage, "export",
+                "--json does not apply: export writes the Prometheus text format");
 
   // 1. The scan, timed (usbsat_scan_duration_seconds); an unusable sysfs throws ScanError (exit 3 in main).
   const auto start = std::chrono::steady_clock::now();
@@ -97,7 +104,8 @@ static int run_export(const ExportOptions& o, const GlobalOptions& global) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return rc;
   }
-  if (auto error = write_file_atomically(o.output, text)) return fail(global, kExitEnvironment, "export", *error);
+  if (auto error = write_file_atomically(o.output, text))
+    return fail(global, kExitEnvironment, "export", *error);
   return rc;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-/// `usbsat export --prometheus [-o FILE]`: the scan, the drive facts, plan --predict's shares and the doctor's
-/// findings as node_exporter textfile-collector metrics (report/prometheus.hpp), written atomically.
+/// `usbsat export --prometheus [-o FILE]`: the scan, the drive facts, plan --predict's shares and the
+/// doctor's findings as node_exporter textfile-collector metrics (report/prometheus.hpp), written atomically.
 #include <span>
 #include <string>
 
@@ -22,7 +22,8 @@ void bind_export_options(CLI::App& sub, ExportOptions& o);
 /// The renderer's input for one scan of `t`: every USB whole disk (common::usb_drives) with its summary
 /// facts and its plan --predict share (drives with media), the capacities of the resources on their paths
 /// (topology/bandwidth.hpp), the doctor's `findings`, the scan's duration and error diagnostics.
-report::PrometheusInput prometheus_input(const topology::Topology& t, std::span<const report::Finding> findings,
-                                         double scan_seconds, std::span<const topology::Diagnostic> diagnostics);
+report::PrometheusInput prometheus_input(const topology::Topology& t,
+                                         std::span<const report::Finding> findings, double scan_seconds,
+                                         std::span<const topology::Diagnostic> diagnostics);
 
 }  // namespace usbsat::cli

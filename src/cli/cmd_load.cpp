@@ -1,16 +1,16 @@
 // `usbsat load`: run a load job on block devices or files, in concurrency phases, and print the results.
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fmt/format.h>
 #include <stop_token>
 #include <thread>
 
-#include "load/engine.hpp"
 #include "load/buffer.hpp"
+#include "load/engine.hpp"
 #include "load/errors.hpp"
 #include "load/job.hpp"
 #include "load/runner.hpp"
@@ -20,11 +20,11 @@
 #include "report/line_printer.hpp"
 #include "report/load_report.hpp"
 #include "report/progress.hpp"
-#include "src/cli/system_scan.hpp"
 #include "src/cli/cmd_load.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
 #include "src/cli/signal_stop.hpp"
+#include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
 
 namespace usbsat::cli {
@@ -73,9 +73,12 @@ void bind_load_options(CLI::App& sub, LoadOptions& o) {
                  "Phases: 1 = each target alone, N = the first N targets at once (e.g. 1,2,4)")
       ->delimiter(',')
       ->allow_extra_args(false);
-  sub.add_option("--engine", o.engine, load::engine_choices())->check(CLI::IsMember(load::engine_names()))
+  sub.add_option("--engine", o.engine, load::engine_choices())
+      ->check(CLI::IsMember(load::engine_names()))
       ->capture_default_str();
-  sub.add_option("--rwmix", o.rwmix, "randrw: percent reads")->check(CLI::Range(0, 100))->capture_default_str();
+  sub.add_option("--rwmix", o.rwmix, "randrw: percent reads")
+      ->check(CLI::Range(0, 100))
+      ->capture_default_str();
   sub.add_option("--offset", o.offset, "Start of the region (e.g. 1g)")->capture_default_str();
   sub.add_option("--size", o.size, "Length of the region; 0 = to the end")->capture_default_str();
   sub.add_flag("--write", o.write, "Allow writing (destroys data in the region!)");
@@ -111,7 +114,8 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
   std::size_t at_once = o.targets.size();  // the largest phase
   if (!o.concurrency.empty())
     at_once = std::min<std::size_t>(at_once, *std::max_element(o.concurrency.begin(), o.concurrency.end()));
-  if (auto e = load::check_buffer_memory(job.block_size, job.queue_depth, at_once, limit.bytes)) return usage(*e);
+  if (auto e = load::check_buffer_memory(job.block_size, job.queue_depth, at_once, limit.bytes))
+    return usage(*e);
 
   // 2. The engine: io_uring unless unavailable (then sync, with a one-line notice).
   const auto engine = load::choose_engine(o.engine);
@@ -137,8 +141,8 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
   for (const auto& t : o.targets) {
     const bool block = load::is_block_device(t);
     try {
-      auto ot = load::open_target(t, {writing ? load::Access::ReadWrite : load::Access::ReadOnly, !o.buffered,
-                                      writing && block});
+      auto ot = load::open_target(
+          t, {writing ? load::Access::ReadWrite : load::Access::ReadOnly, !o.buffered, writing && block});
       if (!ot.notice.empty()) {
         diags.push_back({"warning", t, ot.notice});
         note(t + ": " + ot.notice);
@@ -201,6 +205,8 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
   return target_failed ? kExitPartial : kExitOk;
 }
 
-Runner configure_load(CLI::App& sub) { return bind_command<LoadOptions>(sub, &bind_load_options, &run_load); }
+Runner configure_load(CLI::App& sub) {
+  return bind_command<LoadOptions>(sub, &bind_load_options, &run_load);
+}
 
 }  // namespace usbsat::cli

@@ -2,24 +2,24 @@
 // slowest is as fast as possible; `usbsat plan --predict`: the model's shares for the drives as plugged now.
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <fmt/format.h>
 
 #include "report/describe.hpp"
 #include "report/plan_report.hpp"
-#include "src/cli/system_scan.hpp"
+#include "src/analysis/common/usb_drives.hpp"
+#include "src/analysis/plan/demands.hpp"
+#include "src/analysis/plan/planner.hpp"
+#include "src/analysis/saturate/verdict_text.hpp"
 #include "src/cli/cmd_plan.hpp"
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
-#include "src/cli/terminal.hpp"
-#include "src/analysis/common/usb_drives.hpp"
-#include "src/analysis/plan/demands.hpp"
-#include "src/analysis/plan/planner.hpp"
 #include "src/cli/predict_input.hpp"
+#include "src/cli/system_scan.hpp"
+#include "src/cli/terminal.hpp"
 #include "src/cli/views.hpp"
-#include "src/analysis/saturate/verdict_text.hpp"
 #include "topology/connectors.hpp"
 #include "topology/scan.hpp"
 
@@ -31,7 +31,8 @@ using cli::to_report;  // the prediction conversions (predict_input.hpp) beside 
 
 /// The speed class a slot offers (a USB3 side marked `not used` does not count).
 std::string slot_speed(const analysis::plan::PlanSlot& s) {
-  return std::string(topology::to_string(topology::connector_class(s.usb3_port ? s.usb3_speed : s.usb2_speed)));
+  return std::string(
+      topology::to_string(topology::connector_class(s.usb3_port ? s.usb3_speed : s.usb2_speed)));
 }
 
 report::PlanInput to_report(const topology::Topology& t, const analysis::plan::Plan& plan,
@@ -66,8 +67,8 @@ report::PlanInput to_report(const topology::Topology& t, const analysis::plan::P
   in.moves = plan.moves;
   in.already_optimal = plan.already_optimal;
   if (const auto& h = plan.headroom)
-    in.headroom = report::PlanHeadroom{h->resource,         h->label,  h->capacity.mbs(),
-                                       h->load.mbs(),       h->drives, h->per_drive.mbs()};
+    in.headroom = report::PlanHeadroom{h->resource,   h->label,  h->capacity.mbs(),
+                                       h->load.mbs(), h->drives, h->per_drive.mbs()};
   if (plan.current) {
     report::PredictInput cur;
     for (const auto& d : plan.current->drives) {
@@ -96,9 +97,11 @@ report::PlanInput to_report(const topology::Topology& t, const analysis::plan::P
 }  // namespace
 
 void bind_plan_options(CLI::App& sub, PlanOptions& o) {
-  sub.add_flag("--predict", o.predict, "Predicted shares of the drives as plugged in now (all USB drives, or DEV...)");
+  sub.add_flag("--predict", o.predict,
+               "Predicted shares of the drives as plugged in now (all USB drives, or DEV...)");
   sub.add_option("--drives", o.drives, "Plan N drives that are not connected yet")->check(CLI::Range(1, 64));
-  sub.add_option("--demand", o.demand, "Per-drive demand, 0.1M to 100G: 400M for every drive, or DEV=170M (once per drive)")
+  sub.add_option("--demand", o.demand,
+                 "Per-drive demand, 0.1M to 100G: 400M for every drive, or DEV=170M (once per drive)")
       ->allow_extra_args(false);
   sub.add_option("--prefer", o.prefer, "speed|uas|few-moves")
       ->check(CLI::IsMember({"speed", "uas", "few-moves"}))
@@ -119,7 +122,8 @@ static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
   if (!parsed.error.empty()) return usage_error(global, parsed.error);
   const auto& demands = parsed.demands;
   if (!o.predict && (o.drives == 0) == o.devices.empty())
-    return usage_error(global, "give --drives N (new drives) or the drives to re-place (sdb sdc ...), or --predict");
+    return usage_error(global,
+                       "give --drives N (new drives) or the drives to re-place (sdb sdc ...), or --predict");
   const bool names_after_scan = o.predict && o.devices.empty();
   if (!names_after_scan)
     if (auto e = analysis::plan::unknown_demand(
@@ -130,7 +134,8 @@ static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
   const auto scan = scan_for(global);
   const auto& t = scan.topology;
   const bool no_usb = t.controllers().empty();
-  const std::string shown = o.predict ? "plan --predict" : "plan --drives " + std::to_string(std::max(o.drives, 1u));
+  const std::string shown =
+      o.predict ? "plan --predict" : "plan --drives " + std::to_string(std::max(o.drives, 1u));
   if (auto notice = no_usb_notice(t, shown)) std::fputs(notice->c_str(), stderr);
   print_diagnostics(stderr, scan.diagnostics, global);
   if (names_after_scan) {
@@ -145,7 +150,8 @@ static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
     auto in = to_report(t, problem, analysis::model::predict_fair_share(problem));
     in.style = terminal_for(kStdoutFd, global.no_color).style();
     if (demands.common)
-      std::fputs("usbsat plan: --predict takes per-drive demands (DEV=RATE); the common one is ignored\n", stderr);
+      std::fputs("usbsat plan: --predict takes per-drive demands (DEV=RATE); the common one is ignored\n",
+                 stderr);
     std::fputs((global.json ? report::render_predict_json(in) : report::render_predict_text(in)).c_str(),
                stdout);
     std::fflush(stdout);
@@ -172,6 +178,8 @@ static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
   return std::max(exit_code_for(scan.diagnostics), exit_code_for(plan.diagnostics));
 }
 
-Runner configure_plan(CLI::App& sub) { return bind_command<PlanOptions>(sub, &bind_plan_options, &run_plan); }
+Runner configure_plan(CLI::App& sub) {
+  return bind_command<PlanOptions>(sub, &bind_plan_options, &run_plan);
+}
 
 }  // namespace usbsat::cli

@@ -1,4 +1,5 @@
-// usbsat record: scan this system through the platform's recorder and write what the scan read as one JSON document.
+// usbsat record: scan this system through the platform's recorder and write what the scan read as one JSON
+// document.
 #include "src/cli/cmd_record.hpp"
 
 #include <cerrno>
@@ -7,8 +8,8 @@
 #include <cstring>
 #include <fstream>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
@@ -45,15 +46,18 @@ int run_record(const RecordOptions& o, const GlobalOptions& g) {
     std::ofstream out(*o.output, std::ios::binary | std::ios::trunc);
     if (out) out.write(rec.document.data(), static_cast<std::streamsize>(rec.document.size()));
     if (out) out.close();
-    if (!out) return fail(g, kExitEnvironment, "record", "cannot write " + *o.output + ": " + std::strerror(errno));
+    if (!out)
+      return fail(g, kExitEnvironment, "record", "cannot write " + *o.output + ": " + std::strerror(errno));
   } else {
     std::fwrite(rec.document.data(), 1, rec.document.size(), stdout);
   }
   print_diagnostics(stderr, rec.scan.diagnostics, g);
   if (o.output && !g.quiet)
-    fmt::print(stderr, "usbsat record: wrote {} ({} KiB, {} topology nodes{}); show it with: usbsat --from {} topo\n",
+    fmt::print(stderr,
+               "usbsat record: wrote {} ({} KiB, {} topology nodes{}); show it with: usbsat --from {} topo\n",
                *o.output, (rec.document.size() + 1023) / 1024, rec.scan.topology.size(),
-               o.keep_serials ? ", real serial numbers" : ", serial numbers replaced by pseudonyms", *o.output);
+               o.keep_serials ? ", real serial numbers" : ", serial numbers replaced by pseudonyms",
+               *o.output);
   return exit_code_for(rec.scan.diagnostics);
 }
 
@@ -66,6 +70,8 @@ void bind_record_options(CLI::App& sub, RecordOptions& o) {
   bind_scan_options(sub, o.scan);
 }
 
-Runner configure_record(CLI::App& sub) { return bind_command<RecordOptions>(sub, &bind_record_options, &run_record); }
+Runner configure_record(CLI::App& sub) {
+  return bind_command<RecordOptions>(sub, &bind_record_options, &run_record);
+}
 
 }  // namespace usbsat::cli

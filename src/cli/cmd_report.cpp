@@ -9,8 +9,8 @@
 #include <fstream>
 #include <sstream>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "report/chart_data.hpp"
@@ -21,8 +21,8 @@
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
-#include "src/cli/platform_text.hpp"
 #include "src/cli/picture.hpp"
+#include "src/cli/platform_text.hpp"
 #include "topology/utc_time.hpp"
 
 namespace usbsat::cli {
@@ -89,7 +89,8 @@ bool read_charts(const std::string& path, std::string_view option,
 
 void bind_report_options(CLI::App& sub, ReportOptions& o) {
   sub.add_option("-o,--output", o.output, "Write the page here (\"-\": stdout)")->capture_default_str();
-  sub.add_option("--saturate", o.saturate, "Chart this `usbsat saturate --json` result (alone, 2 and 4 at once)");
+  sub.add_option("--saturate", o.saturate,
+                 "Chart this `usbsat saturate --json` result (alone, 2 and 4 at once)");
   sub.add_option("--load", o.load, "Chart this `usbsat load --json` result (throughput per second)");
   sub.add_option("--time", o.time, "The time printed on the page (default: SOURCE_DATE_EPOCH, else now)");
   sub.add_option("--hostname", o.hostname, "The machine name printed on the page (default: this host's)");
@@ -104,7 +105,8 @@ static int run_report(const ReportOptions& o, const GlobalOptions& global) {
   report::HtmlReportInput in;
   std::vector<std::string> commands{own_command_line()};
   std::string error;
-  if (!o.saturate.empty() && !read_charts(o.saturate, "--saturate", &report::saturate_charts, in.saturate, error))
+  if (!o.saturate.empty() &&
+      !read_charts(o.saturate, "--saturate", &report::saturate_charts, in.saturate, error))
     return usage_error(error);
   if (!o.load.empty() && !read_charts(o.load, "--load", &report::load_charts, in.load, error))
     return usage_error(error);
@@ -145,9 +147,11 @@ static int run_report(const ReportOptions& o, const GlobalOptions& global) {
     out.close();
     if (!out) {
       return fail(global, kExitEnvironment, "report",
-                  fmt::format("cannot write {}: {}", o.output, std::strerror(errno)), scan_result.diagnostics);
+                  fmt::format("cannot write {}: {}", o.output, std::strerror(errno)),
+                  scan_result.diagnostics);
     }
-    if (!global.quiet) std::fprintf(stderr, "usbsat report: wrote %s (%zu bytes)\n", o.output.c_str(), page.size());
+    if (!global.quiet)
+      std::fprintf(stderr, "usbsat report: wrote %s (%zu bytes)\n", o.output.c_str(), page.size());
   }
   print_diagnostics(stderr, scan_result.diagnostics, global);
   return exit_code_for(scan_result.diagnostics);

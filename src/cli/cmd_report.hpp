@@ -15,8 +15,9 @@ struct ReportOptions {
   std::string output = "usbsat-report.html";  ///< -o FILE; "-" is stdout
   std::string saturate;                       ///< --saturate RESULT.json (`saturate --json`), "" none
   std::string load;                           ///< --load RESULT.json (`load --json`), "" none
-  std::optional<std::string> time;            ///< --time TEXT: printed as the page's time (else SOURCE_DATE_EPOCH, else now)
-  std::optional<std::string> hostname;        ///< --hostname NAME (else gethostname())
+  std::optional<std::string>
+      time;  ///< --time TEXT: printed as the page's time (else SOURCE_DATE_EPOCH, else now)
+  std::optional<std::string> hostname;  ///< --hostname NAME (else gethostname())
 };
 
 /// Add the options of `usbsat report` to `sub`, bound to `o`.

@@ -19,13 +19,13 @@
 #include "report/escape.hpp"
 #include "report/line_printer.hpp"
 #include "report/saturate_report.hpp"
-#include "src/cli/system_scan.hpp"
+#include "src/analysis/common/usb_drives.hpp"
+#include "src/analysis/saturate/saturate.hpp"
 #include "src/cli/cmd_saturate.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
-#include "src/analysis/common/usb_drives.hpp"
-#include "src/analysis/saturate/saturate.hpp"
 #include "src/cli/signal_stop.hpp"
+#include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
 #include "topology/scan.hpp"
 
@@ -75,14 +75,16 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   if (auto rc = refuse_recording(global, "saturate")) return *rc;
   const bool json = global.json;
   auto note = [&](const std::string& s) {
-    if (!global.quiet) fmt::print(stderr, "usbsat saturate: {}\n", report::text_safe(s));  // paths are user text
+    if (!global.quiet)
+      fmt::print(stderr, "usbsat saturate: {}\n", report::text_safe(s));  // paths are user text
   };
   auto usage = [&](const std::string& s) { return fail(global, kExitUsage, "saturate", s); };
 
   // 1. The job and the groups: parse and validate before anything is scanned or opened.
   analysis::saturate::SaturateSettings settings;
   const auto bs = load::parse_size(o.bs);
-  if (!bs || *bs == 0 || *bs > UINT32_MAX) return usage("bad block size '" + o.bs + "': give 512 to 64m, e.g. 128k");
+  if (!bs || *bs == 0 || *bs > UINT32_MAX)
+    return usage("bad block size '" + o.bs + "': give 512 to 64m, e.g. 128k");
   if (auto e = load::set_durations(settings.job, o.runtime_s, o.ramp_s); !e.empty()) return usage(e);
   const auto limit = load::parse_buffer_limit(o.max_buffer_memory, load::physical_memory());
   if (!limit.error.empty()) return usage(limit.error);
@@ -94,7 +96,8 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   if (o.random_pass) settings.passes.push_back({load::Pattern::RandRead, 4096, std::nullopt});
   const std::optional<unsigned> qd = o.qd ? std::optional<unsigned>(o.qd) : std::nullopt;
   if (!(o.tolerance >= 0 && o.tolerance <= 0.5))  // CLI11's range lets NaN through
-    return usage("--tolerance " + std::to_string(o.tolerance) + " is out of range: give 0 (from the noise) to 0.5");
+    return usage("--tolerance " + std::to_string(o.tolerance) +
+                 " is out of range: give 0 (from the noise) to 0.5");
   const std::optional<double> tolerance = o.tolerance > 0 ? std::optional<double>(o.tolerance) : std::nullopt;
 
   std::string group_error;
@@ -118,8 +121,8 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
     const auto& t = scan->topology;
     const auto usb = analysis::common::usb_drives_with_media(t);
     for (const auto& d : o.devices) {
-      const bool found = std::any_of(usb.begin(), usb.end(),
-                                     [&](const auto& u) { return d == u.name || d == u.devnode; });
+      const bool found =
+          std::any_of(usb.begin(), usb.end(), [&](const auto& u) { return d == u.name || d == u.devnode; });
       if (!found)
         return usage("'" + d + "' is not a USB drive; to measure any block device or file use --group NAME=" +
                      d + ",...");
@@ -127,7 +130,8 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
     if (usb.empty()) {
       // Nothing failed: there is just nothing to measure here. Exit 0 (src/README.md, "usbsat saturate").
       if (json)
-        std::fputs(report::render_saturate_json(analysis::saturate::build_report(plan, settings, nullptr, &t)).c_str(),
+        std::fputs(report::render_saturate_json(analysis::saturate::build_report(plan, settings, nullptr, &t))
+                       .c_str(),
                    stdout);
       std::fputs(std::string(kNothingToMeasure).c_str(), stderr);
       return kExitOk;
@@ -144,7 +148,8 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   for (const auto& g : plan.groups) {
     const unsigned at_once = g.levels.empty() ? 1u : *std::max_element(g.levels.begin(), g.levels.end());
     for (const auto& pass : settings.passes)
-      if (auto e = load::check_buffer_memory(pass.block_size, pass.qd.value_or(g.qd), at_once, limit.bytes)) return usage(*e);
+      if (auto e = load::check_buffer_memory(pass.block_size, pass.qd.value_or(g.qd), at_once, limit.bytes))
+        return usage(*e);
   }
 
   if (o.dry_run || plan.groups.empty()) {
@@ -234,6 +239,8 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   return failed ? kExitPartial : kExitOk;
 }
 
-Runner configure_saturate(CLI::App& sub) { return bind_command<SaturateOptions>(sub, &bind_saturate_options, &run_saturate); }
+Runner configure_saturate(CLI::App& sub) {
+  return bind_command<SaturateOptions>(sub, &bind_saturate_options, &run_saturate);
+}
 
 }  // namespace usbsat::cli

@@ -1,5 +1,6 @@
-// usbsat top: sample /sys/class/block/<dev>/stat every --interval, aggregate the bytes per node (analysis/top),
-// print a screen per interval (refreshed in place on a terminal), plain frames when piped, JSON Lines with --json.
+// usbsat top: sample /sys/class/block/<dev>/stat every --interval, aggregate the bytes per node
+// (analysis/top), print a screen per interval (refreshed in place on a terminal), plain frames when piped,
+// JSON Lines with --json.
 #include <unistd.h>
 
 #include <chrono>
@@ -11,8 +12,8 @@
 #include <stop_token>
 #include <thread>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "report/top_report.hpp"
 #include "src/analysis/common/group_spec.hpp"
@@ -53,8 +54,8 @@ analysis::top::Sample sample(const std::set<std::string>& devices) {
 }
 
 report::TopRow to_row(const analysis::top::NodeRate& r) {
-  report::TopRow row{r.node.id, r.node.kind, r.node.label, r.node.devices, r.mbs, r.read_mbs, r.write_mbs,
-                     std::nullopt, r.utilisation, r.bottleneck, r.missing};
+  report::TopRow row{r.node.id,   r.node.kind,  r.node.label,  r.node.devices, r.mbs,    r.read_mbs,
+                     r.write_mbs, std::nullopt, r.utilisation, r.bottleneck,   r.missing};
   if (r.node.capacity) row.capacity_mbs = r.node.capacity->mbs();
   return row;
 }
@@ -71,10 +72,10 @@ void bind_top_options(CLI::App& sub, TopOptions& o) {
 
 static int run_top(const TopOptions& o, const GlobalOptions& global) {
   auto usage = [&](const std::string& s) { return fail(global, kExitUsage, "top", s); };
-  if (auto rc = refuse_recording(global, "top")) return *rc;  // it samples this system's /sys/block
+  if (auto rc = refuse_recording(global, "top")) return *rc;            // it samples this system's /sys/block
   if (!(o.interval_s >= kMinInterval && o.interval_s <= kMaxInterval))  // also refuses NaN
-    return usage(fmt::format("--interval {} is out of range: give {} to {} seconds", o.interval_s, kMinInterval,
-                             kMaxInterval));
+    return usage(fmt::format("--interval {} is out of range: give {} to {} seconds", o.interval_s,
+                             kMinInterval, kMaxInterval));
   std::string group_error;
   const auto specs = analysis::common::parse_group_specs(o.groups, &group_error);
   if (!specs) return usage(group_error);
@@ -112,6 +113,8 @@ static int run_top(const TopOptions& o, const GlobalOptions& global) {
   return kExitOk;
 }
 
-Runner configure_top(CLI::App& sub) { return bind_command<TopOptions>(sub, &bind_top_options, &run_top); }
+Runner configure_top(CLI::App& sub) {
+  return bind_command<TopOptions>(sub, &bind_top_options, &run_top);
+}
 
 }  // namespace usbsat::cli

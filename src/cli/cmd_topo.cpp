@@ -1,4 +1,5 @@
-// usbsat topo: the whole USB topology as a tree (or JSON, or Graphviz DOT), from the PCIe link down to the disks.
+// usbsat topo: the whole USB topology as a tree (or JSON, or Graphviz DOT), from the PCIe link down to the
+// disks.
 #include <CLI/CLI.hpp>
 
 #include "report/dot.hpp"
@@ -37,8 +38,9 @@ Runner configure_topo(CLI::App& sub) {
   return [o, dot](const GlobalOptions& g) {
     if (*dot) return run_dot(*o, g);
     // The text tree needs only the Tree detail of the scan (fewer sysfs reads); --json gets everything.
-    return run_view("topo", *o, g,
-                    {&report::render_topology_text, &report::render_topology_json, topology::ScanDetail::Tree});
+    return run_view(
+        "topo", *o, g,
+        {&report::render_topology_text, &report::render_topology_json, topology::ScanDetail::Tree});
   };
 }
 

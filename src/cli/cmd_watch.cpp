@@ -1,13 +1,13 @@
-// usbsat watch: listen to udev's disk events, rescan on each, print the verdict (analysis/watch) per USB drive
-// plugged in or removed, until SIGINT/SIGTERM (exit 0) or --count verdicts.
+// usbsat watch: listen to udev's disk events, rescan on each, print the verdict (analysis/watch) per USB
+// drive plugged in or removed, until SIGINT/SIGTERM (exit 0) or --count verdicts.
 #include <poll.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <stop_token>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "report/watch_report.hpp"
 #include "src/analysis/common/usb_drives.hpp"
@@ -16,13 +16,13 @@
 #include "src/cli/cmd_watch.hpp"
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/doctor_facts.hpp"
-#include "src/cli/system_scan.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/signal_stop.hpp"
+#include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
 #include "topology/scan.hpp"
-#include "topology/utc_time.hpp"
 #include "topology/udev_monitor.hpp"
+#include "topology/utc_time.hpp"
 
 namespace usbsat::cli {
 
@@ -44,8 +44,10 @@ static int run_watch(const WatchOptions& o, const GlobalOptions& global) {
   config.predictor = &model;
   const auto style = terminal_for(kStdoutFd, global.no_color).style();
   if (!global.quiet)
-    fmt::print(stderr, "usbsat watch: {} USB drive(s) connected; waiting for USB storage to come or go (Ctrl-C to stop)\n",
-               analysis::common::usb_drives(before.topology).size());
+    fmt::print(
+        stderr,
+        "usbsat watch: {} USB drive(s) connected; waiting for USB storage to come or go (Ctrl-C to stop)\n",
+        analysis::common::usb_drives(before.topology).size());
   std::fflush(stderr);
 
   unsigned printed = 0;
@@ -60,7 +62,8 @@ static int run_watch(const WatchOptions& o, const GlobalOptions& global) {
       before = std::move(after);
       if (!v) continue;
       v->time = topology::utc_now(topology::UtcFormat::Milliseconds);
-      const std::string out = global.json ? report::render_watch_json(*v) : report::render_watch_text(*v, style);
+      const std::string out =
+          global.json ? report::render_watch_json(*v) : report::render_watch_text(*v, style);
       std::fwrite(out.data(), 1, out.size(), stdout);
       std::fflush(stdout);
       if (o.count && ++printed >= o.count) return kExitOk;
@@ -69,6 +72,8 @@ static int run_watch(const WatchOptions& o, const GlobalOptions& global) {
   return kExitOk;
 }
 
-Runner configure_watch(CLI::App& sub) { return bind_command<WatchOptions>(sub, &bind_watch_options, &run_watch); }
+Runner configure_watch(CLI::App& sub) {
+  return bind_command<WatchOptions>(sub, &bind_watch_options, &run_watch);
+}
 
 }  // namespace usbsat::cli

@@ -4,7 +4,8 @@
 
 namespace usbsat::cli {
 
-analysis::doctor::DoctorConfig system_doctor_config(const topology::HostFacts& host, unsigned max_sectors_target_kb) {
+analysis::doctor::DoctorConfig system_doctor_config(const topology::HostFacts& host,
+                                                    unsigned max_sectors_target_kb) {
   analysis::doctor::DoctorConfig config;
   config.usb_storage_quirks = host.usb_storage_quirks;
   config.uas_driver_loaded = host.uas_driver_loaded;
@@ -12,9 +13,11 @@ analysis::doctor::DoctorConfig system_doctor_config(const topology::HostFacts& h
   return config;
 }
 
-analysis::doctor::DoctorResult diagnose_system(const topology::ScanResult& scan, unsigned max_sectors_target_kb) {
+analysis::doctor::DoctorResult diagnose_system(const topology::ScanResult& scan,
+                                               unsigned max_sectors_target_kb) {
   auto config = system_doctor_config(scan.host, max_sectors_target_kb);
-  const analysis::doctor::ModelSharePredictor model;  // shared_bandwidth: predicted shares from the bandwidth model
+  const analysis::doctor::ModelSharePredictor
+      model;  // shared_bandwidth: predicted shares from the bandwidth model
   config.predictor = &model;
   return analysis::doctor::diagnose(scan.topology, config);
 }

@@ -29,9 +29,9 @@ void print_error_json(int code, std::string_view message, std::span<const topolo
 std::vector<topology::Diagnostic> as_diagnostics(std::span<const report::LoadDiagnostic> d) {
   std::vector<topology::Diagnostic> out;
   for (const auto& x : d) {
-    const auto severity = x.severity == "error"   ? topology::Severity::Error
+    const auto severity = x.severity == "error"  ? topology::Severity::Error
                           : x.severity == "info" ? topology::Severity::Info
-                                                  : topology::Severity::Warning;
+                                                 : topology::Severity::Warning;
     out.push_back({severity, x.target, x.message});
   }
   return out;

@@ -18,7 +18,8 @@ int fail(const GlobalOptions& g, int code, std::string_view who, std::string_vie
          std::span<const topology::Diagnostic> diagnostics = {});
 
 /// Only the error document on stdout (for usage errors whose text parse_args already produced).
-void print_error_json(int code, std::string_view message, std::span<const topology::Diagnostic> diagnostics = {});
+void print_error_json(int code, std::string_view message,
+                      std::span<const topology::Diagnostic> diagnostics = {});
 
 /// The load/saturate per-target diagnostics in the shape every other command uses (where = the target).
 std::vector<topology::Diagnostic> as_diagnostics(std::span<const report::LoadDiagnostic> d);

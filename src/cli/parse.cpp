@@ -9,7 +9,9 @@
 
 namespace usbsat::cli {
 
-std::string_view version_string() { return "usbsat " USBSAT_VERSION; }
+std::string_view version_string() {
+  return "usbsat " USBSAT_VERSION;
+}
 
 namespace {
 
@@ -20,7 +22,9 @@ bool is_global_flag(std::string_view a) {
   return a.starts_with("--from=");
 }
 /// The global options followed by their value.
-bool is_global_option(std::string_view a) { return a == "--from"; }
+bool is_global_option(std::string_view a) {
+  return a == "--from";
+}
 
 /// --json anywhere before a "--" (args are reversed, as CLI11 consumes them).
 bool json_requested(const std::vector<std::string>& reversed) {
@@ -66,8 +70,9 @@ ParseResult parse_args(std::span<const std::string> argv) {
   app.add_flag("-v,--verbose", inv.global.verbose, "Also print informational diagnostics");
   app.add_flag("-q,--quiet", inv.global.quiet, "No progress, only errors on stderr");
   app.add_flag("--no-color", inv.global.no_color, "Never colour the output (NO_COLOR is honoured too)");
-  app.add_option("--from", inv.global.from,
-                 "Show a recording (usbsat record -o FILE) instead of this system's devices; read-only commands")
+  app.add_option(
+         "--from", inv.global.from,
+         "Show a recording (usbsat record -o FILE) instead of this system's devices; read-only commands")
       ->type_name("FILE");
   // Every command binds its options now; only the chosen one's runner is kept.
   std::vector<std::pair<std::string_view, Runner>> runners;

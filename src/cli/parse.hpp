@@ -23,7 +23,7 @@ struct Invocation {
 struct ParseResult {
   std::optional<Invocation> invocation;
   int exit_code = 0;
-  std::string output;  ///< help/version text (stdout) or an error message (stderr when exit_code != 0)
+  std::string output;   ///< help/version text (stdout) or an error message (stderr when exit_code != 0)
   std::string message;  ///< a usage error in one sentence, without "usbsat: " and the help (for --json)
   bool json = false;    ///< --json appeared on the command line (a usage error is then also a JSON document)
 };

@@ -3,10 +3,10 @@
 /// model's predicted shares, as report::GraphModel. One place, so both commands draw the same graph.
 #include <vector>
 
-#include "topology/scan.hpp"
 #include "report/finding.hpp"
 #include "report/graph_model.hpp"
 #include "report/plan_report.hpp"
+#include "topology/scan.hpp"
 #include "topology/topology.hpp"
 
 namespace usbsat::cli {
@@ -22,6 +22,7 @@ struct PictureFacts {
 PictureFacts gather_picture_facts(const topology::ScanResult& scan);
 
 /// The picture of `t` with `facts`.
-report::GraphModel topology_picture(const topology::Topology& t, const PictureFacts& facts, bool show_empty_ports);
+report::GraphModel topology_picture(const topology::Topology& t, const PictureFacts& facts,
+                                    bool show_empty_ports);
 
 }  // namespace usbsat::cli

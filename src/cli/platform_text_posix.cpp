@@ -2,13 +2,24 @@
 
 #include <unistd.h>
 
+#include <system_error>
+
 namespace usbsat::cli {
 
 std::string_view no_usb_where() {
   return "under /sys (no /sys/bus/usb: this machine has no USB, or it is hidden, e.g. in a container or VM)";
 }
 
-std::string sample_recordings_dir() { return USBSAT_RECORDINGS_DIR; }
+std::optional<std::filesystem::path> executable_path() {
+  std::error_code ec;
+  auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec || p.empty()) return std::nullopt;
+  return p;
+}
+
+std::vector<std::filesystem::path> configured_sample_dirs() {
+  return {USBSAT_RECORDINGS_DIR, USBSAT_SOURCE_SAMPLES_DIR};
+}
 
 std::optional<std::string> host_name() {
   char buf[256] = {};

@@ -7,7 +7,8 @@ namespace usbsat::cli {
 
 std::optional<report::PlanBottleneck> to_report(const std::optional<analysis::model::Bottleneck>& b) {
   if (!b) return std::nullopt;
-  return report::PlanBottleneck{b->node, std::string(topology::to_string(b->kind)), b->capacity.mbs(), b->label};
+  return report::PlanBottleneck{b->node, std::string(topology::to_string(b->kind)), b->capacity.mbs(),
+                                b->label};
 }
 
 report::PredictInput to_report(const topology::Topology& t, const analysis::model::FlowProblem& p,

@@ -15,6 +15,8 @@ constexpr CommandSpec kCommands[] = {
 };
 }  // namespace
 
-std::span<const CommandSpec> commands() { return kCommands; }
+std::span<const CommandSpec> commands() {
+  return kCommands;
+}
 
 }  // namespace usbsat::cli

@@ -1,5 +1,5 @@
-// SignalStop on POSIX: SIGINT and SIGTERM are blocked in every thread and taken by sigtimedwait in one watcher
-// thread, so no code runs in signal context.
+// SignalStop on POSIX: SIGINT and SIGTERM are blocked in every thread and taken by sigtimedwait in one
+// watcher thread, so no code runs in signal context.
 #include <pthread.h>
 #include <signal.h>
 

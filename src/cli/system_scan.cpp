@@ -16,8 +16,8 @@ topology::ScanResult scan_for(const GlobalOptions& g, const topology::ScanConfig
 std::optional<int> refuse_recording(const GlobalOptions& g, std::string_view command) {
   if (!g.from) return std::nullopt;
   return fail(g, kExitUsage, command,
-              "needs the real devices, and --from " + *g.from + " is a recording: run " + std::string(command) +
-                  " without --from on the machine itself");
+              "needs the real devices, and --from " + *g.from + " is a recording: run " +
+                  std::string(command) + " without --from on the machine itself");
 }
 
 }  // namespace usbsat::cli

@@ -1,7 +1,7 @@
 #pragma once
-/// The one scan every read-only command shows (topo, drives, ports, doctor, plan, and any command added later:
-/// call scan_for(), never topology::scan_system() — the test cli.one_scan_path checks): this system's devices,
-/// or with the global --from FILE the recording in FILE (usbsat record), on any platform.
+/// The one scan every read-only command shows (topo, drives, ports, doctor, plan, and any command added
+/// later: call scan_for(), never topology::scan_system() — the test cli.one_scan_path checks): this system's
+/// devices, or with the global --from FILE the recording in FILE (usbsat record), on any platform.
 #include <optional>
 #include <string_view>
 

@@ -42,6 +42,8 @@ Terminal decide_terminal(const TerminalFacts& f, bool no_color_flag) {
   return t;
 }
 
-Terminal terminal_for(int fd, bool no_color_flag) { return decide_terminal(probe_terminal(fd), no_color_flag); }
+Terminal terminal_for(int fd, bool no_color_flag) {
+  return decide_terminal(probe_terminal(fd), no_color_flag);
+}
 
 }  // namespace usbsat::cli

@@ -28,7 +28,8 @@ struct TerminalFacts {
 
 /// How to write to that stream.
 struct Terminal {
-  bool smart = false;     ///< a TTY whose TERM is set and not "dumb", or a VT console: may overprint a status line
+  bool smart =
+      false;  ///< a TTY whose TERM is set and not "dumb", or a VT console: may overprint a status line
   bool color = false;     ///< smart, no --no-color, no non-empty NO_COLOR
   std::size_t width = 0;  ///< columns to fit (a TTY only: winsize, else a positive $COLUMNS); 0 = no limit
 
@@ -36,7 +37,8 @@ struct Terminal {
 };
 
 /// The decision, pure:
-///  - smart  = is_tty && (TERM set, non-empty and not "dumb", or a VT console whose TERM is unset: Windows sets
+///  - smart  = is_tty && (TERM set, non-empty and not "dumb", or a VT console whose TERM is unset: Windows
+///  sets
 ///             no TERM, but a console with virtual-terminal processing understands colours and overprinting);
 ///  - color  = smart && !no_color_flag && NO_COLOR unset or empty (no-color.org: "present and not an empty
 ///             string, regardless of its value");
@@ -55,8 +57,9 @@ struct TtyProbe {
 TtyProbe probe_tty(int fd);
 
 /// Once, first thing in main(): stdout and stderr carry usbsat's bytes unchanged. POSIX: nothing to do.
-/// Windows: binary mode (the C runtime's text mode would turn every "\n" into "\r\n", so `usbsat.exe ... --json`
-/// would differ from the Linux build's output) and a UTF-8 console code page ("µs", "×", box drawing).
+/// Windows: binary mode (the C runtime's text mode would turn every "\n" into "\r\n", so `usbsat.exe ...
+/// --json` would differ from the Linux build's output) and a UTF-8 console code page ("µs", "×", box
+/// drawing).
 void setup_standard_streams();
 
 /// The facts for file descriptor `fd` (kStdoutFd, kStderrFd) in this process.

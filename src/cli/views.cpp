@@ -1,20 +1,22 @@
 #include "src/cli/views.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <filesystem>
 
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/platform_text.hpp"
+#include "src/cli/samples.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
 
 namespace usbsat::cli {
 
 void bind_scan_options(CLI::App& sub, ScanOptions& o) {
-  sub.add_option("--mountinfo", o.mountinfo,
-                 "Read mounted filesystems from this file instead of /proc/self/mountinfo (\"\": don't; for fixtures)");
+  sub.add_option(
+      "--mountinfo", o.mountinfo,
+      "Read mounted filesystems from this file instead of /proc/self/mountinfo (\"\": don't; for fixtures)");
 }
 
 topology::ScanResult scan(const ScanOptions& o, const GlobalOptions& g, topology::ScanDetail detail) {
@@ -25,13 +27,24 @@ topology::ScanResult scan(const ScanOptions& o, const GlobalOptions& g, topology
   return scan_for(g, config);
 }
 
+std::optional<std::string> no_usb_notice(const topology::Topology& t, std::string_view command,
+                                         const std::optional<std::filesystem::path>& sample) {
+  if (!t.controllers().empty()) return std::nullopt;
+  std::string out = fmt::format("usbsat: no USB host controller found {}.\n", no_usb_where());
+  if (!sample)
+    return out +
+           "usbsat: no sample recording was found beside this program to try instead (usbsat's source tree "
+           "has "
+           "them in topology/recording/samples)\n";
+  return out + fmt::format(
+                   "usbsat: to see what {} shows on a real machine layout, run it on a sample recording:\n"
+                   "usbsat:   usbsat --from {} {}\n",
+                   command, sample->string(), command);
+}
+
 std::optional<std::string> no_usb_notice(const topology::Topology& t, std::string_view command) {
   if (!t.controllers().empty()) return std::nullopt;
-  return fmt::format(
-      "usbsat: no USB host controller found {}.\n"
-      "usbsat: to see what {} shows on a real machine layout, run it on a sample recording:\n"
-      "usbsat:   usbsat --from {} {}\n",
-      no_usb_where(), command, (std::filesystem::path(sample_recordings_dir()) / "workstation.json").string(), command);
+  return no_usb_notice(t, command, find_sample_recording("workstation.json"));
 }
 
 int show_view(const topology::ScanResult& scan, std::string_view command, const ViewOptions& o,
@@ -49,9 +62,10 @@ int show_view(const topology::ScanResult& scan, std::string_view command, const 
   return exit_code_for(scan.diagnostics);
 }
 
-int run_view(std::string_view command, const ViewOptions& o, const GlobalOptions& g, const ViewRenderers& view) {
-  return show_view(scan(o.scan, g, g.json ? topology::ScanDetail::Full : view.text_detail), command, o, g, view, stdout, stderr,
-                   terminal_for(kStdoutFd, g.no_color).style());
+int run_view(std::string_view command, const ViewOptions& o, const GlobalOptions& g,
+             const ViewRenderers& view) {
+  return show_view(scan(o.scan, g, g.json ? topology::ScanDetail::Full : view.text_detail), command, o, g,
+                   view, stdout, stderr, terminal_for(kStdoutFd, g.no_color).style());
 }
 
 }  // namespace usbsat::cli

@@ -2,6 +2,7 @@
 /// The shared steps of `topo`, `drives` and `ports`: scan, say plainly when there is no USB at all,
 /// render text or JSON, print diagnostics, choose the exit code. Each cmd_*.cpp names its renderers.
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,7 +15,8 @@ namespace usbsat::cli {
 
 /// Options of every command that scans the system.
 struct ScanOptions {
-  std::optional<std::string> mountinfo;  ///< --mountinfo PATH: mounts from PATH ("": none), not /proc/self/mountinfo
+  std::optional<std::string>
+      mountinfo;  ///< --mountinfo PATH: mounts from PATH ("": none), not /proc/self/mountinfo
 };
 void bind_scan_options(CLI::App& sub, ScanOptions& o);
 /// The scan with these options: this system, or the recording of --from (src/cli/system_scan.hpp), reading
@@ -38,7 +40,11 @@ struct ViewRenderers {
 };
 
 /// The notice for a topology without any USB host controller (this machine, CI, containers), pointing at
-/// running usbsat on a recorded fixture; nullopt when there is a controller. Pure.
+/// running the command on the sample recording `sample` (or saying none was found); nullopt when there is a
+/// controller. Pure.
+std::optional<std::string> no_usb_notice(const topology::Topology& t, std::string_view command,
+                                         const std::optional<std::filesystem::path>& sample);
+/// The same, with the sample found on this system (find_sample_recording("workstation.json")).
 std::optional<std::string> no_usb_notice(const topology::Topology& t, std::string_view command);
 
 /// Render an already scanned system: the view on `out`, the notice and diagnostics on `err`. Returns the
@@ -49,6 +55,7 @@ int show_view(const topology::ScanResult& scan, std::string_view command, const 
               const report::TextStyle& style = {});
 
 /// scan() and show_view() on stdout/stderr, styled for stdout's terminal (src/cli/terminal.hpp).
-int run_view(std::string_view command, const ViewOptions& o, const GlobalOptions& g, const ViewRenderers& view);
+int run_view(std::string_view command, const ViewOptions& o, const GlobalOptions& g,
+             const ViewRenderers& view);
 
 }  // namespace usbsat::cli

@@ -32,6 +32,13 @@ PREDICT_TOL = 0.10
 # ±50% (none starved); a split beyond ±35% is measured once more.
 QD1_SHARE_TOL = 0.50
 QD1_RETRY_TOL = 0.35
+# Per-drive split of a *saturated* bus at QD32: the model predicts an equal split (max-min fair share; the
+# assumption and why: src/README.md, "How a saturated link divides"). On the bed both drives are loop devices
+# with the same queue, so how the throttled bus divides between them is the kernel's dispatch order, which follows
+# CPU scheduling: idle it splits 400 MB/s 196-204, next to a compile 240.8/159.3 and 219.2/180.8 (CI, twice in a
+# row) while the aggregate held at 400. What is stable, and held to ±10%, is the aggregate; each drive is held to
+# ±35% of the equal share (neither starved nor taking two thirds), measured once more beyond that.
+SATURATED_SPLIT_TOL = 0.35
 
 
 def mb(cap):
@@ -69,6 +76,16 @@ def groups_accurate(res, want):
         if g is None or any(not within(v, solo) for v in phase(g, 1)["per_drive_mbs"].values()):
             return False
         if any(not within(phase(g, n)["aggregate_mbs"], agg) for n, agg in together.items()):
+            return False
+    return True
+
+
+def split_even(res, tol):
+    """Every group's all-at-once drives within ±tol of the group's equal share (aggregate / drives)."""
+    for g in res["groups"]:
+        per = all_at_once(g)
+        fair = sum(per.values()) / max(1, len(per))
+        if any(not within(v, fair, tol) for v in per.values()):
             return False
     return True
 
@@ -144,14 +161,16 @@ def case_pcie_link(usbsat):
     # Two UAS SSDs on an ASM1042 card (PCIe 2.0 x1, modelled 400 MB/s): bed bus 400, drives 300.
     with HybridBed("pcie", "asm1042-card", [BedBus("card", "400M", "300M", ["sdb", "sdc"])]) as bed:
         want = {"0000:03:00.0": (300, {2: 400})}
-        res = saturate(bed, usbsat, ["sdb", "sdc"], lambda r: groups_accurate(r, want))
+        res = saturate(bed, usbsat, ["sdb", "sdc"],
+                       lambda r: groups_accurate(r, want) and split_even(r, SATURATED_SPLIT_TOL))
         check([g["name"] for g in res["groups"]] == ["0000:03:00.0"], "one group: the ASM1042 controller")
         g = res["groups"][0]
         check(g["node"]["kind"] == "controller", f"grouped at the controller: {g['node']}")
         check(g["qd"] == 32 and g["qd_reason"].startswith("UAS"), f"UAS drives: QD32 ({g['qd']}, {g['qd_reason']})")
         check_group(g, ["sdb", "sdc"], 300, {2: 400})
         check_saturated(g, 400.0, ["pcie_link"], ["0000:03:00.0"])
-        cmp = predict_vs_measured(bed, usbsat, ["sdb", "sdc"], {"sdb": "300M", "sdc": "300M"}, all_at_once(g))
+        cmp = predict_vs_measured(bed, usbsat, ["sdb", "sdc"], {"sdb": "300M", "sdc": "300M"}, all_at_once(g),
+                                  SATURATED_SPLIT_TOL)
         record("pcie_link", res, {"cap": 400, "predict": cmp})
 
 
@@ -210,7 +229,7 @@ def case_hub_mixed(usbsat):
     # 400 MB/s) is the bed's bus cap, drives 300. Mixed protocols: the deeper queue for both (same load).
     with HybridBed("hub", "usb3-hub-mixed", [BedBus("hub", "400M", "300M", ["sda", "sdb"])]) as bed:
         want = {"2-1": (300, {2: 400})}
-        res = saturate(bed, usbsat, [], lambda r: groups_accurate(r, want))
+        res = saturate(bed, usbsat, [], lambda r: groups_accurate(r, want) and split_even(r, SATURATED_SPLIT_TOL))
         check([g["name"] for g in res["groups"]] == ["2-1"], f"one group: hub 2-1 ({[g['name'] for g in res['groups']]})")
         g = res["groups"][0]
         check(g["node"]["kind"] == "hub", f"grouped at the hub: {g['node']}")
@@ -218,7 +237,8 @@ def case_hub_mixed(usbsat):
               f"UAS + BOT: the deeper queue for both ({g['qd']}, {g['qd_reason']})")
         check_group(g, ["sda", "sdb"], 300, {2: 400})
         check_saturated(g, 400.0, ["hub_uplink"], ["2-1"])
-        cmp = predict_vs_measured(bed, usbsat, ["sda", "sdb"], {"sda": "300M", "sdb": "300M"}, all_at_once(g))
+        cmp = predict_vs_measured(bed, usbsat, ["sda", "sdb"], {"sda": "300M", "sdb": "300M"}, all_at_once(g),
+                                  SATURATED_SPLIT_TOL)
         record("hub_mixed", res, {"cap": 400, "predict": cmp})
 
 

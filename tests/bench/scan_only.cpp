@@ -15,7 +15,8 @@ using namespace usbsat::topology;
 namespace {
 void dump(const Topology& t, Vertex v, int depth) {
   const Node& n = t[v];
-  std::string label = std::string(to_string(n.kind)) + " " + std::string(n.syspath().substr(n.syspath().rfind('/') + 1));
+  std::string label =
+      std::string(to_string(n.kind)) + " " + std::string(n.syspath().substr(n.syspath().rfind('/') + 1));
   if (const auto* d = n.get_if<UsbDeviceInfo>())
     label += " speed=" + std::string(d->speed ? to_sysfs_string(*d->speed) : "?") +
              " capable=" + std::string(d->capable_speed ? to_sysfs_string(*d->capable_speed) : "?");
@@ -23,7 +24,8 @@ void dump(const Topology& t, Vertex v, int depth) {
     label += " kind=" + std::string(to_string(c->kind)) + " drv=" + c->driver + " name=" + c->model_name;
   if (const auto* i = n.get_if<InterfaceInfo>())
     label += " drv=" + i->driver + " storage=" + std::string(to_string(i->storage)) +
-             (i->uas_capable ? " uas_capable" : "") + (i->uas_blocked_reason ? " blocked=" + *i->uas_blocked_reason : "");
+             (i->uas_capable ? " uas_capable" : "") +
+             (i->uas_blocked_reason ? " blocked=" + *i->uas_blocked_reason : "");
   if (const auto* b = n.get_if<BlockInfo>()) label += " transport=" + b->transport + " dev=" + b->devnode;
   if (const auto* p = n.get_if<PortInfo>()) label += p->synthesized ? " (synth)" : "";
   std::printf("%*s%s\n", depth * 2, "", label.c_str());
@@ -48,7 +50,8 @@ int main(int argc, char** argv) {
   try {
     const auto start = std::chrono::steady_clock::now();
     ScanResult r = scan_system(cfg);
-    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+    const auto us =
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
     if (quiet) {
       std::printf("%zu nodes in %lld us\n", r.topology.size(), static_cast<long long>(us.count()));
       return 0;

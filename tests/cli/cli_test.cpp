@@ -9,10 +9,10 @@
 
 #include "src/cli/cmd_completion.hpp"
 #include "src/cli/cmd_doctor.hpp"
-#include "src/cli/parse.hpp"
-#include "src/cli/views.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
+#include "src/cli/parse.hpp"
+#include "src/cli/views.hpp"
 
 using namespace usbsat;
 
@@ -174,8 +174,8 @@ TEST_CASE("completion: generated from the registry, and bash completes with it")
     std::fclose(f);
   }
   auto complete = [&](const std::string& words, int cword) {
-    const std::string cmd = "bash -c 'source " + path + "; COMP_WORDS=(" + words + "); COMP_CWORD=" +
-                            std::to_string(cword) + "; _usbsat; echo \"${COMPREPLY[*]}\"'";
+    const std::string cmd = "bash -c 'source " + path + "; COMP_WORDS=(" + words +
+                            "); COMP_CWORD=" + std::to_string(cword) + "; _usbsat; echo \"${COMPREPLY[*]}\"'";
     std::FILE* p = popen(cmd.c_str(), "r");
     REQUIRE(p);
     char buf[4096] = {};
@@ -214,8 +214,8 @@ TEST_CASE("completion: zsh generated from the registry, and zsh offers its words
         "zsh -f -c 'compadd() { shift; print -r -- \"compadd $*\"; }; "
         "_describe() { local -a a; a=(\"${(@P)4}\"); a=(\"${(@)a%%:*}\"); print -r -- \"describe $a\"; }; "
         "_files() { print files; }; "
-        "words=(" + words + "); CURRENT=" + std::to_string(current) + "; PREFIX=" + prefix +
-        "; source " + path + "'";
+        "words=(" +
+        words + "); CURRENT=" + std::to_string(current) + "; PREFIX=" + prefix + "; source " + path + "'";
     std::FILE* p = popen(cmd.c_str(), "r");
     REQUIRE(p);
     char buf[4096] = {};
@@ -225,11 +225,13 @@ TEST_CASE("completion: zsh generated from the registry, and zsh offers its words
     return out;
   };
   CHECK(complete("usbsat \"\"", 2, "\"\"") ==
-        "describe topo drives ports doctor plan load saturate export report record watch top completion version\n");
+        "describe topo drives ports doctor plan load saturate export report record watch top completion "
+        "version\n");
   CHECK(complete("usbsat --json doctor --m", 4, "--m") ==
         "compadd --max-sectors-target --json -v --verbose -q --quiet --no-color -h --help -V --version\n");
   CHECK(complete("usbsat plan \"\"", 3, "\"\"") == "files\n");
-  CHECK(complete("usbsat -", 2, "-") == "compadd --json -v --verbose -q --quiet --no-color -h --help -V --version\n");
+  CHECK(complete("usbsat -", 2, "-") ==
+        "compadd --json -v --verbose -q --quiet --no-color -h --help -V --version\n");
   std::remove(path.c_str());
 }
 

@@ -24,16 +24,16 @@ TEST_CASE("colour and smart terminal: --no-color x NO_COLOR x TTY x TERM") {
   };
   const Case cases[] = {
       // flag   NO_COLOR      tty    TERM                smart  color
-      {false, unset, true, "xterm-256color", true, true},    // the usual terminal: colour
-      {true, unset, true, "xterm-256color", true, false},    // --no-color
-      {false, "1", true, "xterm-256color", true, false},     // NO_COLOR=1
-      {false, "0", true, "xterm-256color", true, false},     // any non-empty value counts, even "0"
-      {false, "", true, "xterm-256color", true, true},       // NO_COLOR= (empty) is unset (no-color.org)
-      {true, "1", true, "xterm-256color", true, false},      // both
-      {false, unset, true, "dumb", false, false},            // TERM=dumb: neither smart nor colour
-      {false, unset, true, unset, false, false},             // no TERM
-      {false, unset, true, "", false, false},                // empty TERM
-      {false, unset, false, "xterm-256color", false, false}, // a pipe or a file
+      {false, unset, true, "xterm-256color", true, true},     // the usual terminal: colour
+      {true, unset, true, "xterm-256color", true, false},     // --no-color
+      {false, "1", true, "xterm-256color", true, false},      // NO_COLOR=1
+      {false, "0", true, "xterm-256color", true, false},      // any non-empty value counts, even "0"
+      {false, "", true, "xterm-256color", true, true},        // NO_COLOR= (empty) is unset (no-color.org)
+      {true, "1", true, "xterm-256color", true, false},       // both
+      {false, unset, true, "dumb", false, false},             // TERM=dumb: neither smart nor colour
+      {false, unset, true, unset, false, false},              // no TERM
+      {false, unset, true, "", false, false},                 // empty TERM
+      {false, unset, false, "xterm-256color", false, false},  // a pipe or a file
       {true, unset, false, "xterm-256color", false, false},
       {false, "1", false, "dumb", false, false},
       {false, unset, true, "screen", true, true},
@@ -95,16 +95,13 @@ TEST_CASE("width: the window size, else a positive COLUMNS, and never for a pipe
     std::size_t width;
   };
   const Case cases[] = {
-      {true, 120, unset, 120},   // TIOCGWINSZ
-      {true, 120, "80", 120},    // the window size wins over COLUMNS
-      {true, 0, "80", 80},       // ioctl unavailable: COLUMNS
-      {true, 0, unset, 0},       // unknown: no limit
-      {true, 0, "", 0},
-      {true, 0, "abc", 0},       // not a number
-      {true, 0, "80x", 0},
-      {true, 0, "-5", 0},
-      {true, 0, "0", 0},
-      {false, 120, "80", 0},     // a pipe is never fitted, whatever COLUMNS says
+      {true, 120, unset, 120},                       // TIOCGWINSZ
+      {true, 120, "80", 120},                        // the window size wins over COLUMNS
+      {true, 0, "80", 80},                           // ioctl unavailable: COLUMNS
+      {true, 0, unset, 0},                           // unknown: no limit
+      {true, 0, "", 0},        {true, 0, "abc", 0},  // not a number
+      {true, 0, "80x", 0},     {true, 0, "-5", 0},
+      {true, 0, "0", 0},       {false, 120, "80", 0},  // a pipe is never fitted, whatever COLUMNS says
       {false, 0, "80", 0},
   };
   for (const auto& c : cases) {

@@ -1,8 +1,8 @@
 // Test harness for `usbsat watch`: a umockdev testbed (libumockdev) holding a copy of a fixture sysfs tree,
 // with one USB device unplugged before usbsat starts; then the device is plugged in (its directories and
 // links restored, umockdev_testbed_uevent "add" on its disk) and removed again ("remove"), each time with
-// the output usbsat wrote in reply. usbsat runs under the umockdev preload with UMOCKDEV_DIR = the testbed, so
-// its libudev monitor receives the testbed's uevents.
+// the output usbsat wrote in reply. usbsat runs under the umockdev preload with UMOCKDEV_DIR = the testbed,
+// so its libudev monitor receives the testbed's uevents.
 //
 //   watch_uevent_harness FIXTURE_DIR USB_DEVICE_SYSPATH -- USBSAT watch [ARGS...]
 //
@@ -56,8 +56,8 @@ std::vector<std::pair<fs::path, fs::path>> drop_dangling(const fs::path& root) {
 /// The whole disks below a USB device directory ("…/block/sdc"), as testbed device paths ("/sys/…").
 std::vector<std::string> disks_below(const fs::path& root, const fs::path& dev) {
   std::vector<std::string> out;
-  for (auto it = fs::recursive_directory_iterator(root / dev.relative_path()); it != fs::recursive_directory_iterator();
-       ++it) {
+  for (auto it = fs::recursive_directory_iterator(root / dev.relative_path());
+       it != fs::recursive_directory_iterator(); ++it) {
     if (it->is_symlink()) {
       it.disable_recursion_pending();
       continue;
@@ -93,14 +93,14 @@ Child spawn(char** argv, const std::string& root, const std::string& preload) {
   return {pid, o[0], e[0]};
 }
 
-/// Everything `fd` delivers until `quiet_ms` pass without data after the first byte, or `limit_ms` after `start`.
-/// Sets `first_ms` to the time from `start` until the first byte (-1: none).
-std::string read_burst(int fd, int limit_ms, int quiet_ms, long& first_ms, Clock::time_point start = Clock::now()) {
+/// Everything `fd` delivers until `quiet_ms` pass without data after the first byte, or `limit_ms` after
+/// `start`. Sets `first_ms` to the time from `start` until the first byte (-1: none).
+std::string read_burst(int fd, int limit_ms, int quiet_ms, long& first_ms,
+                       Clock::time_point start = Clock::now()) {
   std::string got;
   first_ms = -1;
   while (true) {
-    const long elapsed =
-        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+    const long elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
     if (elapsed >= limit_ms) break;
     pollfd p{fd, POLLIN, 0};
     const int r = poll(&p, 1, static_cast<int>(got.empty() ? limit_ms - elapsed : quiet_ms));
@@ -111,7 +111,8 @@ std::string read_burst(int fd, int limit_ms, int quiet_ms, long& first_ms, Clock
     char buf[4096];
     const ssize_t n = read(fd, buf, sizeof buf);
     if (n <= 0) break;
-    if (got.empty()) first_ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+    if (got.empty())
+      first_ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
     got.append(buf, static_cast<std::size_t>(n));
   }
   return got;
@@ -129,8 +130,8 @@ int main(int argc, char** argv) {
     std::puts("SKIP: libumockdev-preload.so.0 not found");
     return 77;
   }
-  // umockdev_testbed_uevent() builds the event with libudev, which only accepts /sys/... paths: the harness runs
-  // under the preload too (re-executed with it), as umockdev's own tests run under umockdev-wrapper.
+  // umockdev_testbed_uevent() builds the event with libudev, which only accepts /sys/... paths: the harness
+  // runs under the preload too (re-executed with it), as umockdev's own tests run under umockdev-wrapper.
   const char* ld = std::getenv("LD_PRELOAD");
   if (!ld || !std::strstr(ld, "libumockdev-preload")) {
     setenv("LD_PRELOAD", preload.c_str(), 1);
@@ -144,8 +145,9 @@ int main(int argc, char** argv) {
   gchar* root_c = umockdev_testbed_get_root_dir(tb);
   const fs::path root = root_c;
   g_free(root_c);
-  fs::copy(fixture / "sys", root / "sys",
-           fs::copy_options::recursive | fs::copy_options::copy_symlinks | fs::copy_options::overwrite_existing);
+  fs::copy(
+      fixture / "sys", root / "sys",
+      fs::copy_options::recursive | fs::copy_options::copy_symlinks | fs::copy_options::overwrite_existing);
   const auto disks = disks_below(root, device);
   if (disks.empty()) {
     std::printf("FAIL: no disk below %s\n", device.c_str());
@@ -182,7 +184,8 @@ int main(int argc, char** argv) {
   std::printf("ADD %ld\n%s", ms, out.c_str());
   if (out.empty()) rc = 1;
 
-  // Unplug: the uevent first (the kernel sends it while the sysfs directory still exists), then the tree goes.
+  // Unplug: the uevent first (the kernel sends it while the sysfs directory still exists), then the tree
+  // goes.
   sent = Clock::now();
   for (const auto& d : disks) umockdev_testbed_uevent(tb, d.c_str(), "remove");
   fs::rename(live, stash);

@@ -1,6 +1,6 @@
 // Fuzz target: `saturate --group NAME=dev,dev[@CAP]` values (src/analysis/common/group_spec). The input,
-// split at newlines, is several --group options: each is refused with a sentence or parsed into a group with a
-// name, at least two distinct paths and a capacity inside the documented range.
+// split at newlines, is several --group options: each is refused with a sentence or parsed into a group with
+// a name, at least two distinct paths and a capacity inside the documented range.
 #include <algorithm>
 #include <vector>
 

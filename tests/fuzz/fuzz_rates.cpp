@@ -20,13 +20,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)usbsat::load::parse_size(s);
   (void)usbsat::load::parse_pattern(s);
   const auto limit = usbsat::load::parse_buffer_limit(s, 1ull << 34);
-  if (limit.error.empty()) expect(limit.bytes >= (1u << 20) && limit.bytes <= (1ull << 34), "parse_buffer_limit: range");
+  if (limit.error.empty())
+    expect(limit.bytes >= (1u << 20) && limit.bytes <= (1ull << 34), "parse_buffer_limit: range");
   // --demand values: the input split at ',' as repeated options.
   std::vector<std::string> args;
   std::size_t start = 0;
   while (start <= s.size()) {
     const auto comma = s.find(',', start);
-    args.emplace_back(s.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    args.emplace_back(
+        s.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }

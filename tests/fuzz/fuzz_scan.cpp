@@ -1,8 +1,8 @@
 // Fuzz target: the whole read-only pipeline on a hostile sysfs. The in-memory system of the scan's unit tests
-// (tests/support/fake_system.hpp) is the skeleton; the input rewrites some of its attribute files (descriptors,
-// speeds, sizes, links' text, mountinfo...) with arbitrary bytes. Records: one byte picks the file, the value
-// runs to the next 0xff byte. Then scan → doctor → the drives/topology/doctor renderers, text and JSON: one
-// bad device is a diagnostic, never a crash, a hang or output that is not JSON.
+// (tests/support/fake_system.hpp) is the skeleton; the input rewrites some of its attribute files
+// (descriptors, speeds, sizes, links' text, mountinfo...) with arbitrary bytes. Records: one byte picks the
+// file, the value runs to the next 0xff byte. Then scan → doctor → the drives/topology/doctor renderers, text
+// and JSON: one bad device is a diagnostic, never a crash, a hang or output that is not JSON.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -55,8 +55,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)usbsat::report::render_doctor_text(in);
   const usbsat::report::ViewInput view{scan.topology, scan.diagnostics};
   (void)usbsat::report::render_drives_text(view);
-  for (const std::string& json : {usbsat::report::render_doctor_json(in), usbsat::report::render_drives_json(view),
-                                  usbsat::report::render_topology_json(view)})
+  for (const std::string& json :
+       {usbsat::report::render_doctor_json(in), usbsat::report::render_drives_json(view),
+        usbsat::report::render_topology_json(view)})
     expect(nlohmann::json::accept(json), "every --json document parses");
   return 0;
 }

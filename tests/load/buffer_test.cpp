@@ -5,7 +5,8 @@
 
 using namespace usbsat::load;
 
-// gcc defines __SANITIZE_ADDRESS__ / __SANITIZE_THREAD__; clang (the sanitize preset) says so by __has_feature.
+// gcc defines __SANITIZE_ADDRESS__ / __SANITIZE_THREAD__; clang (the sanitize preset) says so by
+// __has_feature.
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #define USBSAT_CLANG_SANITIZER 1
@@ -21,11 +22,12 @@ TEST_CASE("check_buffer_memory: bs x qd x targets at once against the limit") {
   CHECK_FALSE(check_buffer_memory(64 << 20, 4, 1, kDefaultMaxBufferMemory));  // exactly 256m
   const auto e = check_buffer_memory(64 << 20, 1024, 1, kDefaultMaxBufferMemory);
   REQUIRE(e);
-  CHECK(*e ==
-        "the I/O buffers would take 64g (bs 64m × qd 1024 × 1 target at once), more than the 256m limit; lower "
-        "--bs or --qd (or run fewer targets at once), or raise --max-buffer-memory");
-  CHECK(check_buffer_memory(16 << 20, 128, 2, kDefaultMaxBufferMemory)->find("4g (bs 16m × qd 128 × 2 targets") !=
-        std::string::npos);
+  CHECK(
+      *e ==
+      "the I/O buffers would take 64g (bs 64m × qd 1024 × 1 target at once), more than the 256m limit; lower "
+      "--bs or --qd (or run fewer targets at once), or raise --max-buffer-memory");
+  CHECK(check_buffer_memory(16 << 20, 128, 2, kDefaultMaxBufferMemory)
+            ->find("4g (bs 16m × qd 128 × 2 targets") != std::string::npos);
   CHECK_FALSE(check_buffer_memory(16 << 20, 128, 2, std::uint64_t{4} << 30));
 }
 
@@ -33,7 +35,8 @@ TEST_CASE("parse_buffer_limit: a size from 1m up to the machine's memory") {
   const std::uint64_t phys = std::uint64_t{8} << 30;
   CHECK(parse_buffer_limit("256m", phys).bytes == 256u << 20);
   CHECK(parse_buffer_limit("8g", phys).error.empty());
-  CHECK(parse_buffer_limit("9g", phys).error == "--max-buffer-memory 9g is more than this machine's memory (8192m)");
+  CHECK(parse_buffer_limit("9g", phys).error ==
+        "--max-buffer-memory 9g is more than this machine's memory (8192m)");
   CHECK(parse_buffer_limit("9g", 0).error.empty());  // memory unknown: no upper bound
   for (const char* bad : {"", "0", "512k", "lots", "-1m"}) {
     CAPTURE(bad);

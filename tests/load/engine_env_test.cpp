@@ -95,7 +95,8 @@ void roundtrip(const char* engine_name) {
   s.align = t.info.logical_block;
   const Clock clock;
   const auto now = clock.now_ns();
-  const auto out = run_worker(*engine, {buf.get(), depth * bs}, s, {now, now, now + 100'000'000}, clock, {}, nullptr);
+  const auto out =
+      run_worker(*engine, {buf.get(), depth * bs}, s, {now, now, now + 100'000'000}, clock, {}, nullptr);
   CHECK(out.error == 0);
   CHECK(out.stats.ios > 10);
   CHECK(out.stats.bytes == out.stats.ios * bs);
@@ -103,7 +104,9 @@ void roundtrip(const char* engine_name) {
 
 }  // namespace
 
-TEST_CASE("sync engine reads, writes and drives the worker on a real file") { roundtrip("sync"); }
+TEST_CASE("sync engine reads, writes and drives the worker on a real file") {
+  roundtrip("sync");
+}
 
 TEST_CASE("uring engine reads, writes and drives the worker on a real file") {
   skip_unless(uring_available(), "io_uring unavailable");
@@ -148,7 +151,8 @@ TEST_CASE("uring engine: waits with nothing completing end within their timeout,
   ::close(p[1]);
 }
 
-TEST_CASE("open_target on tmpfs: O_DIRECT, or buffered with a notice (tmpfs accepts O_DIRECT since Linux 6.6)") {
+TEST_CASE(
+    "open_target on tmpfs: O_DIRECT, or buffered with a notice (tmpfs accepts O_DIRECT since Linux 6.6)") {
   skip_unless(::access("/dev/shm", W_OK) == 0, "no writable /dev/shm");
   std::string path = "/dev/shm/usbsat_target_XXXXXX";
   const int fd = ::mkstemp(path.data());

@@ -7,8 +7,8 @@
 using usbsat::load::LatencyHistogram;
 
 TEST_CASE("histogram buckets round-trip: every value maps into a bucket whose range contains it") {
-  for (std::uint64_t v : {0ull, 1ull, 63ull, 127ull, 128ull, 129ull, 255ull, 256ull, 1000ull, 4095ull, 4096ull,
-                          123456ull, 1'000'000ull, 999'999'999ull, 17'000'000'000ull}) {
+  for (std::uint64_t v : {0ull, 1ull, 63ull, 127ull, 128ull, 129ull, 255ull, 256ull, 1000ull, 4095ull,
+                          4096ull, 123456ull, 1'000'000ull, 999'999'999ull, 17'000'000'000ull}) {
     CAPTURE(v);
     const unsigned i = LatencyHistogram::index_of(v);
     REQUIRE(i < LatencyHistogram::kBuckets);
@@ -20,7 +20,8 @@ TEST_CASE("histogram buckets round-trip: every value maps into a bucket whose ra
 }
 
 TEST_CASE("histogram is exact below 128 ns and within 0.8% above") {
-  for (std::uint64_t v = 0; v < 128; ++v) CHECK(LatencyHistogram::value_of(LatencyHistogram::index_of(v)) == v);
+  for (std::uint64_t v = 0; v < 128; ++v)
+    CHECK(LatencyHistogram::value_of(LatencyHistogram::index_of(v)) == v);
   std::mt19937_64 rng(7);
   for (int k = 0; k < 100000; ++k) {
     const std::uint64_t v = 128 + rng() % 16'000'000'000ull;

@@ -13,9 +13,20 @@ TEST_CASE("parse_size and format_size") {
     const char* text;
     std::optional<std::uint64_t> v;
   };
-  const Row rows[] = {{"4k", 4096},      {"128K", 131072}, {"1m", 1048576}, {"1MiB", 1048576}, {"512", 512},
-                      {"2g", 2ull << 30}, {"1kb", 1024},    {"", {}},        {"k", {}},          {"4x", {}},
-                      {"-1", {}},         {"4kk", {}},      {"99999999999999999999", {}}, {"20000000000000t", {}}};
+  const Row rows[] = {{"4k", 4096},
+                      {"128K", 131072},
+                      {"1m", 1048576},
+                      {"1MiB", 1048576},
+                      {"512", 512},
+                      {"2g", 2ull << 30},
+                      {"1kb", 1024},
+                      {"", {}},
+                      {"k", {}},
+                      {"4x", {}},
+                      {"-1", {}},
+                      {"4kk", {}},
+                      {"99999999999999999999", {}},
+                      {"20000000000000t", {}}};
   for (const auto& r : rows) {
     CAPTURE(r.text);
     CHECK(parse_size(r.text) == r.v);
@@ -73,9 +84,9 @@ TEST_CASE("resolve_region clamps to the target and checks alignment") {
   j.block_size = 512;
   CHECK_FALSE(resolve_region(j, 1 << 20, 4096).region);  // bs below the logical block
   j.block_size = 4096;
-  CHECK_FALSE(resolve_region(j, 2048, 512).region);      // smaller than one block
+  CHECK_FALSE(resolve_region(j, 2048, 512).region);  // smaller than one block
   j.offset = 1 << 20;
-  CHECK_FALSE(resolve_region(j, 1 << 20, 512).region);   // beyond the end
+  CHECK_FALSE(resolve_region(j, 1 << 20, 512).region);  // beyond the end
 }
 
 TEST_CASE("plan_phases: each alone, then the first N, duplicates dropped") {

@@ -30,7 +30,8 @@ std::vector<ResolvedMount> mounts(std::optional<DevNum> sdd_source = std::nullop
   return out;
 }
 
-DeviceFacts disk(std::string name, DevNum dev, std::vector<DevNum> related = {}, std::vector<std::string> names = {}) {
+DeviceFacts disk(std::string name, DevNum dev, std::vector<DevNum> related = {},
+                 std::vector<std::string> names = {}) {
   return {"/dev/" + name, dev, std::move(related), std::move(names), name};
 }
 
@@ -44,7 +45,8 @@ TEST_CASE("reading never needs permission, writing needs --write") {
   const auto f = disk("sdc", {8, 32});
   CHECK_FALSE(decide_write(req("/dev/sdc", {"/dev/sdc"}, false), &f, mounts()).allowed);
   CHECK_FALSE(decide_write({false, false, "/tmp/file", {"/tmp/file"}, {}}, nullptr, mounts()).allowed);
-  CHECK(decide_write({true, false, "/tmp/file", {"/tmp/file"}, {}}, nullptr, mounts()).allowed);  // regular file
+  CHECK(decide_write({true, false, "/tmp/file", {"/tmp/file"}, {}}, nullptr, mounts())
+            .allowed);  // regular file
 }
 
 TEST_CASE("files need --allow-write naming exactly that file, as block devices do") {
@@ -63,7 +65,8 @@ TEST_CASE("a file that backs a mounted or held loop device is refused, an idle l
   CHECK_FALSE(d.allowed);
   CHECK(d.reason == "/img/a.img backs /dev/loop3, which is mounted: loop3 on /mnt/image; refusing to write");
 
-  const BackedLoop part{disk("loop5", {7, 5}, {{8, 17}}, {"loop5p1"}), ""};  // its partition is /mnt/my backup
+  const BackedLoop part{disk("loop5", {7, 5}, {{8, 17}}, {"loop5p1"}),
+                        ""};  // its partition is /mnt/my backup
   const auto p = decide_write({true, false, "/img/p.img", {"/img/p.img"}, {part}}, nullptr, m);
   CHECK_FALSE(p.allowed);
   CHECK(p.reason.find("loop5p1 on /mnt/my backup") != std::string::npos);
@@ -71,7 +74,8 @@ TEST_CASE("a file that backs a mounted or held loop device is refused, an idle l
   const BackedLoop held{disk("loop6", {7, 6}), "is in use (exclusive open failed)"};
   const auto h = decide_write({true, false, "/img/h.img", {"/img/h.img"}, {held}}, nullptr, m);
   CHECK_FALSE(h.allowed);
-  CHECK(h.reason == "/img/h.img backs /dev/loop6, which is in use (exclusive open failed); refusing to write");
+  CHECK(h.reason ==
+        "/img/h.img backs /dev/loop6, which is in use (exclusive open failed); refusing to write");
 
   const BackedLoop idle{disk("loop7", {7, 7}), ""};
   CHECK(decide_write({true, false, "/img/i.img", {"/img/i.img"}, {idle}}, nullptr, m).allowed);

@@ -44,7 +44,7 @@ TEST_CASE("windows safety: the system disk, mounted volumes and a free disk") {
   CHECK(decide_disk_write(f).allowed);  // a volume without a mount point
   f.disk = 5;
   CHECK(decide_disk_write(f).allowed);  // no volume at all
-  f.system_disks = {5, 6};                // the system volume mirrored over two disks
+  f.system_disks = {5, 6};              // the system volume mirrored over two disks
   CHECK_FALSE(decide_disk_write(f).allowed);
   f.system_disks.clear();  // the system disk could not be found: nothing is known to be safe
   d = decide_disk_write(f);
@@ -59,11 +59,13 @@ TEST_CASE("write permission: --write, then --allow-write naming exactly the targ
   CHECK(r->reason == "writing needs --write (the default is read-only)");
   r = refuse_without_permission(true, true, "\\\\.\\PhysicalDrive3", allow);
   REQUIRE(r);
-  CHECK(r->reason == "writing to block device \\\\.\\PhysicalDrive3 needs --allow-write \\\\.\\PhysicalDrive3 naming "
-                     "exactly this device");
+  CHECK(r->reason ==
+        "writing to block device \\\\.\\PhysicalDrive3 needs --allow-write \\\\.\\PhysicalDrive3 naming "
+        "exactly this device");
   r = refuse_without_permission(true, false, "C:\\t\\other.bin", allow);
   REQUIRE(r);
-  CHECK(r->reason == "writing to file C:\\t\\other.bin needs --allow-write C:\\t\\other.bin naming exactly this file");
+  CHECK(r->reason ==
+        "writing to file C:\\t\\other.bin needs --allow-write C:\\t\\other.bin naming exactly this file");
   CHECK_FALSE(refuse_without_permission(true, true, "\\\\.\\PhysicalDrive2", allow));
   CHECK_FALSE(refuse_without_permission(true, false, "C:\\t\\image.bin", allow));
 }

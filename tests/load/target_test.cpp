@@ -32,7 +32,7 @@ TEST_CASE("open_target refuses a FIFO without blocking on it") {
   namespace fs = std::filesystem;
   const fs::path fifo = fs::temp_directory_path() / ("usbsat-fifo-" + std::to_string(::getpid()));
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-  CHECK_THROWS_WITH_AS(open_target(fifo.string(), {}), doctest::Contains("not a block device or regular file"),
-                       TargetError);
+  CHECK_THROWS_WITH_AS(open_target(fifo.string(), {}),
+                       doctest::Contains("not a block device or regular file"), TargetError);
   fs::remove(fifo);
 }

@@ -15,7 +15,9 @@ namespace {
 
 // A fake clock: every read advances time by 1 µs, so a run is a deterministic function of the loop.
 std::int64_t g_fake_ns = 0;
-std::int64_t fake_now() { return g_fake_ns += 1000; }
+std::int64_t fake_now() {
+  return g_fake_ns += 1000;
+}
 
 WorkerSetup setup_for(Pattern p, unsigned qd, std::uint32_t bs = 4096) {
   WorkerSetup s;
@@ -32,7 +34,9 @@ WorkerSetup setup_for(Pattern p, unsigned qd, std::uint32_t bs = 4096) {
 class FaultyEngine final : public Engine {
  public:
   FaultyEngine(unsigned depth, int fail_after, int busy_every, int eagain_every)
-      : inner_(make_null_engine({-1, depth, {}, 0})), fail_after_(fail_after), busy_every_(busy_every),
+      : inner_(make_null_engine({-1, depth, {}, 0})),
+        fail_after_(fail_after),
+        busy_every_(busy_every),
         eagain_every_(eagain_every) {}
   Capabilities capabilities() const override { return inner_->capabilities(); }
   bool queue(const IoRequest& r) override {
@@ -127,7 +131,8 @@ TEST_CASE("worker honours a stop request") {
   auto engine = make_null_engine({-1, 1, {}, 0});
   std::stop_source stop;
   stop.request_stop();
-  const auto out = run_worker(*engine, {buf.get(), 4096}, s, {0, 0, 1'000'000'000'000}, clock, stop.get_token(), nullptr);
+  const auto out =
+      run_worker(*engine, {buf.get(), 4096}, s, {0, 0, 1'000'000'000'000}, clock, stop.get_token(), nullptr);
   CHECK(out.stats.ios == 0);
   CHECK(out.error == 0);
 }
@@ -159,7 +164,8 @@ TEST_CASE("runner runs phases with overlapping workers and reports snapshots") {
       CHECK(t.stats.measured_ns == 200'000'000);
     }
   CHECK(r.phases[2].per_target[1].target == 1);
-  CHECK(r.phases[2].aggregate().ios == r.phases[2].per_target[0].stats.ios + r.phases[2].per_target[1].stats.ios);
+  CHECK(r.phases[2].aggregate().ios ==
+        r.phases[2].per_target[0].stats.ios + r.phases[2].per_target[1].stats.ios);
 }
 
 TEST_CASE("runner: a stop request ends the run promptly with partial results") {

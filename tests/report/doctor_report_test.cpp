@@ -17,7 +17,6 @@ using report::FindingSeverity;
 
 namespace {
 
-
 using usbsat::testing::check_golden;
 
 std::vector<Finding> sample() {

@@ -97,7 +97,8 @@ TEST_CASE("terminal_safe: text_safe's rule for whole blocks, newlines and tabs k
   CHECK(terminal_safe("\x1b[31mred\a") == "\\x1b[31mred\\x07");
   CHECK(terminal_safe("\xff ok \xc3\xbc") == "\\xff ok \xc3\xbc");
   // C1 controls (U+009B is CSI on some terminals) are escaped too, byte by byte.
-  CHECK(text_safe("x\xc2\x9b" "31m") == "x\\xc2\\x9b31m");
+  CHECK(text_safe("x\xc2\x9b"
+                  "31m") == "x\\xc2\\x9b31m");
   CHECK(text_safe("\xc2\xa0") == "\xc2\xa0");  // U+00A0 is not a control
 }
 

@@ -39,12 +39,13 @@ load::RunResult sample_run() {
   load::RunResult r;
   load::PhaseResult a{{0}, {{0, stats(200, 3'000'000), std::nullopt}}, {0.02, 0.3}, 5'000'000'000, true};
   load::PhaseResult b{{1}, {{1, stats(199, 3'100'000), std::nullopt}}, {0.02, 0.31}, 5'000'000'000, true};
-  load::PhaseResult c{{0, 1},
-                      {{0, stats(100, 6'000'000), std::nullopt},
-                       {1, stats(60, 6'200'000, 1), std::string("I/O error at offset 1048576: Input/output error")}},
-                      {0.05, 0.62},
-                      5'000'000'000,
-                      true};
+  load::PhaseResult c{
+      {0, 1},
+      {{0, stats(100, 6'000'000), std::nullopt},
+       {1, stats(60, 6'200'000, 1), std::string("I/O error at offset 1048576: Input/output error")}},
+      {0.05, 0.62},
+      5'000'000'000,
+      true};
   r.phases = {a, b, c};
   return r;
 }
@@ -52,7 +53,10 @@ load::RunResult sample_run() {
 report::LoadReportInput sample_input(const load::RunResult& run) {
   load::JobSpec job;
   job.runtime = std::chrono::milliseconds(5000);
-  return {"uring", job, {"/dev/loop1", "/dev/loop2"}, &run,
+  return {"uring",
+          job,
+          {"/dev/loop1", "/dev/loop2"},
+          &run,
           {{"warning", "/dev/loop3", "cannot open: No such file or directory"}}};
 }
 
@@ -76,7 +80,8 @@ TEST_CASE("load JSON report matches golden and the documented schema") {
   CHECK(shared["per_target"][0]["error"].is_null());
   CHECK(shared["per_target"][1]["error"] == "I/O error at offset 1048576: Input/output error");
   CHECK(shared["aggregate"]["mbs"] == 32.0);
-  for (const char* k : {"mean", "p50", "p90", "p99", "p999", "max"}) CHECK(shared["per_target"][0]["lat_us"].contains(k));
+  for (const char* k : {"mean", "p50", "p90", "p99", "p999", "max"})
+    CHECK(shared["per_target"][0]["lat_us"].contains(k));
   CHECK(shared["cpu"]["sys_s"] == 0.62);
   CHECK(j["diagnostics"].size() == 1);
 }
@@ -92,10 +97,16 @@ TEST_CASE("an interrupted run says so in both renderers") {
 }
 
 TEST_CASE("format_progress is a pure function of snapshot and time") {
-  load::Snapshot s{1, 4, 1'000'000'000, 2'000'000'000, 7'000'000'000,
+  load::Snapshot s{1,
+                   4,
+                   1'000'000'000,
+                   2'000'000'000,
+                   7'000'000'000,
                    {{"/dev/loop1", 0, 40.06}, {"/dev/loop2", 0, 39.94}}};
-  CHECK(report::format_progress(s, 1'500'000'000) == "[phase 2/4] 0.5/6.0 s ramp | loop1 40.1 MB/s | loop2 39.9 MB/s");
-  CHECK(report::format_progress(s, 4'000'000'000) == "[phase 2/4] 3.0/6.0 s | loop1 40.1 MB/s | loop2 39.9 MB/s");
+  CHECK(report::format_progress(s, 1'500'000'000) ==
+        "[phase 2/4] 0.5/6.0 s ramp | loop1 40.1 MB/s | loop2 39.9 MB/s");
+  CHECK(report::format_progress(s, 4'000'000'000) ==
+        "[phase 2/4] 3.0/6.0 s | loop1 40.1 MB/s | loop2 39.9 MB/s");
   CHECK(report::format_progress(s, 9'000'000'000).rfind("[phase 2/4] 6.0/6.0 s |", 0) == 0);
 }
 

@@ -15,15 +15,17 @@ namespace {
 
 report::PredictInput predict_input() {
   report::PredictInput in;
-  const PlanBottleneck x1{"0000:03:00.0", "pcie_link", 400.0,
-                          "PCIe 2.0 x1 link of 0000:03:00.0 (ASMedia Technology Inc. ASM1042 SuperSpeed USB Host "
-                          "Controller)"};
+  const PlanBottleneck x1{
+      "0000:03:00.0", "pcie_link", 400.0,
+      "PCIe 2.0 x1 link of 0000:03:00.0 (ASMedia Technology Inc. ASM1042 SuperSpeed USB Host "
+      "Controller)"};
   in.drives.push_back({"sda", "port 1", 400.0, "link_ceiling", 200.0, x1});
   in.drives.push_back({"sdb", "port 2", 170.0, "given", 170.0, std::nullopt});
   in.aggregate_mbs = 370.0;
   in.max_flow_mbs = 370.0;
   in.min_cut = {"demand:sdb", "pcie_link:0000:03:00.0"};
-  in.diagnostics.push_back({topology::Severity::Warning, "sdz", "not a block device of the scanned topology; left out"});
+  in.diagnostics.push_back(
+      {topology::Severity::Warning, "sdz", "not a block device of the scanned topology; left out"});
   return in;
 }
 
@@ -55,10 +57,17 @@ report::PlanInput plan_input() {
   in.total_mbs = 400.0;
   in.moves = 0;
   in.current = predict_input();
-  in.avoid.push_back({"shared_link", "0000:03:00.0", 400.0, {"usb3-port1", "usb3-port2"},
-                      "PCIe 2.0 x1 link of 0000:03:00.0: one PCIe link for all ports of the controller, 400 MB/s in "
-                      "total; two drives there share it"});
-  in.avoid.push_back({"usb2_only", "", 40.0, {"a", "b", "c", "d", "e", "f", "g"},
+  in.avoid.push_back(
+      {"shared_link",
+       "0000:03:00.0",
+       400.0,
+       {"usb3-port1", "usb3-port2"},
+       "PCIe 2.0 x1 link of 0000:03:00.0: one PCIe link for all ports of the controller, 400 MB/s in "
+       "total; two drives there share it"});
+  in.avoid.push_back({"usb2_only",
+                      "",
+                      40.0,
+                      {"a", "b", "c", "d", "e", "f", "g"},
                       "no USB3 wiring: a SuperSpeed drive there runs at 480 Mb/s, at most about 40 MB/s"});
   in.method = "exhaustive";
   in.classes = 1;
@@ -116,17 +125,19 @@ TEST_CASE("plan and --predict on a narrow terminal: the controller / limit colum
   auto p = predict_input();
   p.style.width = 90;
   const std::string predict = report::render_predict_text(p);
-  CHECK(predict.find("  sda    port 1  400.0 (link)  200.0           PCIe 2.0 x1 link of ...roller) (400.0 MB/s)\n") !=
+  CHECK(predict.find(
+            "  sda    port 1  400.0 (link)  200.0           PCIe 2.0 x1 link of ...roller) (400.0 MB/s)\n") !=
         std::string::npos);
 }
 
 TEST_CASE("plan: an already optimal re-placement says so, with its headroom, in text and JSON") {
   auto in = plan_input();
   in.already_optimal = true;
-  in.headroom = report::PlanHeadroom{"pcie_link:0000:03:00.0", "PCIe 2.0 x1 link of 0000:03:00.0", 400.0, 340.0, 2, 30.0};
+  in.headroom = report::PlanHeadroom{
+      "pcie_link:0000:03:00.0", "PCIe 2.0 x1 link of 0000:03:00.0", 400.0, 340.0, 2, 30.0};
   const auto text = report::render_plan_text(in);
-  CHECK(text.find("  already optimal: no move would make the slowest drive or the total faster; every drive stays\n") !=
-        std::string::npos);
+  CHECK(text.find("  already optimal: no move would make the slowest drive or the total faster; every drive "
+                  "stays\n") != std::string::npos);
   CHECK(text.find("  headroom: 30.0 MB/s more per drive before the PCIe 2.0 x1 link of 0000:03:00.0 is full "
                   "(340.0 of 400.0 MB/s, 2 drives)\n") != std::string::npos);
   const auto j = nlohmann::json::parse(report::render_plan_json(in));

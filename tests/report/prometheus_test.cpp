@@ -17,9 +17,9 @@ TEST_CASE("prometheus label values: backslash, quote, newline escaped, invalid U
       {"a\\b", "a\\\\b"},
       {"line1\nline2", "line1\\nline2"},
       {"\n", "\\n"},
-      {"bad\xff\xfe", "bad\\\\xff\\\\xfe"},          // invalid UTF-8 -> the text \xff, whose \ is escaped
-      {"bell\x07", "bell\\\\x07"},                  // a control character likewise
-      {"caf\xc3\xa9", "caf\xc3\xa9"},                 // valid UTF-8 stays
+      {"bad\xff\xfe", "bad\\\\xff\\\\xfe"},  // invalid UTF-8 -> the text \xff, whose \ is escaped
+      {"bell\x07", "bell\\\\x07"},           // a control character likewise
+      {"caf\xc3\xa9", "caf\xc3\xa9"},        // valid UTF-8 stays
       {"", ""},
   };
   for (const auto& r : rows) {

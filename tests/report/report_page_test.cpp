@@ -1,5 +1,6 @@
-// `usbsat report` and `topo --dot` renderers without a browser: the graph model, the DOT text, the chart data and
-// SVG, the HTML page (goldens in tests/fixtures/golden/report_*), the escaping rules and the Graphviz layout.
+// `usbsat report` and `topo --dot` renderers without a browser: the graph model, the DOT text, the chart data
+// and SVG, the HTML page (goldens in tests/fixtures/golden/report_*), the escaping rules and the Graphviz
+// layout.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -43,9 +44,17 @@ const GraphEdge* edge(const GraphModel& g, const std::string& from, const std::s
 
 /// Two findings about sdb and one about a port (drawn at its occupant), as the doctor would word them.
 std::vector<Finding> sample_findings() {
-  return {{"speed_below_capability", FindingSeverity::Warning, {"sdb", "4-1"}, {{"4-1/speed", "5000"}},
-           "sdb can run at 10 Gb/s but negotiated 5 Gb/s.", "Use a 10 Gb/s port."},
-          {"shared_bandwidth", FindingSeverity::Problem, {"sdb", "sdc"}, {}, "2 drives share <one> link & more.",
+  return {{"speed_below_capability",
+           FindingSeverity::Warning,
+           {"sdb", "4-1"},
+           {{"4-1/speed", "5000"}},
+           "sdb can run at 10 Gb/s but negotiated 5 Gb/s.",
+           "Use a 10 Gb/s port."},
+          {"shared_bandwidth",
+           FindingSeverity::Problem,
+           {"sdb", "sdc"},
+           {},
+           "2 drives share <one> link & more.",
            "Move \"sdc\" elsewhere."},
           {"overcurrent", FindingSeverity::Info, {"usb4-port2"}, {}, "Over-current seen.", ""}};
 }
@@ -217,7 +226,8 @@ TEST_CASE("graphviz layout: DOT in, SVG with one node group per node out, and ba
   const auto svg = inline_svg(layout_svg(render_dot(g)));
   CHECK(svg.rfind("<svg", 0) == 0);
   std::size_t groups = 0;
-  for (auto p = svg.find("class=\"node"); p != std::string::npos; p = svg.find("class=\"node", p + 1)) ++groups;
+  for (auto p = svg.find("class=\"node"); p != std::string::npos; p = svg.find("class=\"node", p + 1))
+    ++groups;
   CHECK(groups == g.nodes.size());
   CHECK(svg.find("<title>sdb</title>") != std::string::npos);
   CHECK(layout_svg(render_dot(g)) == layout_svg(render_dot(g)));  // deterministic

@@ -169,7 +169,8 @@ TEST_CASE("saturate progress line: group, step, elapsed/total, ramp, per-drive a
         "[a 1/6] loop2 alone 3.0/6.0 s, ~33 s left | loop2 20.1 MB/s");
 }
 
-TEST_CASE("saturate verdict line on a colour terminal: no contention green, saturated yellow, unexplained red") {
+TEST_CASE(
+    "saturate verdict line on a colour terminal: no contention green, saturated yellow, unexplained red") {
   auto r = sample();
   const std::string plain = render_saturate_text(r);
   r.style.color = true;
@@ -184,8 +185,8 @@ TEST_CASE("saturate verdict line on a colour terminal: no contention green, satu
   r.groups[0].passes[0].verdict = "no_contention";
   CHECK(render_saturate_text(r).find("    verdict: \x1b[32mno contention\x1b[0m\n") != std::string::npos);
   r.groups[0].passes[0].verdict = "unexplained";
-  CHECK(render_saturate_text(r).find("    verdict: \x1b[1;31mcontention above the model\x1b[0m (unexplained") !=
-        std::string::npos);
+  CHECK(render_saturate_text(r).find(
+            "    verdict: \x1b[1;31mcontention above the model\x1b[0m (unexplained") != std::string::npos);
   r.style.color = false;
   CHECK(render_saturate_text(r).find('\x1b') == std::string::npos);
 }

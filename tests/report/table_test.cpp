@@ -16,11 +16,11 @@ TEST_CASE("elide_middle: a table of widths, ASCII") {
   };
   const Case cases[] = {
       {"", 0, ""},
-      {"abc", 7, "abc"},                  // fits: unchanged
-      {"abcdefg", 7, "abcdefg"},          // exactly fits
-      {"abcdefghij", 7, "ab...ij"},       // keep 4: 2 left, 2 right
-      {"abcdefghij", 8, "abc...ij"},      // keep 5: the left part gets the odd column
-      {"abcdefghij", 4, "a..."},          // keep 1: left only
+      {"abc", 7, "abc"},              // fits: unchanged
+      {"abcdefg", 7, "abcdefg"},      // exactly fits
+      {"abcdefghij", 7, "ab...ij"},   // keep 4: 2 left, 2 right
+      {"abcdefghij", 8, "abc...ij"},  // keep 5: the left part gets the odd column
+      {"abcdefghij", 4, "a..."},      // keep 1: left only
       {"abcdefghij", 3, "..."},
       {"abcdefghij", 2, ".."},
       {"abcdefghij", 0, ""},
@@ -35,9 +35,11 @@ TEST_CASE("elide_middle: a table of widths, ASCII") {
 
 TEST_CASE("elide_middle counts code points and never cuts a multi-byte sequence") {
   // "Grüße aus Köln" is 14 code points, 17 bytes.
-  const std::string s = "Gr\xc3\xbc\xc3\x9f" "e aus K\xc3\xb6ln";
+  const std::string s =
+      "Gr\xc3\xbc\xc3\x9f"
+      "e aus K\xc3\xb6ln";
   CHECK(display_width(s) == 14);
-  CHECK(elide_middle(s, 14) == s);  // fits by columns although it has more bytes
+  CHECK(elide_middle(s, 14) == s);                         // fits by columns although it has more bytes
   CHECK(elide_middle(s, 9) == "Gr\xc3\xbc...\xc3\xb6ln");  // ü and ö kept whole
   CHECK(elide_middle(s, 8) == "Gr\xc3\xbc...ln");
   CHECK(elide_middle(s, 6) == "Gr...n");
@@ -52,7 +54,8 @@ TEST_CASE("elide_middle counts code points and never cuts a multi-byte sequence"
     CAPTURE(w);
     CHECK(display_width(e) == std::min<std::size_t>(w, 14));
     for (std::size_t i = 0; i + 1 < e.size(); ++i)  // every lead byte is followed by its continuation bytes
-      if ((static_cast<unsigned char>(e[i]) & 0xe0) == 0xc0) CHECK((static_cast<unsigned char>(e[i + 1]) & 0xc0) == 0x80);
+      if ((static_cast<unsigned char>(e[i]) & 0xe0) == 0xc0)
+        CHECK((static_cast<unsigned char>(e[i + 1]) & 0xc0) == 0x80);
   }
 }
 
@@ -95,7 +98,8 @@ TEST_CASE("render_table fits a width by eliding the widest elidable column") {
 
 TEST_CASE("render_table never narrows below the header or 12 columns, nor a column not named elidable") {
   const std::vector<std::string> header{"A", "LONG HEADER NAME"};
-  const std::vector<std::vector<std::string>> rows{{"aaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"}};
+  const std::vector<std::vector<std::string>> rows{
+      {"aaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"}};
   // Too narrow to fit: each elidable column stops at its floor and the line stays longer than asked.
   CHECK(render_table(header, rows, {10, {0, 1}}) ==
         "A             LONG HEADER NAME\n"

@@ -125,7 +125,8 @@ namespace {
 std::vector<std::string> lines_of(const std::string& s) {
   std::vector<std::string> out;
   std::size_t b = 0;
-  for (auto e = s.find('\n'); e != std::string::npos; b = e + 1, e = s.find('\n', b)) out.push_back(s.substr(b, e - b));
+  for (auto e = s.find('\n'); e != std::string::npos; b = e + 1, e = s.find('\n', b))
+    out.push_back(s.substr(b, e - b));
   return out;
 }
 }  // namespace
@@ -152,7 +153,8 @@ TEST_CASE("views on a terminal: drives colours UAS, topo and ports elide control
   std::size_t elided = 0;
   for (std::size_t i = 0; i < wide_topo.size(); ++i) {
     CAPTURE(wide_topo[i]);
-    const bool heading = wide_topo[i].find("PCI ") == 0 || wide_topo[i].find("Controller ") != std::string::npos;
+    const bool heading =
+        wide_topo[i].find("PCI ") == 0 || wide_topo[i].find("Controller ") != std::string::npos;
     if (heading && display_width(wide_topo[i]) > 60) {
       CHECK(display_width(narrow_topo[i]) == 60);
       CHECK(narrow_topo[i].find("...") != std::string::npos);

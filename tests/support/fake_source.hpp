@@ -114,7 +114,8 @@ class FakeSource final : public topology::DeviceSource {
     if (!name.empty()) dir += "/" + std::string(name);
     std::set<std::string> out;
     auto take = [&](const std::string& path) {
-      if (path.size() <= dir.size() + 1 || path.compare(0, dir.size(), dir) != 0 || path[dir.size()] != '/') return;
+      if (path.size() <= dir.size() + 1 || path.compare(0, dir.size(), dir) != 0 || path[dir.size()] != '/')
+        return;
       const auto rest = path.substr(dir.size() + 1);
       out.insert(rest.substr(0, rest.find('/')));
     };

@@ -22,7 +22,8 @@ inline bool running_in_ci() {
   const char* ci = std::getenv("CI");
   if (!ci) return false;
   std::string v(ci);
-  std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(v.begin(), v.end(), v.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return !v.empty() && v != "0" && v != "false";
 }
 
@@ -31,7 +32,8 @@ inline void check_golden(const std::string& name, const std::string& actual) {
   const char* update = std::getenv("UPDATE_GOLDEN");
   if (update && std::string(update) == "1" && running_in_ci()) {
     FAIL_CHECK("UPDATE_GOLDEN=1 is refused under CI (CI=" << std::string(std::getenv("CI"))
-                                                         << "): it would rewrite " << path << " and pass; compare instead");
+                                                          << "): it would rewrite " << path
+                                                          << " and pass; compare instead");
     update = nullptr;  // and compare, so the real state of the golden is reported too
   }
   if (update && std::string(update) == "1") {

@@ -241,7 +241,8 @@ TEST_CASE("path_resources: a block device that is not below USB has none, and no
 }
 
 TEST_CASE("upstream_resources: a drive's path is its own link followed by what is above its port") {
-  // The planner builds hypothetical drives from upstream_resources(port); they must match real drives exactly.
+  // The planner builds hypothetical drives from upstream_resources(port); they must match real drives
+  // exactly.
   for (const auto& t : {asm1042_card(), legacy_ehci(), usb3_hub_ssd_and_stick(true), pcie_switch_card(4)}) {
     for (Vertex b : block_devices(t)) {
       const auto path = path_resources(t, b);
@@ -265,17 +266,39 @@ TEST_CASE("parse_rate: SI multiples of bytes per second, a bare number is MB/s")
     std::optional<std::uint64_t> bps;
   };
   const Row rows[] = {
-      {"40M", 40'000'000},     {"40MB/s", 40'000'000},     {"40 MB/s", 40'000'000}, {"400mb/s", 400'000'000},
-      {"1.5G", 1'500'000'000}, {"1.5GB/s", 1'500'000'000}, {"800k", 800'000},       {"40MB", 40'000'000},
-      {"40M/s", 40'000'000},   {"40", 40'000'000},         {"170MB/s", 170'000'000}, {"1.2G", 1'200'000'000},
-      {"12Mb", 12'000'000},    {"500k", 500'000},          {"", std::nullopt},      {"M", std::nullopt},
-      {"0M", std::nullopt},    {"0", std::nullopt},        {"-5M", std::nullopt},   {"40X", std::nullopt},
-      {"4 0M", std::nullopt},  {"fast", std::nullopt},       {"nan", std::nullopt},   {"inf", std::nullopt},
+      {"40M", 40'000'000},
+      {"40MB/s", 40'000'000},
+      {"40 MB/s", 40'000'000},
+      {"400mb/s", 400'000'000},
+      {"1.5G", 1'500'000'000},
+      {"1.5GB/s", 1'500'000'000},
+      {"800k", 800'000},
+      {"40MB", 40'000'000},
+      {"40M/s", 40'000'000},
+      {"40", 40'000'000},
+      {"170MB/s", 170'000'000},
+      {"1.2G", 1'200'000'000},
+      {"12Mb", 12'000'000},
+      {"500k", 500'000},
+      {"", std::nullopt},
+      {"M", std::nullopt},
+      {"0M", std::nullopt},
+      {"0", std::nullopt},
+      {"-5M", std::nullopt},
+      {"40X", std::nullopt},
+      {"4 0M", std::nullopt},
+      {"fast", std::nullopt},
+      {"nan", std::nullopt},
+      {"inf", std::nullopt},
       // Beyond any link: saturated (never an overflowing conversion), so range checks name it out of range.
-      {"1e30", std::numeric_limits<std::uint64_t>::max()},   {"1e16", std::numeric_limits<std::uint64_t>::max()},
+      {"1e30", std::numeric_limits<std::uint64_t>::max()},
+      {"1e16", std::numeric_limits<std::uint64_t>::max()},
       {"1000000G", 1'000'000'000'000'000},
       // Positive but below half a byte per second: the smallest rate, never zero (found by fuzz_rates).
-      {"1e-7", 1},  {"0.0000004M", 1},  {"0.4", 400'000},  {"0.0000026M", 3},
+      {"1e-7", 1},
+      {"0.0000004M", 1},
+      {"0.4", 400'000},
+      {"0.0000026M", 3},
   };
   for (const auto& r : rows) {
     CAPTURE(r.in);

@@ -7,20 +7,27 @@ using namespace usbsat::topology;
 namespace {
 const std::string kPci = "/sys/devices/pci0000:00/0000:00:14.0";
 
-Node controller() { return {NodeKind::Controller, ControllerInfo{.syspath = kPci, .bdf = "0000:00:14.0", .kind = HcdKind::Xhci}}; }
+Node controller() {
+  return {NodeKind::Controller,
+          ControllerInfo{.syspath = kPci, .bdf = "0000:00:14.0", .kind = HcdKind::Xhci}};
+}
 Node root_hub(int bus, UsbSpeed s) {
-  return {NodeKind::RootHub, UsbDeviceInfo{.syspath = kPci + "/usb" + std::to_string(bus), .name = "usb" + std::to_string(bus),
-                                           .busnum = static_cast<unsigned>(bus), .speed = s}};
+  return {NodeKind::RootHub, UsbDeviceInfo{.syspath = kPci + "/usb" + std::to_string(bus),
+                                           .name = "usb" + std::to_string(bus),
+                                           .busnum = static_cast<unsigned>(bus),
+                                           .speed = s}};
 }
 Node port(int bus, int n, std::optional<std::string> peer = {}) {
   const std::string hub = kPci + "/usb" + std::to_string(bus);
   const std::string name = "usb" + std::to_string(bus) + "-port" + std::to_string(n);
-  return {NodeKind::Port, PortInfo{.syspath = hub + "/" + std::to_string(bus) + "-0:1.0/" + name, .name = name,
-                                   .number = static_cast<unsigned>(n), .peer = peer}};
+  return {NodeKind::Port, PortInfo{.syspath = hub + "/" + std::to_string(bus) + "-0:1.0/" + name,
+                                   .name = name,
+                                   .number = static_cast<unsigned>(n),
+                                   .peer = peer}};
 }
 std::string port_path(int bus, int n) {
-  return kPci + "/usb" + std::to_string(bus) + "/" + std::to_string(bus) + "-0:1.0/usb" + std::to_string(bus) +
-         "-port" + std::to_string(n);
+  return kPci + "/usb" + std::to_string(bus) + "/" + std::to_string(bus) + "-0:1.0/usb" +
+         std::to_string(bus) + "-port" + std::to_string(n);
 }
 }  // namespace
 

@@ -14,20 +14,25 @@ std::string bytes(std::initializer_list<int> b) {
 }
 // SanDisk Extreme 0781:558c, bcdUSB 3.20: one config, interface 0 with BOT (alt 0) and UAS (alt 1).
 std::string uas_device() {
-  const std::string dev = bytes({18, 1, 0x20, 0x03, 0, 0, 0, 9, 0x81, 0x07, 0x8c, 0x55, 0x12, 0x10, 1, 2, 3, 1});
+  const std::string dev =
+      bytes({18, 1, 0x20, 0x03, 0, 0, 0, 9, 0x81, 0x07, 0x8c, 0x55, 0x12, 0x10, 1, 2, 3, 1});
   const std::string alt0 = bytes({9, 4, 0, 0, 2, 0x08, 0x06, 0x50, 0}) + bytes({7, 5, 0x81, 2, 0, 4, 0}) +
-                           bytes({6, 0x30, 15, 0, 0, 0}) + bytes({7, 5, 0x02, 2, 0, 4, 0}) + bytes({6, 0x30, 15, 0, 0, 0});
+                           bytes({6, 0x30, 15, 0, 0, 0}) + bytes({7, 5, 0x02, 2, 0, 4, 0}) +
+                           bytes({6, 0x30, 15, 0, 0, 0});
   const std::string alt1 = bytes({9, 4, 0, 1, 4, 0x08, 0x06, 0x62, 0}) + bytes({7, 5, 0x01, 2, 0, 4, 0}) +
                            bytes({4, 0x24, 1, 0}) + bytes({7, 5, 0x82, 2, 0, 4, 0}) + bytes({4, 0x24, 2, 0});
   const std::size_t total = 9 + alt0.size() + alt1.size();
-  const std::string cfg = bytes({9, 2, static_cast<int>(total & 0xff), static_cast<int>(total >> 8), 1, 1, 0, 0x80, 112});
+  const std::string cfg =
+      bytes({9, 2, static_cast<int>(total & 0xff), static_cast<int>(total >> 8), 1, 1, 0, 0x80, 112});
   return dev + cfg + alt0 + alt1;
 }
 std::string bos(std::initializer_list<std::string> caps) {
   std::string body;
   for (const auto& c : caps) body += c;
   const std::size_t total = 5 + body.size();
-  return bytes({5, 0x0f, static_cast<int>(total & 0xff), static_cast<int>(total >> 8), static_cast<int>(caps.size())}) + body;
+  return bytes({5, 0x0f, static_cast<int>(total & 0xff), static_cast<int>(total >> 8),
+                static_cast<int>(caps.size())}) +
+         body;
 }
 const std::string kUsb2Ext = bytes({7, 0x10, 0x02, 0x1e, 0xf4, 0, 0});
 const std::string kSs = bytes({10, 0x10, 0x03, 0, 0x0e, 0, 1, 10, 0xff, 0x07});
@@ -42,7 +47,9 @@ std::string ssp(std::initializer_list<std::uint32_t> attrs, std::uint16_t func, 
     for (int i = 0; i < 4; ++i) s += static_cast<char>((a >> (8 * i)) & 0xff);
   return s;
 }
-std::uint32_t sublink(unsigned ssid, unsigned st, unsigned gbps) { return ssid | (3u << 4) | (st << 6) | (1u << 14) | (gbps << 16); }
+std::uint32_t sublink(unsigned ssid, unsigned st, unsigned gbps) {
+  return ssid | (3u << 4) | (st << 6) | (1u << 14) | (gbps << 16);
+}
 }  // namespace
 
 TEST_CASE("descriptors: device, config and every alternate setting") {
@@ -96,7 +103,8 @@ TEST_CASE("descriptors: truncation at every length never crashes and keeps what 
   CHECK(cut.truncated);
   CHECK(cut.alt_settings(0, 1).size() == 1);  // alt 1's interface descriptor itself is cut
   // A zero-length descriptor would loop forever: it stops the parse instead.
-  CHECK(parse_usb_descriptors(bytes({18, 1, 0, 2, 0, 0, 0, 64, 1, 2, 3, 4, 0, 1, 0, 0, 0, 1, 0, 0})).truncated);
+  CHECK(
+      parse_usb_descriptors(bytes({18, 1, 0, 2, 0, 0, 0, 64, 1, 2, 3, 4, 0, 1, 0, 0, 0, 1, 0, 0})).truncated);
 }
 
 TEST_CASE("BOS: capable speed from the device capabilities") {
@@ -108,14 +116,14 @@ TEST_CASE("BOS: capable speed from the device capabilities") {
   const Row rows[] = {
       {"USB 2.0 extension only", bos({kUsb2Ext}), UsbSpeed::High},
       {"SuperSpeed", bos({kUsb2Ext, kSs}), UsbSpeed::Super},
-      {"SSP Gen 2x1 (one SSID, 10 Gb/s)", bos({kUsb2Ext, kSs, ssp({sublink(0, 0, 10), sublink(0, 2, 10)}, 0x1100, 0)}),
-       UsbSpeed::SuperPlus},
+      {"SSP Gen 2x1 (one SSID, 10 Gb/s)",
+       bos({kUsb2Ext, kSs, ssp({sublink(0, 0, 10), sublink(0, 2, 10)}, 0x1100, 0)}), UsbSpeed::SuperPlus},
       {"SSP Gen 2x2 (SSIDs 5 and 10 Gb/s)",
        bos({kUsb2Ext, kSs,
             ssp({sublink(0, 0, 5), sublink(0, 2, 5), sublink(1, 0, 10), sublink(1, 2, 10)}, 0x1100, 1)}),
        UsbSpeed::SuperPlus2x2},
-      {"SSP Gen 1x2 (one SSID, 5 Gb/s lanes)", bos({kSs, ssp({sublink(0, 0, 5), sublink(0, 2, 5)}, 0x1100, 0)}),
-       UsbSpeed::SuperPlus},
+      {"SSP Gen 1x2 (one SSID, 5 Gb/s lanes)",
+       bos({kSs, ssp({sublink(0, 0, 5), sublink(0, 2, 5)}, 0x1100, 0)}), UsbSpeed::SuperPlus},
       {"SSP, 10 Gb/s lanes, min 2 lanes", bos({ssp({sublink(0, 0, 10), sublink(0, 2, 10)}, 0x2200, 0)}),
        UsbSpeed::SuperPlus2x2},
       {"empty BOS", bos({}), std::nullopt},
@@ -126,7 +134,8 @@ TEST_CASE("BOS: capable speed from the device capabilities") {
     CAPTURE(r.what);
     CHECK(parse_bos_descriptors(r.data).capable_speed() == r.capable);
   }
-  const auto b = parse_bos_descriptors(bos({kUsb2Ext, kSs, ssp({sublink(0, 0, 10), sublink(0, 2, 10)}, 0x1100, 0)}));
+  const auto b =
+      parse_bos_descriptors(bos({kUsb2Ext, kSs, ssp({sublink(0, 0, 10), sublink(0, 2, 10)}, 0x1100, 0)}));
   CHECK(b.usb2_lpm);
   CHECK(b.ss_speeds_supported == 0x000e);
   REQUIRE(b.sublink_speeds.size() == 2);
@@ -136,7 +145,8 @@ TEST_CASE("BOS: capable speed from the device capabilities") {
 
 TEST_CASE("BOS: truncation at every length never crashes") {
   const std::string full =
-      bos({kUsb2Ext, kSs, ssp({sublink(0, 0, 5), sublink(0, 2, 5), sublink(1, 0, 10), sublink(1, 2, 10)}, 0x1100, 1)});
+      bos({kUsb2Ext, kSs,
+           ssp({sublink(0, 0, 5), sublink(0, 2, 5), sublink(1, 0, 10), sublink(1, 2, 10)}, 0x1100, 1)});
   for (std::size_t n = 0; n < full.size(); ++n) {
     CAPTURE(n);
     const auto b = parse_bos_descriptors(std::string_view(full).substr(0, n));

@@ -14,20 +14,14 @@ TEST_CASE("parse_devnum: two decimal numbers around a colon, each fitting an uns
     std::optional<DevNum> want;
   };
   const Row rows[] = {
-      {"8:16", DevNum{8, 16}},
-      {"8:16\n", DevNum{8, 16}},  // a sysfs `dev` file
-      {" 253:0 ", DevNum{253, 0}},
-      {"4294967295:0", DevNum{4294967295u, 0}},
+      {"8:16", DevNum{8, 16}},        {"8:16\n", DevNum{8, 16}},  // a sysfs `dev` file
+      {" 253:0 ", DevNum{253, 0}},    {"4294967295:0", DevNum{4294967295u, 0}},
       {"4294967296:0", std::nullopt},  // does not fit
       {"-1:5", std::nullopt},          // a sign is not a number here
-      {"+8:16", std::nullopt},
-      {"8", std::nullopt},
-      {"8:", std::nullopt},
-      {":16", std::nullopt},
-      {"8:16:1", std::nullopt},
-      {"0x8:16", std::nullopt},
-      {"8 :16", std::nullopt},
-      {"", std::nullopt},
+      {"+8:16", std::nullopt},        {"8", std::nullopt},
+      {"8:", std::nullopt},           {":16", std::nullopt},
+      {"8:16:1", std::nullopt},       {"0x8:16", std::nullopt},
+      {"8 :16", std::nullopt},        {"", std::nullopt},
   };
   for (const auto& r : rows) {
     CAPTURE(r.in);
@@ -57,9 +51,9 @@ TEST_CASE("parse_mountinfo: device, mount point, type and source of every well-f
       "30 26 8:17 / /mnt/my\\040backup rw,relatime shared:5 master:2 - ext4 /dev/sdb1 rw\n"
       "31 26 8:17 / /mnt/b rw - vfat /dev/sdb1 rw\n"
       "garbage line\n"
-      "40 26 8:33 / /no/separator rw ext4 /dev/sdc1 rw\n"   // no " - "
-      "41 26 8:33 / /short rw - ext4\n"                       // nothing after the type
-      "45 26 8:33 / /five - ext4 /dev/sdc1 rw\n"              // no options field
+      "40 26 8:33 / /no/separator rw ext4 /dev/sdc1 rw\n"  // no " - "
+      "41 26 8:33 / /short rw - ext4\n"                    // nothing after the type
+      "45 26 8:33 / /five - ext4 /dev/sdc1 rw\n"           // no options field
       "42 26 x:1 / /bad/devnum rw - ext4 /dev/sdc1 rw\n"
       "43 26 0:45 / /srv rw - btrfs /dev/disk\\040one rw\n"
       "\n"

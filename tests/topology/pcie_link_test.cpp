@@ -9,10 +9,12 @@ TEST_CASE("parse_pcie_speed handles old and new kernel spellings") {
     const char* text;
     std::optional<double> gts;
   };
-  const Row rows[] = {{"2.5 GT/s", 2.5},       {"5 GT/s", 5.0},         {"5.0 GT/s PCIe", 5.0},
-                      {"8 GT/s", 8.0},         {"8.0 GT/s PCIe", 8.0},  {"16.0 GT/s PCIe\n", 16.0},
-                      {"32.0 GT/s PCIe", 32.0}, {"Unknown speed", std::nullopt}, {"Unknown", std::nullopt},
-                      {"", std::nullopt},      {"fast GT/s", std::nullopt}};
+  const Row rows[] = {{"2.5 GT/s", 2.5},          {"5 GT/s", 5.0},
+                      {"5.0 GT/s PCIe", 5.0},     {"8 GT/s", 8.0},
+                      {"8.0 GT/s PCIe", 8.0},     {"16.0 GT/s PCIe\n", 16.0},
+                      {"32.0 GT/s PCIe", 32.0},   {"Unknown speed", std::nullopt},
+                      {"Unknown", std::nullopt},  {"", std::nullopt},
+                      {"fast GT/s", std::nullopt}};
   for (const auto& r : rows) {
     CAPTURE(r.text);
     CHECK(parse_pcie_speed(r.text) == r.gts);

@@ -1,5 +1,5 @@
-// Recordings: the envelope parser (table-driven), serial pseudonyms, base64, and record -> JSON -> replay over
-// an in-memory FakeSource giving the same scan.
+// Recordings: the envelope parser (table-driven), serial pseudonyms, base64, and record -> JSON -> replay
+// over an in-memory FakeSource giving the same scan.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -9,12 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/fake_source.hpp"
+#include "topology/drives.hpp"
 #include "topology/recording/linux_capture.hpp"
 #include "topology/recording/recording.hpp"
 #include "topology/recording/recording_source.hpp"
 #include "topology/recording/replay_source.hpp"
 #include "topology/recording/serials.hpp"
-#include "topology/drives.hpp"
 #include "topology/windows/snapshot_json.hpp"
 
 using namespace usbsat::topology;
@@ -41,23 +41,39 @@ FakeSource machine() {
            {{"vendor", "0x8086"}, {"device", "0xa12f"}, {"class", "0x0c0330"}});
   f.hwdb_entry("pci:v00008086d0000A12F", "ID_VENDOR_FROM_DATABASE", "Intel Corporation");
   f.device({.syspath = kXhci + "/usb2", .subsystem = "usb", .devtype = "usb_device", .driver = "usb"},
-           {{"busnum", "2"}, {"devnum", "1"}, {"speed", "5000"}, {"version", " 3.00"}, {"maxchild", "2"},
-            {"bDeviceClass", "09"}, {"idVendor", "1d6b"}, {"idProduct", "0003"}});
+           {{"busnum", "2"},
+            {"devnum", "1"},
+            {"speed", "5000"},
+            {"version", " 3.00"},
+            {"maxchild", "2"},
+            {"bDeviceClass", "09"},
+            {"idVendor", "1d6b"},
+            {"idProduct", "0003"}});
   f.device({.syspath = kEnc,
             .subsystem = "usb",
             .devtype = "usb_device",
             .driver = "usb",
-            .properties = {{"ID_SERIAL", "ASMT_2115_ENC12345"}, {"ID_SERIAL_SHORT", "ENC12345"},
+            .properties = {{"ID_SERIAL", "ASMT_2115_ENC12345"},
+                           {"ID_SERIAL_SHORT", "ENC12345"},
                            {"DEVLINKS", "/dev/disk/by-id/usb-ASMT_2115_ENC12345-0:0"}}},
-           {{"busnum", "2"}, {"devnum", "2"}, {"version", " 3.10"}, {"idVendor", "174c"},
-            {"idProduct", "55aa"}, {"bDeviceClass", "00"}, {"serial", "ENC12345"}, {"product", "Bad \xff\xfe name"}});
+           {{"busnum", "2"},
+            {"devnum", "2"},
+            {"version", " 3.10"},
+            {"idVendor", "174c"},
+            {"idProduct", "55aa"},
+            {"bDeviceClass", "00"},
+            {"serial", "ENC12345"},
+            {"product", "Bad \xff\xfe name"}});
   f.binary(kEnc, "descriptors",
-           bytes({18, 1, 0x10, 3, 0, 0, 0, 9, 0x4c, 0x17, 0xaa, 0x55, 0, 1, 1, 2, 3, 1, 9, 2, 18, 0, 1, 1, 0, 0x80,
-                  112, 9, 4, 0, 0, 2, 8, 6, 0x50, 0}));
+           bytes({18, 1, 0x10, 3, 0, 0, 0, 9,    0x4c, 0x17, 0xaa, 0x55, 0, 1, 1, 2, 3,    1,
+                  9,  2, 18,   0, 1, 1, 0, 0x80, 112,  9,    4,    0,    0, 2, 8, 6, 0x50, 0}));
   f.unreadable(kEnc, "speed");
-  f.device({.syspath = kEnc + "/2-1:1.0", .subsystem = "usb", .devtype = "usb_interface", .driver = "usb-storage"},
-           {{"bInterfaceNumber", "00"}, {"bInterfaceClass", "08"}, {"bInterfaceSubClass", "06"},
-            {"bInterfaceProtocol", "50"}});
+  f.device(
+      {.syspath = kEnc + "/2-1:1.0", .subsystem = "usb", .devtype = "usb_interface", .driver = "usb-storage"},
+      {{"bInterfaceNumber", "00"},
+       {"bInterfaceClass", "08"},
+       {"bInterfaceSubClass", "06"},
+       {"bInterfaceProtocol", "50"}});
   f.device({.syspath = kLun, .subsystem = "scsi", .devtype = "scsi_device", .driver = "sd"},
            {{"vendor", "ASMT"}, {"model", "2115"}, {"queue_depth", "1"}, {"type", "0"}});
   f.device({.syspath = kLun + "/block/sdb", .subsystem = "block", .devtype = "disk", .devnode = "/dev/sdb"},
@@ -77,7 +93,9 @@ std::string record(FakeSource& f, bool keep_serials) {
   return record_linux(f, kConfig, meta, keep_serials).document;
 }
 
-const UsbDeviceInfo& enclosure(const Topology& t) { return t.graph()[*t.find(kEnc)].as<UsbDeviceInfo>(); }
+const UsbDeviceInfo& enclosure(const Topology& t) {
+  return t.graph()[*t.find(kEnc)].as<UsbDeviceInfo>();
+}
 
 std::vector<std::string> syspaths(const Topology& t) {
   std::vector<std::string> out;
@@ -87,12 +105,18 @@ std::vector<std::string> syspaths(const Topology& t) {
 
 /// A minimal valid recording with `envelope` fields replaced (null: removed).
 std::string doc_with(const nlohmann::json& changes) {
-  nlohmann::json d = {{"format", "usbsat-recording"}, {"version", 1}, {"platform", "linux"},
-                      {"recorded_at", "2024-05-01T12:00:00Z"}, {"usbsat_version", "0.1.0"}, {"host", "h"},
+  nlohmann::json d = {{"format", "usbsat-recording"},
+                      {"version", 1},
+                      {"platform", "linux"},
+                      {"recorded_at", "2024-05-01T12:00:00Z"},
+                      {"usbsat_version", "0.1.0"},
+                      {"host", "h"},
                       {"data", nlohmann::json::object()}};
   for (const auto& [k, v] : changes.items()) {
-    if (v.is_null()) d.erase(k);
-    else d[k] = v;
+    if (v.is_null())
+      d.erase(k);
+    else
+      d[k] = v;
   }
   return d.dump();
 }
@@ -170,7 +194,8 @@ TEST_CASE("recording: a Windows snapshot records with serials hidden and replays
       CHECK(replayed[i].speed == live[i].speed);
       CHECK(replayed[i].vid_pid == live[i].vid_pid);
       CHECK(replayed[i].size_bytes == live[i].size_bytes);
-      CHECK(replayed[i].serial == (live[i].serial ? std::optional(pseudonym(*live[i].serial)) : std::nullopt));
+      CHECK(replayed[i].serial ==
+            (live[i].serial ? std::optional(pseudonym(*live[i].serial)) : std::nullopt));
     }
     // --keep-serials: the snapshot as collected.
     const auto kept = record_windows(snap, meta, true);
@@ -178,7 +203,8 @@ TEST_CASE("recording: a Windows snapshot records with serials hidden and replays
   }
 }
 
-TEST_CASE("recording: a Windows serial is hidden in instance IDs and symbolic links whatever their letter case") {
+TEST_CASE(
+    "recording: a Windows serial is hidden in instance IDs and symbolic links whatever their letter case") {
   // Windows upper-cases a USB serial in the instance ID and lower-cases it in the hub's symbolic link.
   windows::UsbDevice hub_dev;
   hub_dev.instance_id = "USB\\VID_05E3&PID_0626\\ABCD1234";
@@ -221,7 +247,7 @@ TEST_CASE("recording: pseudonyms are stable, short and distinct") {
   d.syspath = "/sys/x";
   d.properties = {{"ID_SERIAL", "V_M_1"}, {"ID_SCSI_SERIAL", "SCSI9999"}, {"ID_MODEL", "M"}};
   c.devices["/sys/x"] = d;
-  c.attributes["/sys/x"]["serial"] = "1";     // short: replaced as the value, never inside other text
+  c.attributes["/sys/x"]["serial"] = "1";  // short: replaced as the value, never inside other text
   c.attributes["/sys/x"]["product"] = "1 of SCSI9999";
   c.devices["/sys/devices/pci0000:00/0000:00:14.0/usb1"] = RawDevice{};
   c.attributes["/sys/devices/pci0000:00/0000:00:14.0/usb1"]["serial"] = "0000:00:14.0";  // a bus id: stays
@@ -236,8 +262,8 @@ TEST_CASE("recording: pseudonyms are stable, short and distinct") {
 }
 
 TEST_CASE("recording: base64 round-trips and rejects what is not base64") {
-  for (std::string s : {std::string(), std::string("f"), std::string("fo"), std::string("foo"), std::string("foob"),
-                        std::string("\0\xff\x10", 3)})
+  for (std::string s : {std::string(), std::string("f"), std::string("fo"), std::string("foo"),
+                        std::string("foob"), std::string("\0\xff\x10", 3)})
     CHECK(base64_decode(base64_encode(s)) == s);
   CHECK(base64_encode("foobar") == "Zm9vYmFy");
   CHECK(base64_encode("fo") == "Zm8=");
@@ -293,13 +319,16 @@ TEST_CASE("recording: the platform dispatch and the Linux payload check keys and
   const auto good = nlohmann::json::parse(record(f, true));
   const auto data_with = [&](const char* key, nlohmann::json v) {
     auto d = good["data"];
-    if (v.is_null()) d.erase(key);
-    else d[key] = v;
+    if (v.is_null())
+      d.erase(key);
+    else
+      d[key] = v;
     return nlohmann::json{{"data", d}};
   };
   const std::vector<Case> cases = {
       {{{"platform", "windows"}, {"data", "not an object"}}, "\"data\" is not an object"},
-      {{{"platform", "plan9"}}, "unknown platform \"plan9\" (this build reads \"linux\" and \"windows\" recordings)"},
+      {{{"platform", "plan9"}},
+       "unknown platform \"plan9\" (this build reads \"linux\" and \"windows\" recordings)"},
       {{{"data", nlohmann::json::object()}}, "data: missing key \"enumerate\""},
       {data_with("devices", nullptr), "data: missing key \"devices\""},
       {data_with("devices", nlohmann::json::array()), "data.devices: expected an object"},
@@ -308,7 +337,8 @@ TEST_CASE("recording: the platform dispatch and the Linux payload check keys and
       {data_with("binary_attributes", {{"/sys/x", {{"descriptors", "!!"}}}}), "not valid base64"},
       {data_with("enumerate", {{"usb", {"/sys/nowhere"}}}), "lists /sys/nowhere, which has no record"},
       {data_with("hwdb", {{"k", {"just-a-string"}}}), "data.hwdb[\"k\"]: expected [key, value] pairs"},
-      {data_with("read_problems", {{{"call", -1}}}), "data.read_problems[].call: expected a non-negative integer"},
+      {data_with("read_problems", {{{"call", -1}}}),
+       "data.read_problems[].call: expected a non-negative integer"},
       {data_with("files", {{"/mi", {{"base64", 3}}}}), "data.files[\"/mi\"]: expected a string or"},
   };
   for (const auto& c : cases) {

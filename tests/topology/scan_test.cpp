@@ -14,7 +14,9 @@ using usbsat::testing::FakeSource;
 
 namespace {
 using namespace usbsat::testing::fake;
-std::optional<Vertex> by_name(const Topology& t, std::string_view name) { return t.find_by_name(name); }
+std::optional<Vertex> by_name(const Topology& t, std::string_view name) {
+  return t.find_by_name(name);
+}
 }  // namespace
 
 TEST_CASE("scan: PCI chain, controller identity and names from the hwdb") {
@@ -170,8 +172,11 @@ TEST_CASE("scan: without the quirk a UAS-capable BOT binding has no visible reas
 
   FakeSource g = system();
   usb_interface(g, kXhci + "/usb2/2-1/2-1:1.0", "uas",
-                {{"bInterfaceNumber", "00"}, {"bInterfaceClass", "08"}, {"bInterfaceSubClass", "06"},
-                 {"bInterfaceProtocol", "62"}, {"bAlternateSetting", " 1"}});
+                {{"bInterfaceNumber", "00"},
+                 {"bInterfaceClass", "08"},
+                 {"bInterfaceSubClass", "06"},
+                 {"bInterfaceProtocol", "62"},
+                 {"bAlternateSetting", " 1"}});
   auto u = scan(g, {.mountinfo_path = ""});
   const auto& ui = u.topology[*u.topology.find(kXhci + "/usb2/2-1/2-1:1.0")].as<InterfaceInfo>();
   CHECK(ui.storage == StorageProtocol::Uas);
@@ -251,7 +256,8 @@ TEST_CASE("scan: one bad device is a diagnostic, a missing controller is tolerat
   FakeSource f = system();
   usb_device(f, kXhci + "/usb2/bogus-name", {{"speed", "480"}});
   // A root hub whose controller directory is not a device (partial recording).
-  usb_device(f, "/sys/devices/pci0000:00/0000:00:14.0/usb5", {{"busnum", "5"}, {"speed", "480"}, {"maxchild", "1"}});
+  usb_device(f, "/sys/devices/pci0000:00/0000:00:14.0/usb5",
+             {{"busnum", "5"}, {"speed", "480"}, {"maxchild", "1"}});
   auto r = scan(f, {.mountinfo_path = ""});
   CHECK(r.diagnostics.size() == 2);
   bool bogus = false, missing = false;
@@ -306,8 +312,15 @@ TEST_CASE("scan: USB string descriptors lose surrounding whitespace, as lsusb sh
     CAPTURE(row.raw);
     FakeSource f = system();
     usb_device(f, kXhci + "/usb1/1-2",
-               {{"busnum", "1"}, {"devnum", "3"}, {"speed", "480"}, {"version", " 3.00"}, {"idVendor", "0781"},
-                {"idProduct", "5591"}, {"bDeviceClass", "00"}, {"manufacturer", row.raw}, {"product", row.raw},
+               {{"busnum", "1"},
+                {"devnum", "3"},
+                {"speed", "480"},
+                {"version", " 3.00"},
+                {"idVendor", "0781"},
+                {"idProduct", "5591"},
+                {"bDeviceClass", "00"},
+                {"manufacturer", row.raw},
+                {"product", row.raw},
                 {"serial", row.raw}});
     const auto r = scan(f, {.mountinfo_path = ""});
     const auto& d = r.topology[*r.topology.find_by_name("1-2")].as<UsbDeviceInfo>();
@@ -323,8 +336,8 @@ namespace {
 struct BadInput {
   const char* name;
   std::function<void(FakeSource&)> mutate;
-  std::string where;                            ///< the diagnostic's `where`
-  std::string says;                             ///< a part of its message
+  std::string where;                             ///< the diagnostic's `where`
+  std::string says;                              ///< a part of its message
   std::function<void(const Topology&)> unknown;  ///< checks the value stayed unknown
 };
 
@@ -336,10 +349,16 @@ const std::string kPort = kXhci + "/usb2/2-0:1.0/usb2-port1";
 const UsbDeviceInfo& usb_named(const Topology& t, std::string_view name) {
   return t[*t.find_by_name(name)].as<UsbDeviceInfo>();
 }
-const BlockInfo& sdb(const Topology& t) { return t[*t.find_by_name("sdb")].as<BlockInfo>(); }
+const BlockInfo& sdb(const Topology& t) {
+  return t[*t.find_by_name("sdb")].as<BlockInfo>();
+}
 
-void stick_speed(FakeSource& f, const std::string& speed) { f.attr(kXhci + "/usb1/1-2", "speed", speed); }
-void stick_speed_unknown(const Topology& t) { CHECK_FALSE(usb_named(t, "1-2").speed); }
+void stick_speed(FakeSource& f, const std::string& speed) {
+  f.attr(kXhci + "/usb1/1-2", "speed", speed);
+}
+void stick_speed_unknown(const Topology& t) {
+  CHECK_FALSE(usb_named(t, "1-2").speed);
+}
 }  // namespace
 
 TEST_CASE("scan: implausible, unreadable or dangling values stay unknown and are reported") {
@@ -352,8 +371,8 @@ TEST_CASE("scan: implausible, unreadable or dangling values stay unknown and are
        stick_speed_unknown},
       {"speed garbage", [](FakeSource& f) { stick_speed(f, "fast\x01"); }, kXhci + "/usb1/1-2",
        "'speed' = 'fast?'", stick_speed_unknown},
-      {"speed unreadable", [](FakeSource& f) { f.unreadable(kXhci + "/usb1/1-2", "speed"); }, kXhci + "/usb1/1-2",
-       "'speed' could not be read", stick_speed_unknown},
+      {"speed unreadable", [](FakeSource& f) { f.unreadable(kXhci + "/usb1/1-2", "speed"); },
+       kXhci + "/usb1/1-2", "'speed' could not be read", stick_speed_unknown},
       {"max_link_speed inf", [](FakeSource& f) { f.attr(kXhci, "max_link_speed", "inf GT/s"); }, kXhci,
        "'max_link_speed' = 'inf GT/s'",
        [](const Topology& t) { CHECK_FALSE(t[*t.find(kXhci)].as<ControllerInfo>().link.max_speed_gts); }},
@@ -379,8 +398,8 @@ TEST_CASE("scan: implausible, unreadable or dangling values stay unknown and are
          CHECK_FALSE(sdb(t).queue_depth);
          CHECK_FALSE(t[*t.find(kLun)].as<ScsiDeviceInfo>().queue_depth);
        }},
-      {"peer dangling", [](FakeSource& f) { f.link(kPort, "peer", "/sys/devices/nowhere/usb9-port1"); }, kPort,
-       "not a scanned port",
+      {"peer dangling", [](FakeSource& f) { f.link(kPort, "peer", "/sys/devices/nowhere/usb9-port1"); },
+       kPort, "not a scanned port",
        [](const Topology& t) { CHECK_FALSE(t[*t.find(kPort)].as<PortInfo>().peer); }},
       {"peer self", [](FakeSource& f) { f.link(kPort, "peer", kPort); }, kPort, "the port itself",
        [](const Topology& t) { CHECK_FALSE(t[*t.find(kPort)].as<PortInfo>().peer); }},
@@ -390,7 +409,8 @@ TEST_CASE("scan: implausible, unreadable or dangling values stay unknown and are
          const std::string x = kRoot + "/0000:00:1c.6/0000:07:00.0";
          f.device({.syspath = x, .subsystem = "pci", .driver = "xhci_hcd", .parent = kRoot},
                   {{"vendor", "0x1b21"}, {"device", "0x2142"}, {"class", "0x0c0330"}});
-         usb_device(f, x + "/usb7", {{"busnum", "7"}, {"speed", "480"}, {"maxchild", "0"}, {"bDeviceClass", "09"}});
+         usb_device(f, x + "/usb7",
+                    {{"busnum", "7"}, {"speed", "480"}, {"maxchild", "0"}, {"bDeviceClass", "09"}});
        },
        kRoot + "/0000:00:1c.6", "not in the device tree",
        [](const Topology& t) { CHECK(t.find(kRoot + "/0000:00:1c.6/0000:07:00.0")); }},  // the scan goes on
@@ -414,10 +434,12 @@ TEST_CASE("scan: implausible, unreadable or dangling values stay unknown and are
 TEST_CASE("scan: a USB device whose root hub is missing is reported, not attached to a guess") {
   FakeSource f = system();
   // 5-1 below a usb5 directory that is no device: no root hub, no controller.
-  usb_device(f, "/sys/devices/platform/dwc3.0/usb5/5-1", {{"busnum", "5"}, {"speed", "480"}, {"bDeviceClass", "00"}});
+  usb_device(f, "/sys/devices/platform/dwc3.0/usb5/5-1",
+             {{"busnum", "5"}, {"speed", "480"}, {"bDeviceClass", "00"}});
   const auto r = scan(f, {.mountinfo_path = ""});
   bool reported = false;
-  for (const auto& d : r.diagnostics) reported |= d.message.find("/sys/devices/platform/dwc3.0/usb5") != std::string::npos;
+  for (const auto& d : r.diagnostics)
+    reported |= d.message.find("/sys/devices/platform/dwc3.0/usb5") != std::string::npos;
   CHECK(reported);
   auto dev = r.topology.find_by_name("5-1");
   REQUIRE(dev);
@@ -440,7 +462,8 @@ TEST_CASE("scan: a mountinfo file that cannot be read is an error, the system's 
   FakeSource g = system();
   const auto r = scan(g, {});  // FakeSource has no /proc/self/mountinfo
   bool warned = false;
-  for (const auto& d : r.diagnostics) warned |= d.where == "/proc/self/mountinfo" && d.severity == Severity::Warning;
+  for (const auto& d : r.diagnostics)
+    warned |= d.where == "/proc/self/mountinfo" && d.severity == Severity::Warning;
   CHECK(warned);
 }
 
@@ -450,11 +473,14 @@ TEST_CASE("scan: an NVMe namespace head of native multipath is listed, with its 
   const std::string subsys = "/sys/devices/virtual/nvme-subsystem/nvme-subsys1";
   f.device({.syspath = kRoot + "/0000:00:1d.0/0000:3d:00.0", .subsystem = "pci", .driver = "nvme"},
            {{"class", "0x010802"}});
-  f.device({.syspath = ctrl, .subsystem = "nvme"}, {{"model", "Samsung SSD 990 PRO 2TB                 "},
-                                                    {"serial", "S7DNNJ0W123456K     "}});
+  f.device({.syspath = ctrl, .subsystem = "nvme"},
+           {{"model", "Samsung SSD 990 PRO 2TB                 "}, {"serial", "S7DNNJ0W123456K     "}});
   f.device({.syspath = subsys, .subsystem = "nvme-subsystem"}, {{"model", "Samsung SSD 990 PRO 2TB"}});
   f.link(subsys, "nvme1", ctrl);
-  f.device({.syspath = subsys + "/nvme1n1", .subsystem = "block", .devtype = "disk", .devnode = "/dev/nvme1n1",
+  f.device({.syspath = subsys + "/nvme1n1",
+            .subsystem = "block",
+            .devtype = "disk",
+            .devnode = "/dev/nvme1n1",
             .parent = subsys},
            {{"size", "3907029168"}, {"dev", "259:3"}});
   const auto r = scan(f, {.mountinfo_path = ""});

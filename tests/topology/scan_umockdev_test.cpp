@@ -2,10 +2,11 @@
 // by CTest or by `umockdev-run -d`), exits 77 when that environment is missing.
 //
 //   USBSAT_EXPECTED=<scenario>.expected.json   compare the scan with the generator's declared truth
-//   USBSAT_EXPECT=thinkpad                      the eudev ThinkPad tree: sdb on EHCI 0000:00:1d.7, 5-1, BOT, 480
-//   (always)                                    the scan survives, and `lsusb -t` on the same tree agrees with it
-// The two cases that need a variable FAIL without it; CTest excludes them (-tce) from the registrations that do
-// not set it, so none of them passes without checking anything.
+//   USBSAT_EXPECT=thinkpad                      the eudev ThinkPad tree: sdb on EHCI 0000:00:1d.7, 5-1, BOT,
+//   480 (always)                                    the scan survives, and `lsusb -t` on the same tree agrees
+//   with it
+// The two cases that need a variable FAIL without it; CTest excludes them (-tce) from the registrations that
+// do not set it, so none of them passes without checking anything.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -44,7 +45,9 @@ const ScanResult& result() {
   }();
   return r;
 }
-const Topology& topo() { return result().topology; }
+const Topology& topo() {
+  return result().topology;
+}
 
 std::string hex4(std::optional<std::uint16_t> v) {
   if (!v) return "";
@@ -52,9 +55,15 @@ std::string hex4(std::optional<std::uint16_t> v) {
   std::snprintf(b, sizeof b, "%04x", *v);
   return b;
 }
-std::string speed_str(std::optional<UsbSpeed> s) { return s ? std::string(to_sysfs_string(*s)) : "?"; }
-int mbps(std::optional<UsbSpeed> s) { return s ? static_cast<int>(nominal_mbps(*s)) : -1; }
-const UsbDeviceInfo& usb(Vertex v) { return topo()[v].as<UsbDeviceInfo>(); }
+std::string speed_str(std::optional<UsbSpeed> s) {
+  return s ? std::string(to_sysfs_string(*s)) : "?";
+}
+int mbps(std::optional<UsbSpeed> s) {
+  return s ? static_cast<int>(nominal_mbps(*s)) : -1;
+}
+const UsbDeviceInfo& usb(Vertex v) {
+  return topo()[v].as<UsbDeviceInfo>();
+}
 
 std::string run(const std::string& cmd) {
   std::string out;
@@ -108,14 +117,19 @@ TEST_CASE("UdevSource's direct sysfs records equal libudev's (udev_enumerate + u
 TEST_CASE("lsusb -t on the same tree agrees with the scan") {
   const std::string text = run("lsusb -t 2>/dev/null");
   std::size_t usb_devices = 0;
-  for (NodeKind k : {NodeKind::RootHub, NodeKind::Hub, NodeKind::Device}) usb_devices += of_kind(topo(), k).size();
+  for (NodeKind k : {NodeKind::RootHub, NodeKind::Hub, NodeKind::Device})
+    usb_devices += of_kind(topo(), k).size();
   if (text.empty()) {
-    CHECK_MESSAGE(usb_devices == 0, "lsusb -t printed nothing, the scan has " << usb_devices << " USB devices");
+    CHECK_MESSAGE(usb_devices == 0,
+                  "lsusb -t printed nothing, the scan has " << usb_devices << " USB devices");
     return;
   }
-  std::set<std::pair<unsigned, unsigned>> lsusb_interfaces;  // (device vertex, interface number) lsusb printed
-  const std::regex root_re(R"(^/:\s+Bus (\d+)\.Port \d+: Dev (\d+), Class=[^,]*, Driver=([^/,]*)(?:/(\d+)p)?, ([0-9.]+)M(?:/x(\d+))?$)");
-  const std::regex dev_re(R"(^(\s*)\|__ Port (\d+): Dev (\d+), If (\d+), Class=[^,]*, Driver=([^/,]*)(?:/(\d+)p)?, ([0-9.]+)M(?:/x(\d+))?$)");
+  std::set<std::pair<unsigned, unsigned>>
+      lsusb_interfaces;  // (device vertex, interface number) lsusb printed
+  const std::regex root_re(
+      R"(^/:\s+Bus (\d+)\.Port \d+: Dev (\d+), Class=[^,]*, Driver=([^/,]*)(?:/(\d+)p)?, ([0-9.]+)M(?:/x(\d+))?$)");
+  const std::regex dev_re(
+      R"(^(\s*)\|__ Port (\d+): Dev (\d+), If (\d+), Class=[^,]*, Driver=([^/,]*)(?:/(\d+)p)?, ([0-9.]+)M(?:/x(\d+))?$)");
   std::set<unsigned> lsusb_buses;
   unsigned bus = 0;
   std::vector<std::pair<std::size_t, unsigned>> stack;  // (indent, device vertex) of the current chain
@@ -187,9 +201,9 @@ TEST_CASE("lsusb -t on the same tree agrees with the scan") {
   }
   CHECK(lines > 0);
   // The other direction: every root hub of the scan is a bus lsusb printed, and every interface of every hub
-  // and device is a line of lsusb -t. lsusb -t prints the interfaces /sys/bus/usb/devices links, one line each,
-  // so an interface a partial recording has only under /sys/devices (and a device without interfaces) cannot
-  // appear there: those are counted, not checked.
+  // and device is a line of lsusb -t. lsusb -t prints the interfaces /sys/bus/usb/devices links, one line
+  // each, so an interface a partial recording has only under /sys/devices (and a device without interfaces)
+  // cannot appear there: those are counted, not checked.
   for (Vertex v : of_kind(topo(), NodeKind::RootHub)) CHECK(lsusb_buses.contains(usb(v).busnum));
   std::size_t unlisted = 0;
   for (NodeKind k : {NodeKind::Hub, NodeKind::Device})
@@ -202,12 +216,14 @@ TEST_CASE("lsusb -t on the same tree agrees with the scan") {
             continue;
           }
           any = true;
-          CHECK_MESSAGE(lsusb_interfaces.contains({static_cast<unsigned>(v), i->number}),
-                        "the scan shows " << usb(v).name << " interface " << i->number << ", lsusb -t does not");
+          CHECK_MESSAGE(
+              lsusb_interfaces.contains({static_cast<unsigned>(v), i->number}),
+              "the scan shows " << usb(v).name << " interface " << i->number << ", lsusb -t does not");
         }
       unlisted += !any;
     }
-  if (unlisted) MESSAGE(unlisted << " USB devices/interfaces are not linked in /sys/bus/usb/devices: not in lsusb -t");
+  if (unlisted)
+    MESSAGE(unlisted << " USB devices/interfaces are not linked in /sys/bus/usb/devices: not in lsusb -t");
 }
 
 TEST_CASE("the eudev ThinkPad tree: sdb on the EHCI at 0000:00:1d.7, port 5-1, usb-storage, 480") {
@@ -228,7 +244,8 @@ TEST_CASE("the eudev ThinkPad tree: sdb on the EHCI at 0000:00:1d.7, port 5-1, u
   const auto& ci = topo()[*c].as<ControllerInfo>();
   CHECK(ci.bdf == "0000:00:1d.7");
   CHECK(ci.kind == HcdKind::Ehci);
-  CHECK(ci.companions == std::vector<std::string>{"0000:00:1d.0", "0000:00:1d.1", "0000:00:1d.2", "0000:00:1d.3"});
+  CHECK(ci.companions ==
+        std::vector<std::string>{"0000:00:1d.0", "0000:00:1d.1", "0000:00:1d.2", "0000:00:1d.3"});
   auto scsi = parent(topo(), *sdb);
   REQUIRE(scsi);
   auto intf = parent(topo(), *scsi);
@@ -285,8 +302,11 @@ TEST_CASE("the scan matches the generator's declared truth") {
     json up = json::array();
     for (Vertex h : pcie_uplink(t, *c)) {
       const auto& hop = t[h].as<PciHopInfo>();
-      up.push_back({{"pci", hop.bdf}, {"speed_gts", opt(hop.link.speed_gts)}, {"width", opt(hop.link.width)},
-                    {"max_speed_gts", opt(hop.link.max_speed_gts)}, {"max_width", opt(hop.link.max_width)}});
+      up.push_back({{"pci", hop.bdf},
+                    {"speed_gts", opt(hop.link.speed_gts)},
+                    {"width", opt(hop.link.width)},
+                    {"max_speed_gts", opt(hop.link.max_speed_gts)},
+                    {"max_width", opt(hop.link.max_width)}});
     }
     CHECK(up == d.at("pcie_uplink"));
     CHECK(mbps(u.speed) == d.at("speed_mbps").get<int>());
@@ -345,13 +365,16 @@ TEST_CASE("the scan matches the generator's declared truth") {
       if (k.controller == *cv && t[k.hub].kind == NodeKind::RootHub) mine.push_back(&k);
     REQUIRE(mine.size() == c.at("connectors").size());
     for (const auto& exp : c.at("connectors")) {
-      const std::string id = exp.at("usb2").is_null() ? exp.at("usb3").get<std::string>() : exp.at("usb2").get<std::string>();
+      const std::string id =
+          exp.at("usb2").is_null() ? exp.at("usb3").get<std::string>() : exp.at("usb2").get<std::string>();
       CAPTURE(id);
       const Connector* k = nullptr;
       for (const auto* m : mine)
         if (m->id == id) k = m;
       REQUIRE(k);
-      auto name_of = [&](std::optional<Vertex> p) { return p ? json(t[*p].as<PortInfo>().name) : json(nullptr); };
+      auto name_of = [&](std::optional<Vertex> p) {
+        return p ? json(t[*p].as<PortInfo>().name) : json(nullptr);
+      };
       CHECK(name_of(k->usb2_port) == exp.at("usb2"));
       CHECK(name_of(k->usb3_port) == exp.at("usb3"));
       const auto& main_port = t[k->usb2_port ? *k->usb2_port : *k->usb3_port].as<PortInfo>();
@@ -399,7 +422,8 @@ TEST_CASE("the scan matches the generator's declared truth") {
     REQUIRE(up);
     if (d.at("port").is_null()) {
       CHECK(t[*up].kind == NodeKind::Controller);
-      if (d.contains("driver_hcd")) CHECK(t[*up].as<ControllerInfo>().driver == d.at("driver_hcd").get<std::string>());
+      if (d.contains("driver_hcd"))
+        CHECK(t[*up].as<ControllerInfo>().driver == d.at("driver_hcd").get<std::string>());
     } else {
       CHECK(t[*up].as<PortInfo>().name == d.at("port").get<std::string>());
       auto hub = parent(t, *up);
@@ -422,7 +446,8 @@ TEST_CASE("the scan matches the generator's declared truth") {
       json alts = json::array();
       for (const auto& a : i->alt_settings) {
         char buf[16];
-        std::snprintf(buf, sizeof buf, "%02x/%02x/%02x", a.interface_class, a.interface_subclass, a.interface_protocol);
+        std::snprintf(buf, sizeof buf, "%02x/%02x/%02x", a.interface_class, a.interface_subclass,
+                      a.interface_protocol);
         alts.push_back(buf);
       }
       CHECK(alts == ei.at("alts"));
@@ -496,7 +521,8 @@ TEST_CASE("no sysfs file or directory is read twice in one scan, at either detai
     const auto r = scan(src, cfg);
     CHECK(r.topology.size() > 0);
     CHECK(!src.reads.empty());
-    for (const auto& read : src.reads) {  // not a structured binding: clang 14 cannot capture one in INFO's lambda
+    for (const auto& read :
+         src.reads) {  // not a structured binding: clang 14 cannot capture one in INFO's lambda
       INFO((detail == ScanDetail::Full ? "Full: " : "Tree: ") << read.first);
       CHECK(read.second == 1);
     }
@@ -519,7 +545,8 @@ TEST_CASE("the Tree scan prints the same topo text as the Full scan") {
       const auto end = s.find('\n', from);
       return s.substr(from, end == std::string::npos ? std::string::npos : end - from);
     };
-    INFO(std::string(all ? "topo --all" : "topo") << ": Full prints '" << line_at(a) << "', Tree '" << line_at(b) << "'");
+    INFO(std::string(all ? "topo --all" : "topo")
+         << ": Full prints '" << line_at(a) << "', Tree '" << line_at(b) << "'");
     CHECK(a == b);
   }
 }

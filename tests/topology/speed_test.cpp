@@ -10,10 +10,14 @@ TEST_CASE("parse_speed accepts every kernel spelling and round-trips") {
     UsbSpeed speed;
     double mbps;
   };
-  const Row rows[] = {{"1.5", UsbSpeed::Low, 1.5},         {"12", UsbSpeed::Full, 12},
-                      {"480", UsbSpeed::High, 480},        {"53.3-480", UsbSpeed::Wireless, 480},
-                      {"5000", UsbSpeed::Super, 5000},     {"10000", UsbSpeed::SuperPlus, 10000},
-                      {"20000", UsbSpeed::SuperPlus2x2, 20000}, {"40000", UsbSpeed::Usb4_40, 40000}};
+  const Row rows[] = {{"1.5", UsbSpeed::Low, 1.5},
+                      {"12", UsbSpeed::Full, 12},
+                      {"480", UsbSpeed::High, 480},
+                      {"53.3-480", UsbSpeed::Wireless, 480},
+                      {"5000", UsbSpeed::Super, 5000},
+                      {"10000", UsbSpeed::SuperPlus, 10000},
+                      {"20000", UsbSpeed::SuperPlus2x2, 20000},
+                      {"40000", UsbSpeed::Usb4_40, 40000}};
   for (const auto& r : rows) {
     CAPTURE(r.text);
     const auto s = parse_speed(r.text);

@@ -9,8 +9,9 @@ TEST_CASE("hex ids") {
     const char* text;
     std::optional<std::uint16_t> v;
   };
-  const Row rows[] = {{"0781", 0x0781}, {"0x0781", 0x0781}, {"8086\n", 0x8086}, {"FFFF", 0xffff}, {" 1d6b ", 0x1d6b},
-                      {"", std::nullopt}, {"12345", std::nullopt}, {"07g1", std::nullopt}, {"0x", std::nullopt}};
+  const Row rows[] = {{"0781", 0x0781},        {"0x0781", 0x0781},     {"8086\n", 0x8086},
+                      {"FFFF", 0xffff},        {" 1d6b ", 0x1d6b},     {"", std::nullopt},
+                      {"12345", std::nullopt}, {"07g1", std::nullopt}, {"0x", std::nullopt}};
   for (const auto& r : rows) {
     CAPTURE(r.text);
     CHECK(parse_hex16(r.text) == r.v);
@@ -32,9 +33,9 @@ TEST_CASE("bcdUSB version strings keep their meaning (3.1 is not 10 Gb/s)") {
     std::optional<std::uint16_t> bcd;
     UsbSpeed capable;
   };
-  const Row rows[] = {{" 1.10", 0x0110, UsbSpeed::Full},  {" 2.00", 0x0200, UsbSpeed::High},
+  const Row rows[] = {{" 1.10", 0x0110, UsbSpeed::Full},   {" 2.00", 0x0200, UsbSpeed::High},
                       {" 2.10\n", 0x0210, UsbSpeed::High}, {" 3.00", 0x0300, UsbSpeed::Super},
-                      {" 3.10", 0x0310, UsbSpeed::Super}, {" 3.20", 0x0320, UsbSpeed::Super},
+                      {" 3.10", 0x0310, UsbSpeed::Super},  {" 3.20", 0x0320, UsbSpeed::Super},
                       {"1.00", 0x0100, UsbSpeed::Full}};
   for (const auto& r : rows) {
     CAPTURE(r.text);
@@ -61,10 +62,14 @@ TEST_CASE("port names round-trip") {
     const char* text;
     std::optional<PortName> p;
   };
-  const Row rows[] = {{"usb2-port3", PortName{"usb2", 3}},       {"1-2.4-port1", PortName{"1-2.4", 1}},
-                      {"usb10-port15\n", PortName{"usb10", 15}}, {"3-1.1-port4", PortName{"3-1.1", 4}},
-                      {"usb2-port0", std::nullopt},              {"port3", std::nullopt},
-                      {"1-2:1.0-port1", std::nullopt},           {"usb2-portx", std::nullopt}};
+  const Row rows[] = {{"usb2-port3", PortName{"usb2", 3}},
+                      {"1-2.4-port1", PortName{"1-2.4", 1}},
+                      {"usb10-port15\n", PortName{"usb10", 15}},
+                      {"3-1.1-port4", PortName{"3-1.1", 4}},
+                      {"usb2-port0", std::nullopt},
+                      {"port3", std::nullopt},
+                      {"1-2:1.0-port1", std::nullopt},
+                      {"usb2-portx", std::nullopt}};
   for (const auto& r : rows) {
     CAPTURE(r.text);
     CHECK(parse_port_name(r.text) == r.p);
@@ -122,7 +127,9 @@ TEST_CASE("usb-storage quirks module parameter") {
 }
 
 TEST_CASE("uevent KEY=VALUE") {
-  auto u = parse_uevent("DEVTYPE=usb_interface\nDRIVER=uas\nPRODUCT=781/558c/1012\nnonsense\nMODALIAS=usb:v0781p558Cd1012dc00\n");
+  auto u = parse_uevent(
+      "DEVTYPE=usb_interface\nDRIVER=uas\nPRODUCT=781/558c/"
+      "1012\nnonsense\nMODALIAS=usb:v0781p558Cd1012dc00\n");
   CHECK(u.size() == 4);
   CHECK(u["DRIVER"] == "uas");
   CHECK(u["PRODUCT"] == "781/558c/1012");
@@ -156,20 +163,23 @@ TEST_CASE("host controller kind from the PCI class and from the driver") {
 }
 
 TEST_CASE("transport of non-USB disks from the syspath") {
-  CHECK(transport_from_syspath("/sys/devices/pci0000:00/0000:00:1d.0/0000:3c:00.0/nvme/nvme0/nvme0n1") == "nvme");
-  CHECK(transport_from_syspath("/sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda") ==
-        "sata");
+  CHECK(transport_from_syspath("/sys/devices/pci0000:00/0000:00:1d.0/0000:3c:00.0/nvme/nvme0/nvme0n1") ==
+        "nvme");
+  CHECK(transport_from_syspath(
+            "/sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda") == "sata");
   CHECK(transport_from_syspath("/sys/devices/pci0000:00/0000:00:04.0/virtio1/block/vda") == "virtio");
   CHECK(transport_from_syspath("/sys/devices/virtual/block/loop0") == "loop");
   CHECK(transport_from_syspath("/sys/devices/virtual/block/dm-0") == "virtual");
-  CHECK(transport_from_syspath("/sys/devices/platform/soc/fe340000.mmc/mmc_host/mmc0/mmc0:aaaa/block/mmcblk0") ==
-        "mmc");
-  CHECK(transport_from_syspath("/sys/devices/pci0000:00/0000:00:1f.2/host0/target0:0:0/0:0:0:0/block/sda") == "scsi");
+  CHECK(transport_from_syspath(
+            "/sys/devices/platform/soc/fe340000.mmc/mmc_host/mmc0/mmc0:aaaa/block/mmcblk0") == "mmc");
+  CHECK(transport_from_syspath("/sys/devices/pci0000:00/0000:00:1f.2/host0/target0:0:0/0:0:0:0/block/sda") ==
+        "scsi");
   CHECK(transport_from_syspath("/sys/devices/weird/xyz") == "unknown");
 }
 
 TEST_CASE("symlink resolution is lexical") {
-  CHECK(resolve_link("/sys/devices/a/usb1/1-1", "../1-0:1.0/usb1-port1") == "/sys/devices/a/usb1/1-0:1.0/usb1-port1");
+  CHECK(resolve_link("/sys/devices/a/usb1/1-1", "../1-0:1.0/usb1-port1") ==
+        "/sys/devices/a/usb1/1-0:1.0/usb1-port1");
   CHECK(resolve_link("/sys/devices/x/y", "../../../bus/usb/drivers/uas") == "/sys/bus/usb/drivers/uas");
   CHECK(resolve_link("/sys/a", "/sys/b/./c") == "/sys/b/c");
   CHECK(resolve_link("/", "../..") == "/");

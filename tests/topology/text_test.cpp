@@ -9,8 +9,9 @@ TEST_CASE("trim strips ASCII whitespace at both ends only") {
   struct Row {
     std::string_view in, out;
   };
-  for (const auto& r : {Row{" SanDisk 3.2Gen1", "SanDisk 3.2Gen1"}, Row{"5000\n", "5000"}, Row{"\t x \r\n", "x"},
-                        Row{"a  b", "a  b"}, Row{"", ""}, Row{" \v\f ", ""}, Row{"ASMT    ", "ASMT"}}) {
+  for (const auto& r :
+       {Row{" SanDisk 3.2Gen1", "SanDisk 3.2Gen1"}, Row{"5000\n", "5000"}, Row{"\t x \r\n", "x"},
+        Row{"a  b", "a  b"}, Row{"", ""}, Row{" \v\f ", ""}, Row{"ASMT    ", "ASMT"}}) {
     CAPTURE(r.in);
     CHECK(trim(r.in) == r.out);
   }

@@ -66,8 +66,9 @@ TEST_CASE("UdevSource refuses non-regular and oversized attributes with a proble
     bool binary;
     std::string_view says;
   };
-  for (const auto& row : {Row{"fifo", false, "FIFO"}, Row{"product", false, "character device"},
-                          Row{"descriptors", true, "character device"}, Row{"big", false, "larger than 65536"}}) {
+  for (const auto& row :
+       {Row{"fifo", false, "FIFO"}, Row{"product", false, "character device"},
+        Row{"descriptors", true, "character device"}, Row{"big", false, "larger than 65536"}}) {
     CAPTURE(row.name);
     const auto v = row.binary ? src->binary_attribute(d, row.name) : src->attribute(d, row.name);
     CHECK_FALSE(v);

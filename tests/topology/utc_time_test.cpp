@@ -15,7 +15,8 @@ TEST_CASE("format_utc: RFC 3339 with seconds or milliseconds, and a readable for
     UtcFormat format;
     std::string_view want;
   };
-  const auto t = system_clock::time_point{seconds{1764623045} + milliseconds{123}};  // 2025-12-01 21:04:05.123
+  const auto t =
+      system_clock::time_point{seconds{1764623045} + milliseconds{123}};  // 2025-12-01 21:04:05.123
   const Row rows[] = {
       {t, UtcFormat::Seconds, "2025-12-01T21:04:05Z"},
       {t, UtcFormat::Milliseconds, "2025-12-01T21:04:05.123Z"},
@@ -25,7 +26,8 @@ TEST_CASE("format_utc: RFC 3339 with seconds or milliseconds, and a readable for
       {system_clock::time_point{seconds{951782400}}, UtcFormat::Seconds, "2000-02-29T00:00:00Z"},  // leap day
       {system_clock::time_point{seconds{4102444799} + milliseconds{999}}, UtcFormat::Milliseconds,
        "2099-12-31T23:59:59.999Z"},
-      {system_clock::time_point{milliseconds{1500}}, UtcFormat::Seconds, "1970-01-01T00:00:01Z"},  // cut, not rounded
+      {system_clock::time_point{milliseconds{1500}}, UtcFormat::Seconds,
+       "1970-01-01T00:00:01Z"},  // cut, not rounded
   };
   for (const auto& r : rows) {
     CAPTURE(r.want);

@@ -24,14 +24,20 @@ bool valid_utf8(const std::string& s) {
   }
 }
 
-json text_json(const std::string& s) { return valid_utf8(s) ? json(s) : json{{"base64", base64_encode(s)}}; }
-json opt_text_json(const std::optional<std::string>& s) { return s ? text_json(*s) : json(nullptr); }
+json text_json(const std::string& s) {
+  return valid_utf8(s) ? json(s) : json{{"base64", base64_encode(s)}};
+}
+json opt_text_json(const std::optional<std::string>& s) {
+  return s ? text_json(*s) : json(nullptr);
+}
 
 [[noreturn]] void bad(const std::string& where, std::string_view what) {
   throw RecordingError("data" + where + ": " + std::string(what));
 }
 
-std::string key_path(const std::string& where, const std::string& key) { return where + "[\"" + key + "\"]"; }
+std::string key_path(const std::string& where, const std::string& key) {
+  return where + "[\"" + key + "\"]";
+}
 
 const json& member(const json& j, const std::string& where, const char* key) {
   auto it = j.find(key);
@@ -88,9 +94,12 @@ AnswersByPath answers_from(const json& j, const std::string& where, bool binary)
 
 std::string_view severity_name(Severity s) {
   switch (s) {
-    case Severity::Info: return "info";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
+    case Severity::Info:
+      return "info";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Error:
+      return "error";
   }
   return "warning";
 }
@@ -181,8 +190,10 @@ nlohmann::json to_json(const LinuxCapture& c) {
   json problems = json::array();
   for (const auto& [call, diags] : c.read_problems)
     for (const auto& d : diags)
-      problems.push_back({{"call", call}, {"severity", severity_name(d.severity)},
-                          {"where", text_json(d.where)}, {"message", text_json(d.message)}});
+      problems.push_back({{"call", call},
+                          {"severity", severity_name(d.severity)},
+                          {"where", text_json(d.where)},
+                          {"message", text_json(d.message)}});
   return {{"enumerate", std::move(enumerated)},
           {"devices", std::move(devices)},
           {"attributes", answers_json(c.attributes, false)},
@@ -220,7 +231,8 @@ LinuxCapture linux_capture_from_json(const nlohmann::json& data) {
     const std::string w = key_path(".lists", path);
     for (const auto& [name, entries] : object(names, w).items()) {
       auto& dst = c.lists[path][name];
-      for (const auto& e : array(entries, key_path(w, name))) dst.push_back(text(e, key_path(w, name) + "[]"));
+      for (const auto& e : array(entries, key_path(w, name)))
+        dst.push_back(text(e, key_path(w, name) + "[]"));
     }
   }
   for (const auto& [key, entries] : object(member(data, "", "hwdb"), ".hwdb").items()) {
@@ -240,10 +252,14 @@ LinuxCapture linux_capture_from_json(const nlohmann::json& data) {
     if (!call.is_number_unsigned()) bad(w + ".call", "expected a non-negative integer");
     const std::string sev = string(member(p, w, "severity"), w + ".severity");
     Diagnostic d;
-    if (sev == "info") d.severity = Severity::Info;
-    else if (sev == "warning") d.severity = Severity::Warning;
-    else if (sev == "error") d.severity = Severity::Error;
-    else bad(w + ".severity", "expected \"info\", \"warning\" or \"error\"");
+    if (sev == "info")
+      d.severity = Severity::Info;
+    else if (sev == "warning")
+      d.severity = Severity::Warning;
+    else if (sev == "error")
+      d.severity = Severity::Error;
+    else
+      bad(w + ".severity", "expected \"info\", \"warning\" or \"error\"");
     d.where = text(member(p, w, "where"), w + ".where");
     d.message = text(member(p, w, "message"), w + ".message");
     c.read_problems[call.get<std::size_t>()].push_back(std::move(d));

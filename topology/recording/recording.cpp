@@ -40,7 +40,8 @@ ScanResult payload_scan(const Envelope& e, const ScanConfig& config) {
       throw RecordingError(err.what());
     }
   }
-  throw RecordingError("unknown platform \"" + e.platform + "\" (this build reads \"linux\" and \"windows\" recordings)");
+  throw RecordingError("unknown platform \"" + e.platform +
+                       "\" (this build reads \"linux\" and \"windows\" recordings)");
 }
 
 }  // namespace
@@ -65,8 +66,9 @@ Envelope parse_envelope(std::string_view text) {
   if (!v->is_number_integer()) throw RecordingError("\"version\" is not an integer");
   const auto version = v->get<long long>();
   if (version > kVersion)
-    throw RecordingError("recording version " + std::to_string(version) + " is newer than this usbsat reads (" +
-                         std::to_string(kVersion) + "): use a newer usbsat");
+    throw RecordingError("recording version " + std::to_string(version) +
+                         " is newer than this usbsat reads (" + std::to_string(kVersion) +
+                         "): use a newer usbsat");
   if (version < 1) throw RecordingError("recording version " + std::to_string(version) + " does not exist");
   Envelope e;
   e.version = static_cast<int>(version);
@@ -94,7 +96,9 @@ std::string write_recording(const Envelope& e) {
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-ScanResult scan_recording(const Envelope& e, const ScanConfig& config) { return payload_scan(e, config); }
+ScanResult scan_recording(const Envelope& e, const ScanConfig& config) {
+  return payload_scan(e, config);
+}
 
 ScanResult load_recording_text(std::string_view text, const ScanConfig& config) {
   return scan_recording(parse_envelope(text), config);
@@ -102,8 +106,7 @@ ScanResult load_recording_text(std::string_view text, const ScanConfig& config) 
 
 ScanResult load_recording(const std::string& path, const ScanConfig& config) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    throw RecordingError(path + ": " + std::strerror(errno));
+  if (::stat(path.c_str(), &st) != 0) throw RecordingError(path + ": " + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) throw RecordingError(path + ": not a regular file");
   if (static_cast<std::uintmax_t>(st.st_size) > kMaxRecordingBytes)
     throw RecordingError(path + ": larger than " + std::to_string(kMaxRecordingBytes >> 20) +

@@ -59,8 +59,8 @@ struct Recorded {
 };
 Recorded record_linux(DeviceSource& live, const ScanConfig& config, Envelope meta, bool keep_serials);
 /// The same for Windows: the live collector's snapshot through the builder (the scan) and as the recording's
-/// `data` (serials hidden unless `keep_serials`); `collected`: the collector's diagnostics, first in the scan's.
-/// Portable: tested on Linux with the Windows fixtures.
+/// `data` (serials hidden unless `keep_serials`); `collected`: the collector's diagnostics, first in the
+/// scan's. Portable: tested on Linux with the Windows fixtures.
 Recorded record_windows(windows::WindowsSnapshot snapshot, Envelope meta, bool keep_serials,
                         std::vector<Diagnostic> collected = {});
 /// `usbsat record`: this system's live scan through the platform's recorder — record_linux() over libudev on

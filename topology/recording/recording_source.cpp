@@ -30,7 +30,8 @@ std::optional<std::string> RecordingSource::attribute(std::string_view syspath, 
   return v;
 }
 
-std::optional<std::string> RecordingSource::binary_attribute(std::string_view syspath, std::string_view name) {
+std::optional<std::string> RecordingSource::binary_attribute(std::string_view syspath,
+                                                             std::string_view name) {
   auto v = inner_.binary_attribute(syspath, name);
   capture_.binary_attributes[std::string(syspath)][std::string(name)] = v;
   return v;

@@ -23,7 +23,8 @@ class RecordingSource final : public DeviceSource {
   const LinuxCapture& capture() const { return capture_; }
 
  private:
-  /// A device record beats an earlier "no device here" for the same syspath; otherwise the first answer stays.
+  /// A device record beats an earlier "no device here" for the same syspath; otherwise the first answer
+  /// stays.
   void keep(const std::string& syspath, const std::optional<RawDevice>& d);
 
   DeviceSource& inner_;

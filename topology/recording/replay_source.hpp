@@ -1,9 +1,9 @@
 #pragma once
 /// ReplaySource: the DeviceSource that answers from a LinuxCapture, as the recorded system answered. A
 /// question the recording never saw (a later usbsat that reads one more attribute) gets "absent", the answer
-/// a system without that file gives, so old recordings keep loading. The exception is a text file the recording
-/// never read (a recording made with --mountinfo ''): it is empty, so replaying it shows no mounts, and no
-/// warning about an unreadable /proc/self/mountinfo that the recorded machine never had.
+/// a system without that file gives, so old recordings keep loading. The exception is a text file the
+/// recording never read (a recording made with --mountinfo ''): it is empty, so replaying it shows no mounts,
+/// and no warning about an unreadable /proc/self/mountinfo that the recorded machine never had.
 #include "topology/recording/linux_capture.hpp"
 
 namespace usbsat::topology::recording {

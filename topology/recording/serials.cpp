@@ -11,7 +11,9 @@
 namespace usbsat::topology::recording {
 namespace {
 
-bool is_serial_property(std::string_view key) { return key.find("SERIAL") != std::string_view::npos; }
+bool is_serial_property(std::string_view key) {
+  return key.find("SERIAL") != std::string_view::npos;
+}
 bool is_serial_attribute(std::string_view name) {
   return name == "serial" || name.ends_with("/serial");
 }
@@ -22,17 +24,23 @@ constexpr std::size_t kMinEmbedded = 4;
 
 using Replacements = std::vector<std::pair<std::string, std::string>>;
 
-char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+char lower_ascii(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 enum class Case { Exact, Ignore };
 
-/// Replace every occurrence of each `from` by its `to`. Case::Ignore for Windows, which writes one serial upper
-/// case in an instance ID ("USB\VID_..\4C5300...") and lower case in a symbolic link ("USB#VID_..#4c5300...#{...}").
+/// Replace every occurrence of each `from` by its `to`. Case::Ignore for Windows, which writes one serial
+/// upper case in an instance ID ("USB\VID_..\4C5300...") and lower case in a symbolic link
+/// ("USB#VID_..#4c5300...#{...}").
 void replace_all(std::string& s, const Replacements& by, Case c = Case::Exact) {
-  const auto same = [c](char a, char b) { return c == Case::Exact ? a == b : lower_ascii(a) == lower_ascii(b); };
+  const auto same = [c](char a, char b) {
+    return c == Case::Exact ? a == b : lower_ascii(a) == lower_ascii(b);
+  };
   for (const auto& [from, to] : by) {
     for (std::size_t at = 0;;) {
-      const auto it = std::search(s.begin() + static_cast<std::ptrdiff_t>(at), s.end(), from.begin(), from.end(), same);
+      const auto it =
+          std::search(s.begin() + static_cast<std::ptrdiff_t>(at), s.end(), from.begin(), from.end(), same);
       if (it == s.end()) break;
       at = static_cast<std::size_t>(it - s.begin());
       s.replace(at, from.size(), to);
@@ -46,7 +54,8 @@ Replacements embedded(const std::set<std::string>& serials) {
   Replacements by;
   for (const auto& s : serials)
     if (s.size() >= kMinEmbedded) by.emplace_back(s, pseudonym(s));
-  std::stable_sort(by.begin(), by.end(), [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+  std::stable_sort(by.begin(), by.end(),
+                   [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
   return by;
 }
 

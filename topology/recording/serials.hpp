@@ -23,14 +23,14 @@ std::string pseudonym(std::string_view s);
 ///   - and each of those serials (4 characters or more) where it appears inside other text: property values
 ///     (DEVLINKS=/dev/disk/by-id/usb-Vendor_Model_<serial>-0:0), text attributes and text files.
 /// A "serial" that is a device's bus id (root hubs report their controller's PCI address, "0000:00:14.0")
-/// names a device, not a person's drive, and stays. Binary attributes stay as they are: `descriptors` holds only the index of the serial string descriptor
-/// (iSerialNumber), never the string itself.
+/// names a device, not a person's drive, and stays. Binary attributes stay as they are: `descriptors` holds
+/// only the index of the serial string descriptor (iSerialNumber), never the string itself.
 void hide_serials(LinuxCapture& c);
 
-/// The same for a Windows snapshot: every USB device's serial string descriptor and every disk's serial become
-/// their pseudonyms, and each serial (4 characters or more) is replaced inside device instance IDs, disk
-/// ancestors and hub symbolic links in any letter case (Windows upper-cases it in instance IDs, lower-cases it in
-/// symbolic links), so the builder still ties every disk to its USB device.
+/// The same for a Windows snapshot: every USB device's serial string descriptor and every disk's serial
+/// become their pseudonyms, and each serial (4 characters or more) is replaced inside device instance IDs,
+/// disk ancestors and hub symbolic links in any letter case (Windows upper-cases it in instance IDs,
+/// lower-cases it in symbolic links), so the builder still ties every disk to its USB device.
 void hide_serials(windows::WindowsSnapshot& s);
 
 }  // namespace usbsat::topology::recording

@@ -86,7 +86,8 @@ std::optional<std::string> Scanner::uas_blocked_reason(const std::string& dev) {
   if (ids != device_ids_.end() && ids->second.first && ids->second.second) {
     for (const auto& q : storage_quirks())
       if (q.vendor_id == *ids->second.first && q.product_id == *ids->second.second && q.ignore_uas())
-        return "usb-storage quirks parameter sets 'u' (IGNORE_UAS) for " + format_vid_pid(q.vendor_id, q.product_id);
+        return "usb-storage quirks parameter sets 'u' (IGNORE_UAS) for " +
+               format_vid_pid(q.vendor_id, q.product_id);
   }
   // The controller: UHCI/OHCI have no scatter-gather, which the uas driver requires.
   const Node* n = builder_.get(dev);
@@ -100,7 +101,8 @@ std::optional<std::string> Scanner::uas_blocked_reason(const std::string& dev) {
              " (USB 1.1, no scatter-gather): the uas driver cannot bind";
   }
   if (info.speed && *info.speed <= UsbSpeed::Full)
-    return "device runs at " + std::string(to_sysfs_string(*info.speed)) + " Mb/s (USB 1.1): uas needs high speed or better";
+    return "device runs at " + std::string(to_sysfs_string(*info.speed)) +
+           " Mb/s (USB 1.1): uas needs high speed or better";
   return std::nullopt;
 }
 

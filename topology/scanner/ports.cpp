@@ -63,7 +63,8 @@ void Scanner::check_peers() {
     if (*p.peer == p.syspath)
       warn(syspath, "`peer` link points at the port itself; the port is shown without a peer");
     else if (!target || target->kind != NodeKind::Port)
-      warn(syspath, "`peer` link points at " + *p.peer + ", which is not a scanned port; the port is shown without a peer");
+      warn(syspath, "`peer` link points at " + *p.peer +
+                        ", which is not a scanned port; the port is shown without a peer");
     else
       continue;
     p.peer.reset();

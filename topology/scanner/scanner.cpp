@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <set>
 
-
 namespace usbsat::topology {
 namespace scanner {
 
@@ -25,7 +24,8 @@ ScanResult Scanner::run() {
       devices.push_back(&r);
   }
   for (const auto* r : devices) guarded(r->syspath, [&] { add_usb_device(*r); });
-  for (const auto& entry : ports_) {  // not a structured binding: clang 14 (the fuzz build) cannot capture one
+  for (const auto& entry :
+       ports_) {  // not a structured binding: clang 14 (the fuzz build) cannot capture one
     const auto& seed = entry.second;
     guarded(seed.syspath, [&] { add_port(seed.syspath, seed); });
   }
@@ -64,8 +64,8 @@ void Scanner::info(std::string where, std::string message) {
   diags_.push_back({Severity::Info, std::move(where), std::move(message)});
 }
 
-void Scanner::unusable(const std::string& where, std::string_view attribute, const std::optional<std::string>& text,
-                       std::string_view consequence) {
+void Scanner::unusable(const std::string& where, std::string_view attribute,
+                       const std::optional<std::string>& text, std::string_view consequence) {
   if (!text) {
     warn(where, "attribute '" + std::string(attribute) + "' could not be read; " + std::string(consequence));
     return;
@@ -87,6 +87,8 @@ const std::optional<RawDevice>& Scanner::record(const std::string& syspath) {
 
 }  // namespace scanner
 
-ScanResult scan(DeviceSource& source, const ScanConfig& config) { return scanner::Scanner(source, config).run(); }
+ScanResult scan(DeviceSource& source, const ScanConfig& config) {
+  return scanner::Scanner(source, config).run();
+}
 
 }  // namespace usbsat::topology

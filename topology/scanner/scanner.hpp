@@ -101,7 +101,8 @@ class Scanner {
   // ---- interfaces.cpp ----
   void add_interface(const RawDevice& r);
   const std::vector<StorageQuirk>& storage_quirks();
-  /// /sys/module/usb_storage/parameters/quirks, read once per scan (the interfaces and the host facts use it).
+  /// /sys/module/usb_storage/parameters/quirks, read once per scan (the interfaces and the host facts use
+  /// it).
   const std::optional<std::string>& storage_quirks_text();
   std::optional<std::string> uas_blocked_reason(const std::string& dev);
 
@@ -146,7 +147,8 @@ class Scanner {
   std::optional<std::vector<StorageQuirk>> quirks_;
   std::optional<std::optional<std::string>> quirks_text_;
   std::map<std::string, std::optional<std::string>, std::less<>> host_proc_names_;
-  std::map<DevNum, std::vector<std::string>> mounts_;  ///< mount points per device number, in mountinfo's order
+  std::map<DevNum, std::vector<std::string>>
+      mounts_;  ///< mount points per device number, in mountinfo's order
 };
 
 }  // namespace usbsat::topology::scanner

@@ -83,7 +83,8 @@ std::optional<std::uint64_t> Scanner::size_bytes(const AttrDir& a) {
   return std::nullopt;
 }
 
-std::optional<unsigned> Scanner::queue_depth(const std::string& scsi_syspath, std::optional<std::string> text) {
+std::optional<unsigned> Scanner::queue_depth(const std::string& scsi_syspath,
+                                             std::optional<std::string> text) {
   if (!text) return std::nullopt;
   const auto v = to_unsigned(*text);
   if (v && *v <= kMaxPlausibleQueueDepth) return v;
@@ -138,8 +139,9 @@ void Scanner::add_disk(const RawDevice& r) {
   if (full()) b.holders = src_.list(r.syspath, "holders");
 
   // The SCSI device the disk belongs to (".../6:0:0:0/block/sda"), USB or not.
-  if (auto scsi = path_dirname(path_dirname(r.syspath)); path_basename(path_dirname(r.syspath)) == "block" && !scsi.empty() &&
-                                                parse_hctl_like(path_basename(scsi))) {
+  if (auto scsi = path_dirname(path_dirname(r.syspath)); path_basename(path_dirname(r.syspath)) == "block" &&
+                                                         !scsi.empty() &&
+                                                         parse_hctl_like(path_basename(scsi))) {
     b.hctl = std::string(path_basename(scsi));
     guarded(std::string(scsi), [&] { add_scsi_device(std::string(scsi)); });
     if (auto* n = builder_.get(scsi))
@@ -165,19 +167,22 @@ void Scanner::add_disk(const RawDevice& r) {
     b.transport = "nvme";
     const std::string subsystem(path_dirname(r.syspath));
     b.storage_controller = nvme_path_controller(r.syspath);
-    if (!b.storage_controller) warn(r.syspath, "NVMe subsystem " + std::string(path_basename(subsystem)) +
-                                                   " links no path controller; the disk's controller is unknown");
+    if (!b.storage_controller)
+      warn(r.syspath, "NVMe subsystem " + std::string(path_basename(subsystem)) +
+                          " links no path controller; the disk's controller is unknown");
     const AttrDir from(src_, b.storage_controller ? *b.storage_controller : subsystem, false);
     b.model = from.trimmed("model");
     if (full()) b.serial = from.trimmed("serial");
   } else {
     b.transport = transport_from_syspath(r.syspath);
-    if (b.transport == "scsi" || b.transport == "unknown") b.transport = transport_from_pci_class(r.syspath, b.transport);
+    if (b.transport == "scsi" || b.transport == "unknown")
+      b.transport = transport_from_pci_class(r.syspath, b.transport);
     b.vendor = a.trimmed("device/vendor");
     b.model = a.trimmed("device/model");
     if (full()) b.serial = a.trimmed("device/serial");
   }
-  if (!builder_.add(Node{NodeKind::Block, std::move(b)}, up)) warn(r.syspath, "block device enumerated twice");
+  if (!builder_.add(Node{NodeKind::Block, std::move(b)}, up))
+    warn(r.syspath, "block device enumerated twice");
 }
 
 /// Old kernels put SATA disks directly below the PCI function (no ataN directory): the storage
@@ -190,11 +195,16 @@ std::string Scanner::transport_from_pci_class(std::string_view syspath, std::str
     auto code = cls ? parse_hex32(*cls) : std::nullopt;
     if (!code) return fallback;
     switch (*code >> 8) {
-      case 0x0106: return "sata";
-      case 0x0101: return "ata";
-      case 0x0107: return "sas";
-      case 0x0108: return "nvme";
-      default: return fallback;
+      case 0x0106:
+        return "sata";
+      case 0x0101:
+        return "ata";
+      case 0x0107:
+        return "sas";
+      case 0x0108:
+        return "nvme";
+      default:
+        return fallback;
     }
   }
   return fallback;
@@ -219,7 +229,8 @@ void Scanner::add_partition(const RawDevice& r) {
   if (full()) p.holders = src_.list(r.syspath, "holders");
   auto& parts = n->as<BlockInfo>().partitions;
   parts.push_back(std::move(p));
-  std::sort(parts.begin(), parts.end(), [](const Partition& x, const Partition& y) { return natural_less(x.name, y.name); });
+  std::sort(parts.begin(), parts.end(),
+            [](const Partition& x, const Partition& y) { return natural_less(x.name, y.name); });
 }
 
 }  // namespace usbsat::topology::scanner

@@ -80,7 +80,8 @@ void Scanner::add_usb_device(const RawDevice& r) {
       listed_interfaces_.push_back(r.syspath + "/" + entry);
   if (d.ports.empty())  // root hub interface "B-0:1.0"
     for (const auto& entry : a.entries())
-      if (entry.starts_with(std::to_string(d.busnum) + "-0:")) listed_interfaces_.push_back(r.syspath + "/" + entry);
+      if (entry.starts_with(std::to_string(d.busnum) + "-0:"))
+        listed_interfaces_.push_back(r.syspath + "/" + entry);
 
   // Descriptors: the interfaces' alternate settings, and the device/config descriptor fields the kernel's
   // attributes are printed from (`version` is "%2x.%02x" of bcdUSB; bMaxPower is in 2 mA units, 8 mA at
@@ -88,7 +89,8 @@ void Scanner::add_usb_device(const RawDevice& r) {
   UsbDescriptors desc;
   if (auto bytes = a.binary("descriptors")) {
     desc = parse_usb_descriptors(*bytes);
-    if (desc.truncated) warn(r.syspath, "descriptors file is truncated; alternate settings may be incomplete");
+    if (desc.truncated)
+      warn(r.syspath, "descriptors file is truncated; alternate settings may be incomplete");
     apply_device_descriptors(d, desc);
   }
   if (!desc.device) {
@@ -102,10 +104,12 @@ void Scanner::add_usb_device(const RawDevice& r) {
   std::optional<UsbSpeed> from_bos;
   if (auto bos = a.binary("bos_descriptors")) from_bos = parse_bos_descriptors(*bos).capable_speed();
   settle_capable_speed(d, from_bos);
-  if (d.vendor_id && d.product_id) std::tie(d.vendor_name, d.model_name) = usb_names(*d.vendor_id, *d.product_id);
+  if (d.vendor_id && d.product_id)
+    std::tie(d.vendor_name, d.model_name) = usb_names(*d.vendor_id, *d.product_id);
 
   const bool root = d.ports.empty();
-  const NodeKind kind = root ? NodeKind::RootHub : (d.device_class == 0x09 ? NodeKind::Hub : NodeKind::Device);
+  const NodeKind kind =
+      root ? NodeKind::RootHub : (d.device_class == 0x09 ? NodeKind::Hub : NodeKind::Device);
 
   // Ports of this hub, from maxchild.
   if (d.maxchild && *d.maxchild > 0) {
@@ -130,9 +134,9 @@ void Scanner::add_usb_device(const RawDevice& r) {
     if (port_link)
       port = *port_link;
     else
-      port = hub_syspath + "/" + hub_interface_name(UsbDeviceInfo{.name = hub, .busnum = d.busnum,
-                                                                  .ports = hub_name.ports},
-                                                    hub_config(hub_syspath)) +
+      port = hub_syspath + "/" +
+             hub_interface_name(UsbDeviceInfo{.name = hub, .busnum = d.busnum, .ports = hub_name.ports},
+                                hub_config(hub_syspath)) +
              "/" + port_name_for(hub, d.ports.back());
     up = seed_port(PortSeed{hub_syspath, hub, d.ports.back(), port, port_link.has_value()});
     link = Link{LinkKind::Usb, d.speed, d.rx_lanes.value_or(1), {}};

@@ -48,8 +48,8 @@ bool is_uas_alt(const AltSetting& a) {
 
 /// Where a USB device or function lives in the model.
 struct UsbPlace {
-  std::string device;                  ///< syspath of the Device/Hub node
-  std::optional<unsigned> interface;   ///< the function's interface number (composite devices)
+  std::string device;                 ///< syspath of the Device/Hub node
+  std::optional<unsigned> interface;  ///< the function's interface number (composite devices)
 };
 
 class Build {
@@ -94,7 +94,8 @@ class Build {
 };
 
 void Build::index_hubs(const UsbHub& hub) {
-  if (hub.symbolic_link && !hub.symbolic_link->empty()) hubs_by_link_.emplace(key_of(*hub.symbolic_link), &hub);
+  if (hub.symbolic_link && !hub.symbolic_link->empty())
+    hubs_by_link_.emplace(key_of(*hub.symbolic_link), &hub);
   for (const auto& p : hub.ports)
     for (const auto& d : p.device)
       if (d.hub) index_hubs(*d.hub);
@@ -108,8 +109,9 @@ ScanResult Build::run() {
   for (const auto& hc : s_.controllers) {
     auto bdf = hc.pci.location_info ? bdf_from_location_info(*hc.pci.location_info) : std::nullopt;
     if (!bdf) {
-      warn(hc.pci.instance_id, "host controller has no PCI location (\"PCI bus B, device D, function F\"); it is "
-                               "named by its instance ID and its PCIe uplink is unknown");
+      warn(hc.pci.instance_id,
+           "host controller has no PCI location (\"PCI bus B, device D, function F\"); it is "
+           "named by its instance ID and its PCIe uplink is unknown");
       bdf = hc.pci.instance_id;
     }
     order.emplace_back(*bdf, &hc);
@@ -204,7 +206,8 @@ void Build::add_controller(const HostController& hc, const std::string& bdf) {
     return;
   }
   // Windows shows one root hub per controller; the model has one per bus. A SuperSpeed port (USB 3.0
-  // protocol, or a device running SuperSpeed where the protocols are not reported) goes to the SuperSpeed half.
+  // protocol, or a device running SuperSpeed where the protocols are not reported) goes to the SuperSpeed
+  // half.
   std::vector<const UsbPort*> usb2, usb3;
   for (const auto& p : hc.root_hub->ports) {
     const bool ss = p.protocols.usb300 ? *p.protocols.usb300 : p.speed == 3u;
@@ -213,8 +216,12 @@ void Build::add_controller(const HostController& hc, const std::string& bdf) {
   std::optional<UsbSpeed> low_half;
   switch (kind) {
     case HcdKind::Uhci:
-    case HcdKind::Ohci: low_half = UsbSpeed::Full; break;
-    default: low_half = UsbSpeed::High; break;
+    case HcdKind::Ohci:
+      low_half = UsbSpeed::Full;
+      break;
+    default:
+      low_half = UsbSpeed::High;
+      break;
   }
   if (!usb2.empty() || usb3.empty()) add_root_hub(syspath, kind, low_half, *hc.root_hub, usb2);
   if (!usb3.empty()) {
@@ -253,7 +260,9 @@ void Build::add_ports(const std::string& hub_syspath, const UsbName& hub_name, c
     // user-connectable is internal (hardwired) or not wired at all; Windows does not tell which.
     if (p->user_connectable) info.connect_type = *p->user_connectable ? "hotplug" : "hardwired";
     if (p->connection_status)
-      info.state = *p->connection_status == 1 ? "configured" : *p->connection_status == 0 ? "not attached" : "error";
+      info.state = *p->connection_status == 1   ? "configured"
+                   : *p->connection_status == 0 ? "not attached"
+                                                : "error";
     const std::string port_syspath = info.syspath;
     if (!builder_.add(Node{NodeKind::Port, std::move(info)}, hub_syspath)) {
       warn(hub_syspath, "port " + std::to_string(p->number) + " listed twice; the second entry is ignored");
@@ -275,7 +284,8 @@ void Build::resolve_peers() {
     if (const auto& link = peer.port->companion_hub; link && !link->empty()) {
       auto it = hubs_by_link_.find(key_of(*link));
       if (it == hubs_by_link_.end()) {
-        warn(peer.syspath, "companion hub " + *link + " is not in the snapshot; the port is shown without a peer");
+        warn(peer.syspath,
+             "companion hub " + *link + " is not in the snapshot; the port is shown without a peer");
         continue;
       }
       hub = it->second;
@@ -305,21 +315,28 @@ void Build::add_device(const std::string& port_syspath, const std::string& hub_s
   std::string bytes;
   for (const auto* hex : {&dev.device_descriptor, &dev.configuration_descriptor}) {
     if (!*hex) continue;
-    if (auto b = parse_hex_bytes(**hex)) bytes += *b;
-    else warn(dev.instance_id, "a descriptor is not hex bytes; what it holds is unknown");
+    if (auto b = parse_hex_bytes(**hex))
+      bytes += *b;
+    else
+      warn(dev.instance_id, "a descriptor is not hex bytes; what it holds is unknown");
   }
   const UsbDescriptors desc = parse_usb_descriptors(bytes);
-  if (desc.truncated) warn(dev.instance_id, "descriptors are truncated; alternate settings may be incomplete");
+  if (desc.truncated)
+    warn(dev.instance_id, "descriptors are truncated; alternate settings may be incomplete");
   if (desc.device) d.bcd_device = desc.device->bcd_device;
   apply_device_descriptors(d, desc);
   std::optional<UsbSpeed> capable;
   if (dev.bos_descriptor)
     if (auto b = parse_hex_bytes(*dev.bos_descriptor)) capable = parse_bos_descriptors(*b).capable_speed();
-  if (!capable) capable = flag_capable_speed(port.super_speed_capable_or_higher, port.super_speed_plus_capable_or_higher);
+  if (!capable)
+    capable = flag_capable_speed(port.super_speed_capable_or_higher, port.super_speed_plus_capable_or_higher);
   settle_capable_speed(d, capable);
   const bool hub = dev.hub.has_value() || d.device_class == 0x09;
-  if (hub) d.maxchild = dev.hub ? dev.hub->number_of_ports.value_or(static_cast<unsigned>(dev.hub->ports.size())) : 0;
-  else d.maxchild = 0;
+  if (hub)
+    d.maxchild =
+        dev.hub ? dev.hub->number_of_ports.value_or(static_cast<unsigned>(dev.hub->ports.size())) : 0;
+  else
+    d.maxchild = 0;
   const std::string syspath = d.syspath;
   const UsbDeviceInfo info = d;
   if (!builder_.add(Node{hub ? NodeKind::Hub : NodeKind::Device, std::move(d)}, port_syspath,
@@ -328,7 +345,8 @@ void Build::add_device(const std::string& port_syspath, const std::string& hub_s
     return;
   }
   usb_by_instance_.emplace(key_of(dev.instance_id), UsbPlace{syspath, std::nullopt});
-  for (const auto& f : dev.functions) usb_by_instance_.emplace(key_of(f.instance_id), UsbPlace{syspath, f.interface_number});
+  for (const auto& f : dev.functions)
+    usb_by_instance_.emplace(key_of(f.instance_id), UsbPlace{syspath, f.interface_number});
   if (dev.hub) {
     std::vector<const UsbPort*> ports;
     for (const auto& p : dev.hub->ports) ports.push_back(&p);
@@ -341,7 +359,8 @@ void Build::add_device(const std::string& port_syspath, const std::string& hub_s
 void Build::add_interfaces(const std::string& dev_syspath, const UsbDeviceInfo& info, const UsbDevice& dev,
                            const UsbDescriptors& desc, HcdKind controller_kind) {
   std::optional<std::uint8_t> config;
-  if (!desc.configs.empty()) config = desc.configs.front().value;
+  if (!desc.configs.empty())
+    config = desc.configs.front().value;
   else if (dev.current_configuration && *dev.current_configuration < 256)
     config = static_cast<std::uint8_t>(*dev.current_configuration);
   std::vector<unsigned> numbers;
@@ -351,7 +370,8 @@ void Build::add_interfaces(const std::string& dev_syspath, const UsbDeviceInfo& 
         if (std::find(numbers.begin(), numbers.end(), i.interface_number) == numbers.end())
           numbers.push_back(i.interface_number);
   for (const auto& f : dev.functions)
-    if (std::find(numbers.begin(), numbers.end(), f.interface_number) == numbers.end()) numbers.push_back(f.interface_number);
+    if (std::find(numbers.begin(), numbers.end(), f.interface_number) == numbers.end())
+      numbers.push_back(f.interface_number);
   const bool composite = dev.service && iequals(*dev.service, "USBCCGP");
   // A single-function storage device whose configuration descriptor could not be read: its one interface.
   if (numbers.empty() && dev.service && storage_protocol(*dev.service, std::nullopt) != StorageProtocol::None)
@@ -389,21 +409,24 @@ void Build::add_interfaces(const std::string& dev_syspath, const UsbDeviceInfo& 
       i.interface_protocol = active->interface_protocol;
       i.num_endpoints = active->num_endpoints;
     }
-    if (i.uas_capable && i.storage == StorageProtocol::Bot) i.uas_blocked_reason = uas_blocked_reason(info, controller_kind);
+    if (i.uas_capable && i.storage == StorageProtocol::Bot)
+      i.uas_blocked_reason = uas_blocked_reason(info, controller_kind);
     interfaces_[dev_syspath].emplace_back(n, i.syspath);
     builder_.add(Node{NodeKind::Interface, std::move(i)}, dev_syspath);
   }
 }
 
 /// Why Windows drives a UAS-capable interface with USBSTOR, when the snapshot shows it.
-std::optional<std::string> Build::uas_blocked_reason(const UsbDeviceInfo& info, HcdKind controller_kind) const {
+std::optional<std::string> Build::uas_blocked_reason(const UsbDeviceInfo& info,
+                                                     HcdKind controller_kind) const {
   if (has_inbox_uas_driver(s_.os_version) == false)
     return "Windows " + *s_.os_version + " has no UAS driver (UASPStor ships with Windows 8 and later)";
   if (controller_kind == HcdKind::Uhci || controller_kind == HcdKind::Ohci)
     return std::string("host controller is ") + std::string(to_string(controller_kind)) +
            " (USB 1.1): UAS needs high speed or better";
   if (info.speed && *info.speed <= UsbSpeed::Full)
-    return "device runs at " + std::string(to_sysfs_string(*info.speed)) + " Mb/s (USB 1.1): UAS needs high speed or better";
+    return "device runs at " + std::string(to_sysfs_string(*info.speed)) +
+           " Mb/s (USB 1.1): UAS needs high speed or better";
   return std::nullopt;
 }
 
@@ -434,7 +457,9 @@ void Build::add_disk(const Disk& disk) {
     for (const auto& [n, sp] : ifs)
       if (place->interface && n == *place->interface) intf = sp;
     for (const auto& [n, sp] : ifs)
-      if (!intf && !place->interface && builder_.get(sp)->as<InterfaceInfo>().storage != StorageProtocol::None) intf = sp;
+      if (!intf && !place->interface &&
+          builder_.get(sp)->as<InterfaceInfo>().storage != StorageProtocol::None)
+        intf = sp;
     if (!intf && !ifs.empty()) intf = ifs.front().second;
     up = intf ? *intf : place->device;
     if (b.hctl && intf) {
@@ -451,8 +476,9 @@ void Build::add_disk(const Disk& disk) {
     }
     if (const auto* dev = builder_.get(place->device)) b.serial = dev->as<UsbDeviceInfo>().serial;
   } else if (disk.bus_type == kBusTypeUsb) {
-    warn(disk.instance_id.value_or(name),
-         name + " is a USB disk but none of its ancestors is a USB device in the snapshot; it is shown on its own");
+    warn(disk.instance_id.value_or(name), name +
+                                              " is a USB disk but none of its ancestors is a USB device in "
+                                              "the snapshot; it is shown on its own");
   }
   b.syspath = (up ? *up : std::string("/windows/disk")) + "/" + name;
   b.vendor = trimmed(disk.vendor);
@@ -468,17 +494,21 @@ void Build::add_disk(const Disk& disk) {
   for (std::size_t i = 0; i < disk.volumes.size(); ++i) {
     const auto& v = disk.volumes[i];
     Partition p;
-    p.name = name + (v.partition_number ? "-part" + std::to_string(*v.partition_number) : "-vol" + std::to_string(i + 1));
+    p.name = name + (v.partition_number ? "-part" + std::to_string(*v.partition_number)
+                                        : "-vol" + std::to_string(i + 1));
     p.size_bytes = v.size_bytes;
     p.mountpoints = v.mount_points;
     b.partitions.push_back(std::move(p));
   }
-  if (!builder_.add(Node{NodeKind::Block, std::move(b)}, up)) warn(name, "disk listed twice; the second entry is ignored");
+  if (!builder_.add(Node{NodeKind::Block, std::move(b)}, up))
+    warn(name, "disk listed twice; the second entry is ignored");
 }
 
 }  // namespace
 
-ScanResult build_topology(const WindowsSnapshot& snapshot) { return Build(snapshot).run(); }
+ScanResult build_topology(const WindowsSnapshot& snapshot) {
+  return Build(snapshot).run();
+}
 
 ScanResult build_topology(const WindowsSnapshot& snapshot, std::vector<Diagnostic> earlier) {
   auto result = build_topology(snapshot);

@@ -1,12 +1,13 @@
 #pragma once
 /// build_topology(): a WindowsSnapshot (live, or the `data` of a "windows" recording) into the same Topology
-/// the Linux scan builds, so drives, ports, doctor, plan and predict work unchanged. Portable: it runs (and is
-/// unit-tested) on Linux against recordings.
+/// the Linux scan builds, so drives, ports, doctor, plan and predict work unchanged. Portable: it runs (and
+/// is unit-tested) on Linux against recordings.
 ///
 /// How Windows maps onto the model (topology/README.md, "Windows"):
 /// - PCI hops and controllers keep their PCI address from "PCI bus B, device D, function F"; the PCIe link
 ///   values come from DEVPKEY_PciDevice_{Current,Max}Link{Speed,Width}.
-/// - Windows shows an xHCI as ONE root hub whose ports are USB 2.0 or SuperSpeed ports; the model has one root
+/// - Windows shows an xHCI as ONE root hub whose ports are USB 2.0 or SuperSpeed ports; the model has one
+/// root
 ///   hub per bus, so the root hub is split into a USB2 half and a SuperSpeed half (usbN, usbN+1), keeping
 ///   Windows' port numbers (Port_#000N). Companion ports (IOCTL_USB_GET_PORT_CONNECTOR_PROPERTIES) become
 ///   `peer` links, so connectors pair exactly as on Linux.

@@ -41,7 +41,8 @@ std::optional<std::uint64_t> number_after(std::string_view s, std::string_view w
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
   return true;
 }
 
@@ -53,8 +54,8 @@ std::optional<std::string> bdf_from_location_info(std::string_view s) {
   const auto fn = number_after(s, "function ");
   if (!bus || !dev || !fn || *bus > 0xff || *dev > 0x1f || *fn > 7) return std::nullopt;
   char out[16];
-  std::snprintf(out, sizeof out, "0000:%02x:%02x.%x", static_cast<unsigned>(*bus), static_cast<unsigned>(*dev),
-                static_cast<unsigned>(*fn));
+  std::snprintf(out, sizeof out, "0000:%02x:%02x.%x", static_cast<unsigned>(*bus),
+                static_cast<unsigned>(*dev), static_cast<unsigned>(*fn));
   return std::string(out);
 }
 
@@ -83,20 +84,35 @@ PciIds pci_ids(const std::vector<std::string>& hardware_ids, const std::vector<s
 
 std::optional<double> pcie_speed_from_property(std::uint32_t value) {
   switch (value) {
-    case 1: return 2.5;
-    case 2: return 5.0;
-    case 3: return 8.0;
-    case 4: return 16.0;
-    case 5: return 32.0;
-    case 6: return 64.0;
-    default: return std::nullopt;
+    case 1:
+      return 2.5;
+    case 2:
+      return 5.0;
+    case 3:
+      return 8.0;
+    case 4:
+      return 16.0;
+    case 5:
+      return 32.0;
+    case 6:
+      return 64.0;
+    default:
+      return std::nullopt;
   }
 }
 
 std::optional<unsigned> pcie_width_from_property(std::uint32_t value) {
   switch (value) {
-    case 1: case 2: case 4: case 8: case 12: case 16: case 32: return value;
-    default: return std::nullopt;
+    case 1:
+    case 2:
+    case 4:
+    case 8:
+    case 12:
+    case 16:
+    case 32:
+      return value;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -106,10 +122,14 @@ std::optional<std::string> parse_hex_bytes(std::string_view hex) {
   for (char c : hex) {
     if (c == ' ' || c == '\n' || c == '\t' || c == '\r') continue;
     int v;
-    if (c >= '0' && c <= '9') v = c - '0';
-    else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
-    else return std::nullopt;
+    if (c >= '0' && c <= '9')
+      v = c - '0';
+    else if (c >= 'a' && c <= 'f')
+      v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F')
+      v = c - 'A' + 10;
+    else
+      return std::nullopt;
     if (high < 0) {
       high = v;
     } else {
@@ -125,11 +145,16 @@ std::optional<UsbSpeed> negotiated_speed(std::optional<unsigned> usb_device_spee
                                          std::optional<bool> operating_at_super_speed_plus) {
   if (!usb_device_speed) return std::nullopt;
   switch (*usb_device_speed) {
-    case 0: return UsbSpeed::Low;
-    case 1: return UsbSpeed::Full;
-    case 2: return UsbSpeed::High;
-    case 3: return operating_at_super_speed_plus.value_or(false) ? UsbSpeed::SuperPlus : UsbSpeed::Super;
-    default: return std::nullopt;
+    case 0:
+      return UsbSpeed::Low;
+    case 1:
+      return UsbSpeed::Full;
+    case 2:
+      return UsbSpeed::High;
+    case 3:
+      return operating_at_super_speed_plus.value_or(false) ? UsbSpeed::SuperPlus : UsbSpeed::Super;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -150,26 +175,46 @@ StorageProtocol storage_protocol(std::string_view service, std::optional<std::ui
 std::string transport_from_bus_type(std::optional<unsigned> bus_type) {
   if (!bus_type) return "unknown";
   switch (*bus_type) {
-    case 1: return "scsi";    // BusTypeScsi
-    case 2: return "ata";     // BusTypeAtapi
-    case 3: return "ata";     // BusTypeAta
-    case 4: return "ieee1394";
-    case 5: return "scsi";    // BusTypeSsa
-    case 6: return "fibre";
-    case kBusTypeUsb: return "usb";
-    case 8: return "raid";
-    case 9: return "iscsi";
-    case 10: return "sas";
-    case 11: return "sata";
-    case 12: return "mmc";    // BusTypeSd
-    case 13: return "mmc";    // BusTypeMmc
-    case 14: return "virtual";  // BusTypeVirtual
-    case 15: return "virtual";  // BusTypeFileBackedVirtual (VHD)
-    case 16: return "virtual";  // BusTypeSpaces
-    case 17: return "nvme";
-    case 18: return "scm";
-    case 19: return "ufs";
-    default: return "unknown";
+    case 1:
+      return "scsi";  // BusTypeScsi
+    case 2:
+      return "ata";  // BusTypeAtapi
+    case 3:
+      return "ata";  // BusTypeAta
+    case 4:
+      return "ieee1394";
+    case 5:
+      return "scsi";  // BusTypeSsa
+    case 6:
+      return "fibre";
+    case kBusTypeUsb:
+      return "usb";
+    case 8:
+      return "raid";
+    case 9:
+      return "iscsi";
+    case 10:
+      return "sas";
+    case 11:
+      return "sata";
+    case 12:
+      return "mmc";  // BusTypeSd
+    case 13:
+      return "mmc";  // BusTypeMmc
+    case 14:
+      return "virtual";  // BusTypeVirtual
+    case 15:
+      return "virtual";  // BusTypeFileBackedVirtual (VHD)
+    case 16:
+      return "virtual";  // BusTypeSpaces
+    case 17:
+      return "nvme";
+    case 18:
+      return "scm";
+    case 19:
+      return "ufs";
+    default:
+      return "unknown";
   }
 }
 
@@ -188,7 +233,8 @@ std::optional<std::array<unsigned, 3>> parse_windows_version(std::string_view v)
   v = trim(v);
   while (i < 3) {
     const auto end = v.find('.', start);
-    const auto n = parse_uint(v.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    const auto n =
+        parse_uint(v.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
     if (!n || *n > 0xffffffffu) return std::nullopt;
     out[i++] = static_cast<unsigned>(*n);
     if (end == std::string_view::npos) break;

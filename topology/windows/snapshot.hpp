@@ -1,14 +1,14 @@
 #pragma once
 /// WindowsSnapshot: what the Win32 layer (topology/windows/win32/) moves out of CfgMgr32/SetupAPI and the USB
 /// and storage IOCTLs, as plain values and nothing decided. Every value is the raw one Windows returns (enum
-/// numbers, hex descriptor bytes, instance IDs), so a recording taken on Windows can be replayed and judged on
-/// any platform by build_topology() (builder.hpp). Everything that may be missing is std::optional: a missing
-/// property is "unknown", never an error.
+/// numbers, hex descriptor bytes, instance IDs), so a recording taken on Windows can be replayed and judged
+/// on any platform by build_topology() (builder.hpp). Everything that may be missing is std::optional: a
+/// missing property is "unknown", never an error.
 ///
 /// The JSON form (the `data` of a "windows" recording) uses the field names below; snapshot_json.hpp reads
 /// and writes it, and tests/fixtures/windows/README.md documents it with examples.
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,10 +24,11 @@ struct PcieLinkProps {
 
 /// One PCI device node: a USB host controller or a bridge / root port above one.
 struct PciFunction {
-  std::string instance_id;                  ///< "PCI\VEN_8086&DEV_A12F&SUBSYS_86941043&REV_31\3&11583659&0&A0"
-  std::vector<std::string> hardware_ids;    ///< SPDRP_HARDWAREID, most specific first
+  std::string instance_id;                ///< "PCI\VEN_8086&DEV_A12F&SUBSYS_86941043&REV_31\3&11583659&0&A0"
+  std::vector<std::string> hardware_ids;  ///< SPDRP_HARDWAREID, most specific first
   std::vector<std::string> compatible_ids;  ///< SPDRP_COMPATIBLEIDS ("PCI\CC_0C0330", ...)
-  std::optional<std::string> location_info;  ///< SPDRP_LOCATION_INFORMATION: "PCI bus 0, device 20, function 0"
+  std::optional<std::string>
+      location_info;  ///< SPDRP_LOCATION_INFORMATION: "PCI bus 0, device 20, function 0"
   std::optional<std::string> location_path;  ///< DEVPKEY_Device_LocationPaths[0]: "PCIROOT(0)#PCI(1400)"
   std::optional<std::string> service;        ///< SPDRP_SERVICE: "USBXHCI", "usbehci", "pci"
   std::optional<std::string> description;    ///< SPDRP_DEVICEDESC
@@ -83,9 +84,9 @@ struct UsbFunction {
 
 /// A USB device (a function or a hub) in a port.
 struct UsbDevice {
-  std::string instance_id;                  ///< "USB\VID_04E8&PID_61F5\1234567A0B9C"
-  std::optional<std::string> service;       ///< "UASPStor", "USBSTOR", "USBCCGP", "USBHUB3", "usbhub"
-  std::optional<std::string> description;   ///< SPDRP_DEVICEDESC
+  std::string instance_id;                   ///< "USB\VID_04E8&PID_61F5\1234567A0B9C"
+  std::optional<std::string> service;        ///< "UASPStor", "USBSTOR", "USBCCGP", "USBHUB3", "usbhub"
+  std::optional<std::string> description;    ///< SPDRP_DEVICEDESC
   std::optional<std::string> location_info;  ///< "Port_#0003.Hub_#0001"
   std::optional<std::string> location_path;  ///< "PCIROOT(0)#PCI(1400)#USBROOT(0)#USB(3)"
   /// Descriptors as hex bytes: the 18-byte device descriptor from the connection information, the whole
@@ -102,7 +103,8 @@ struct UsbDevice {
 // recursive structure (port -> device -> hub -> ports).
 inline bool UsbPort::operator==(const UsbPort& o) const {
   return number == o.number && connection_status == o.connection_status && speed == o.speed &&
-         protocols == o.protocols && operating_at_super_speed_or_higher == o.operating_at_super_speed_or_higher &&
+         protocols == o.protocols &&
+         operating_at_super_speed_or_higher == o.operating_at_super_speed_or_higher &&
          super_speed_capable_or_higher == o.super_speed_capable_or_higher &&
          operating_at_super_speed_plus_or_higher == o.operating_at_super_speed_plus_or_higher &&
          super_speed_plus_capable_or_higher == o.super_speed_plus_capable_or_higher &&
@@ -116,7 +118,8 @@ inline bool UsbPort::operator==(const UsbPort& o) const {
 /// A USB host controller with its PCI path and root hub.
 struct HostController {
   PciFunction pci;
-  std::vector<PciFunction> upstream;  ///< PCI bridges from the controller's parent up to the root port, nearest first
+  std::vector<PciFunction>
+      upstream;  ///< PCI bridges from the controller's parent up to the root port, nearest first
   std::optional<std::string> root_hub_instance_id;  ///< "USB\ROOT_HUB30\4&2d4fd8a8&0&0"
   std::optional<UsbHub> root_hub;
   bool operator==(const HostController&) const = default;
@@ -124,7 +127,7 @@ struct HostController {
 
 /// A volume with at least one extent on a disk.
 struct Volume {
-  std::string name;                      ///< "\\?\Volume{6a7f...}\"
+  std::string name;                       ///< "\\?\Volume{6a7f...}\"
   std::vector<std::string> mount_points;  ///< "E:\", "C:\mnt\backup\"
   std::optional<std::uint64_t> size_bytes;
   std::optional<std::string> filesystem;  ///< "NTFS", "exFAT"
@@ -140,13 +143,14 @@ struct ScsiAddress {
 /// One disk (GUID_DEVINTERFACE_DISK) with what IOCTL_STORAGE_* and IOCTL_DISK_* report.
 struct Disk {
   unsigned device_number = 0;  ///< IOCTL_STORAGE_GET_DEVICE_NUMBER: \\.\PhysicalDriveN
-  std::optional<std::string> instance_id;  ///< "USBSTOR\DISK&VEN_SANDISK&PROD_CRUZER_BLADE&REV_1.00\4C53...&0"
-  std::vector<std::string> ancestors;      ///< CM_Get_Parent chain, nearest first, up to the root
-  std::optional<unsigned> bus_type;        ///< STORAGE_BUS_TYPE (7 USB, 11 SATA, 17 NVMe, ...)
+  std::optional<std::string>
+      instance_id;                     ///< "USBSTOR\DISK&VEN_SANDISK&PROD_CRUZER_BLADE&REV_1.00\4C53...&0"
+  std::vector<std::string> ancestors;  ///< CM_Get_Parent chain, nearest first, up to the root
+  std::optional<unsigned> bus_type;    ///< STORAGE_BUS_TYPE (7 USB, 11 SATA, 17 NVMe, ...)
   std::optional<std::string> vendor, product, revision, serial;  ///< STORAGE_DEVICE_DESCRIPTOR strings
-  std::optional<std::uint64_t> size_bytes;  ///< IOCTL_DISK_GET_LENGTH_INFO
-  std::optional<bool> removable;            ///< STORAGE_DEVICE_DESCRIPTOR.RemovableMedia
-  std::optional<bool> incurs_seek_penalty;  ///< StorageDeviceSeekPenaltyProperty
+  std::optional<std::uint64_t> size_bytes;                       ///< IOCTL_DISK_GET_LENGTH_INFO
+  std::optional<bool> removable;                                 ///< STORAGE_DEVICE_DESCRIPTOR.RemovableMedia
+  std::optional<bool> incurs_seek_penalty;                       ///< StorageDeviceSeekPenaltyProperty
   std::optional<bool> read_only;
   std::optional<bool> system_disk, boot_disk;  ///< holds the Windows directory / the boot volume
   std::optional<ScsiAddress> scsi_address;     ///< IOCTL_SCSI_GET_ADDRESS

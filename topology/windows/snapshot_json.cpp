@@ -13,19 +13,25 @@ namespace {
 
 using nlohmann::json;
 
-template <class T> struct is_optional : std::false_type {};
-template <class T> struct is_optional<std::optional<T>> : std::true_type {};
-template <class T> struct is_vector : std::false_type {};
-template <class T> struct is_vector<std::vector<T>> : std::true_type {};
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+template <class T>
+struct is_vector : std::false_type {};
+template <class T>
+struct is_vector<std::vector<T>> : std::true_type {};
 
 // ---- the field lists (the JSON keys are the struct's field names) ----
-template <class V, class S> void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, PcieLinkProps> {
+template <class V, class S>
+void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, PcieLinkProps> {
   v("current_speed", p.current_speed);
   v("current_width", p.current_width);
   v("max_speed", p.max_speed);
   v("max_width", p.max_width);
 }
-template <class V, class S> void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, PciFunction> {
+template <class V, class S>
+void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, PciFunction> {
   v("instance_id", p.instance_id);
   v("hardware_ids", p.hardware_ids);
   v("compatible_ids", p.compatible_ids);
@@ -36,12 +42,14 @@ template <class V, class S> void fields(V& v, S& p) requires std::is_same_v<std:
   v("manufacturer", p.manufacturer);
   v("link", p.link);
 }
-template <class V, class S> void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, UsbProtocols> {
+template <class V, class S>
+void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, UsbProtocols> {
   v("usb110", p.usb110);
   v("usb200", p.usb200);
   v("usb300", p.usb300);
 }
-template <class V, class S> void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, UsbPort> {
+template <class V, class S>
+void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, UsbPort> {
   v("number", p.number);
   v("connection_status", p.connection_status);
   v("speed", p.speed);
@@ -58,18 +66,21 @@ template <class V, class S> void fields(V& v, S& p) requires std::is_same_v<std:
   v("type_c", p.type_c);
   v("device", p.device);
 }
-template <class V, class S> void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, UsbHub> {
+template <class V, class S>
+void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, UsbHub> {
   v("symbolic_link", p.symbolic_link);
   v("hub_type", p.hub_type);
   v("number_of_ports", p.number_of_ports);
   v("ports", p.ports);
 }
-template <class V, class S> void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, UsbFunction> {
+template <class V, class S>
+void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, UsbFunction> {
   v("interface_number", p.interface_number);
   v("instance_id", p.instance_id);
   v("service", p.service);
 }
-template <class V, class S> void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, UsbDevice> {
+template <class V, class S>
+void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, UsbDevice> {
   v("instance_id", p.instance_id);
   v("service", p.service);
   v("description", p.description);
@@ -85,26 +96,30 @@ template <class V, class S> void fields(V& v, S& p) requires std::is_same_v<std:
   v("functions", p.functions);
   v("hub", p.hub);
 }
-template <class V, class S> void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, HostController> {
+template <class V, class S>
+void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, HostController> {
   v("pci", p.pci);
   v("upstream", p.upstream);
   v("root_hub_instance_id", p.root_hub_instance_id);
   v("root_hub", p.root_hub);
 }
-template <class V, class S> void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, Volume> {
+template <class V, class S>
+void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, Volume> {
   v("name", p.name);
   v("mount_points", p.mount_points);
   v("size_bytes", p.size_bytes);
   v("filesystem", p.filesystem);
   v("partition_number", p.partition_number);
 }
-template <class V, class S> void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, ScsiAddress> {
+template <class V, class S>
+void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, ScsiAddress> {
   v("port", p.port);
   v("path", p.path);
   v("target", p.target);
   v("lun", p.lun);
 }
-template <class V, class S> void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, Disk> {
+template <class V, class S>
+void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, Disk> {
   v("device_number", p.device_number);
   v("instance_id", p.instance_id);
   v("ancestors", p.ancestors);
@@ -125,7 +140,8 @@ template <class V, class S> void fields(V& v, S& p) requires std::is_same_v<std:
   v("max_transfer_bytes", p.max_transfer_bytes);
   v("volumes", p.volumes);
 }
-template <class V, class S> void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, WindowsSnapshot> {
+template <class V, class S>
+void fields(V& v, S& p) requires std::is_same_v<std::remove_const_t<S>, WindowsSnapshot> {
   v("os_version", p.os_version);
   v("controllers", p.controllers);
   v("disks", p.disks);
@@ -137,7 +153,8 @@ class Reader {
   Reader(const json& object, std::string path, std::vector<Diagnostic>& diags)
       : o_(object), path_(std::move(path)), diags_(diags) {}
 
-  template <class T> void operator()(const char* key, T& field) {
+  template <class T>
+  void operator()(const char* key, T& field) {
     auto it = o_.find(key);
     if (it == o_.end() || it->is_null()) return;
     read(*it, path_ + "/" + key, field);
@@ -149,7 +166,8 @@ class Reader {
                       "is not " + std::string(expected) + "; the value is treated as unknown"});
   }
 
-  template <class T> bool read(const json& j, const std::string& at, T& out) {
+  template <class T>
+  bool read(const json& j, const std::string& at, T& out) {
     if constexpr (is_optional<T>::value) {
       typename T::value_type v{};
       if (read(j, at, v)) out = std::move(v);
@@ -170,7 +188,8 @@ class Reader {
       out = j.get<bool>();
       return true;
     } else if constexpr (std::is_integral_v<T>) {
-      if (!j.is_number_integer() || (j.is_number_integer() && !j.is_number_unsigned() && j.get<std::int64_t>() < 0))
+      if (!j.is_number_integer() ||
+          (j.is_number_integer() && !j.is_number_unsigned() && j.get<std::int64_t>() < 0))
         return bad(at, "a non-negative integer"), false;
       const auto v = j.get<std::uint64_t>();
       if (v > std::numeric_limits<T>::max()) return bad(at, "an integer in range"), false;
@@ -194,7 +213,8 @@ class Writer {
  public:
   explicit Writer(json& object) : o_(object) {}
 
-  template <class T> void operator()(const char* key, const T& field) {
+  template <class T>
+  void operator()(const char* key, const T& field) {
     if constexpr (is_optional<T>::value) {
       if (field) o_[key] = value(*field);
     } else if constexpr (is_vector<T>::value) {
@@ -205,7 +225,8 @@ class Writer {
   }
 
  private:
-  template <class T> static json value(const T& v) {
+  template <class T>
+  static json value(const T& v) {
     if constexpr (is_vector<T>::value) {
       json a = json::array();
       for (const auto& e : v) a.push_back(value(e));

@@ -52,11 +52,13 @@ std::optional<GroupSpec> parse_group_spec(std::string_view s, std::string* error
 std::optional<std::string> check_group_specs(std::span<const GroupSpec> specs) {
   for (std::size_t j = 1; j < specs.size(); ++j)
     for (std::size_t i = 0; i < j; ++i)
-      if (specs[i].name == specs[j].name) return "two groups are named '" + specs[j].name + "': give each its own name";
+      if (specs[i].name == specs[j].name)
+        return "two groups are named '" + specs[j].name + "': give each its own name";
   return std::nullopt;
 }
 
-std::optional<std::vector<GroupSpec>> parse_group_specs(std::span<const std::string> values, std::string* error) {
+std::optional<std::vector<GroupSpec>> parse_group_specs(std::span<const std::string> values,
+                                                        std::string* error) {
   std::vector<GroupSpec> specs;
   for (const auto& v : values) {
     std::string why;

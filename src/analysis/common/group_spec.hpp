@@ -1,5 +1,6 @@
 #pragma once
-/// `--group NAME=/dev/a,/dev/b[@CAP]` (`usbsat saturate`, `usbsat top`): drives the user says share something.
+/// `--group NAME=/dev/a,/dev/b[@CAP]` (`usbsat saturate`, `usbsat top`): drives the user says share
+/// something.
 #include <optional>
 #include <span>
 #include <string>

@@ -44,7 +44,7 @@ void check_legacy_companion(const Context& cx) {
           "controller{}",
           first == std::string::npos ? std::string("2.0") : u.version.substr(first),
           ehci_state.empty() ? " (the EHCI controller is not driving this port)"
-                             : " (" + join(ehci_state) + ")");
+                             : " (" + topology::join(ehci_state, ", ") + ")");
       fix =
           "Make sure the EHCI driver is loaded and bound (sudo modprobe ehci-pci; it must load before "
           "ohci/uhci), "

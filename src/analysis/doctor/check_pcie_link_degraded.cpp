@@ -111,8 +111,8 @@ void check_pcie_link_degraded(const Context& cx) {
           "of {:.0f} MB/s for every USB device on this controller{}. Some links drop their speed while idle; "
           "if this "
           "persists while a drive is busy, the link trained below its capability.",
-          what, *lo.speed_gts, *lo.width, max_speed.value_or(*lo.speed_gts), max_width.value_or(*lo.width), now,
-          could, storage_below ? " (USB storage is attached)" : "");
+          what, *lo.speed_gts, *lo.width, max_speed.value_or(*lo.speed_gts), max_width.value_or(*lo.width),
+          now, could, storage_below ? " (USB storage is attached)" : "");
       f.fix = fmt::format(
           "Reseat the card, avoid risers/extensions, use a slot wired for x{} and check the BIOS PCIe speed "
           "setting "

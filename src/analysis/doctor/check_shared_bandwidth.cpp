@@ -76,7 +76,7 @@ void check_shared_bandwidth(const Context& cx) {
         "{} drives share the {}: about {:.0f} MB/s usable for {:.0f} MB/s of combined demand. With all of "
         "them "
         "busy the bandwidth model predicts {}.",
-        g.size(), label, g.front()->bottleneck_capacity_mbps, demand, join(shares_txt));
+        g.size(), label, g.front()->bottleneck_capacity_mbps, demand, topology::join(shares_txt, ", "));
     // Free connectors whose path does not cross the bottleneck.
     std::vector<std::string> avoid;
     if (const auto bv = cx.t.find_by_name(g.front()->bottleneck_node)) {
@@ -87,7 +87,7 @@ void check_shared_bandwidth(const Context& cx) {
         avoid.push_back(report::describe_connector(cx.t, c));
       }
     }
-    if (!avoid.empty()) ev(f, "free connectors not behind the bottleneck", join(avoid));
+    if (!avoid.empty()) ev(f, "free connectors not behind the bottleneck", topology::join(avoid, ", "));
     f.fix = avoid.empty()
                 ? fmt::format(
                       "No free connector avoids the {}; to run these drives at full speed together, use a "

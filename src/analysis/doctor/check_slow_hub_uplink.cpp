@@ -81,12 +81,13 @@ void check_slow_hub_uplink(const Context& cx) {
         why = fmt::format(" although the hub itself can do {} (its USB3 half did not connect: cable or port)",
                           usb_rate_text(*hu.capable_speed));
       parts.push_back(fmt::format("{} is connected upstream at {}{}, slower than {} behind it can run ({})",
-                                  report::describe_hub(hu), hub_rate, why, join(names), usb_rate_text(want)));
+                                  report::describe_hub(hu), hub_rate, why, topology::join(names, ", "),
+                                  usb_rate_text(want)));
     }
     if (several)
-      parts.push_back(fmt::format("{} drives share this hub's {} uplink and split it when they are busy at once",
-                                  drives, hub_rate));
-    f.message = join(parts, "; ") + ".";
+      parts.push_back(fmt::format(
+          "{} drives share this hub's {} uplink and split it when they are busy at once", drives, hub_rate));
+    f.message = topology::join(parts, "; ") + ".";
     f.fix = slowed.empty()
                 ? "Fine for one drive at a time; for concurrent backups put the drives on separate root-hub "
                   "connectors (`usbsat plan` suggests where)."

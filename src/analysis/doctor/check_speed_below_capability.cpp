@@ -91,9 +91,10 @@ void check_speed_below_capability(const Context& cx) {
       fix_extra = "or connect it directly instead of through hub " + hu.name;
     } else if (!root_speed) {
       // No root hub (or none with a known speed) above it: what the controller can do is unknown.
-      cause = ctrl ? "the cause is unknown: its controller's root hub is missing from the scan or has no known "
-                     "speed"
-                   : "the cause is unknown: its host controller is missing from the scan";
+      cause =
+          ctrl ? "the cause is unknown: its controller's root hub is missing from the scan or has no known "
+                 "speed"
+               : "the cause is unknown: its host controller is missing from the scan";
     } else if (*root_speed < cap) {
       cause = is_superspeed(*root_speed)
                   ? fmt::format(
@@ -105,11 +106,11 @@ void check_speed_below_capability(const Context& cx) {
                           pi->name, report::describe_peer(cx.t, *pi));
     } else if (!is_superspeed(speed) && conn && (!conn->usb3_port || not_used(cx.t, conn->usb3_port))) {
       if (conn->usb3_port) ev(f, cx.t[*conn->usb3_port].as<PortInfo>().name + "/connect_type", "not used");
-      cause = conn->usb3_port
-                  ? fmt::format(
-                        "connector {} is USB 2.0 only (the firmware marks its USB3 peer {} as not used)",
-                        conn->id, cx.t[*conn->usb3_port].as<PortInfo>().name)
-                  : fmt::format("connector {} is USB 2.0 only (its port has no USB3 peer)", conn->id);
+      cause =
+          conn->usb3_port
+              ? fmt::format("connector {} is USB 2.0 only (the firmware marks its USB3 peer {} as not used)",
+                            conn->id, cx.t[*conn->usb3_port].as<PortInfo>().name)
+              : fmt::format("connector {} is USB 2.0 only (its port has no USB3 peer)", conn->id);
     } else if (!is_superspeed(speed) && conn && conn->usb3_port) {
       cause = fmt::format(
           "connector {} has a USB3 side ({}) but the device connected on its USB 2.0 side: a USB 2.0 cable, "
@@ -125,25 +126,26 @@ void check_speed_below_capability(const Context& cx) {
           usb_rate_text(cap), usb_rate_text(speed), usb_rate_text(speed));
       fix_extra = "or use a cable rated for " + usb_rate_text(cap);
     }
-    f.message = fmt::format("{} can run at {} but negotiated {}: {}.", device_label(cx.t, d), usb_rate_text(cap),
-                            usb_rate_text(speed), cause);
+    f.message = fmt::format("{} can run at {} but negotiated {}: {}.", device_label(cx.t, d),
+                            usb_rate_text(cap), usb_rate_text(speed), cause);
 
     std::vector<std::string> same =
         ctrl ? free_fast_connectors(cx.t, *ctrl, cap, false) : std::vector<std::string>{};
     std::vector<std::string> other =
         ctrl ? free_fast_connectors(cx.t, *ctrl, cap, true) : std::vector<std::string>{};
     if (!same.empty()) {
-      ev(f, "free connectors at full speed (same controller)", join(same));
+      ev(f, "free connectors at full speed (same controller)", topology::join(same, ", "));
       f.fix = fmt::format("Move it to {} on the same controller (these have a {} side){}.", short_list(same),
                           usb_rate_text(cap), fix_extra.empty() ? "" : ", " + fix_extra);
     } else if (!other.empty()) {
-      ev(f, "free connectors at full speed (other controllers)", join(other));
+      ev(f, "free connectors at full speed (other controllers)", topology::join(other, ", "));
       f.fix = fmt::format(
           "No free connector of this controller runs at {}; move it to {} on another controller{}.",
           usb_rate_text(cap), short_list(other), fix_extra.empty() ? "" : ", " + fix_extra);
     } else {
       f.fix = fmt::format("No free connector on this machine runs at {}{}; a {} card or hub would.",
-                          usb_rate_text(cap), fix_extra.empty() ? "" : " (" + fix_extra + ")", usb_rate_text(cap));
+                          usb_rate_text(cap), fix_extra.empty() ? "" : " (" + fix_extra + ")",
+                          usb_rate_text(cap));
     }
     cx.out.push_back(std::move(f));
   }

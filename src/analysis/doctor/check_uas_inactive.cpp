@@ -3,8 +3,8 @@
 
 #include "report/describe.hpp"
 #include "src/analysis/doctor/checks.hpp"
-#include "topology/text.hpp"
 #include "topology/sysfs_parse.hpp"
+#include "topology/text.hpp"
 
 namespace usbsat::analysis::doctor {
 namespace {
@@ -18,7 +18,7 @@ std::string alt_settings_text(const InterfaceInfo& i) {
   for (const auto& a : i.alt_settings)
     parts.push_back(fmt::format("alt {}: {:02x}/{:02x}/{:02x}", a.number, a.interface_class,
                                 a.interface_subclass, a.interface_protocol));
-  return join(parts, "; ");
+  return topology::join(parts, "; ");
 }
 
 /// "152d:0578:u": a usb-storage quirk entry as the module parameter spells it.
@@ -61,7 +61,8 @@ void check_uas_inactive(const Context& cx) {
         // A deliberate setting: somebody (the distribution or the admin) disabled UAS for this bridge.
         f.severity = FindingSeverity::Info;
         ev(f, "usb_storage.quirks", *cx.config.usb_storage_quirks);
-        why = fmt::format("the usb-storage quirk {} is set for this device (flag u = IGNORE_UAS)", quirk_text(*q));
+        why = fmt::format("the usb-storage quirk {} is set for this device (flag u = IGNORE_UAS)",
+                          quirk_text(*q));
         fix = fmt::format(
             "Only if this bridge's firmware has been updated or UAS has been tested on it: remove {} "
             "from the\n"

@@ -73,14 +73,10 @@ void add_unique(std::vector<std::string>& v, const std::string& s) {
   if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
 }
 
-std::string join(const std::vector<std::string>& v, std::string_view sep) {
-  return fmt::format("{}", fmt::join(v, sep));
-}
-
 std::string short_list(const std::vector<std::string>& v) {
   std::vector<std::string> head(v.begin(),
                                 v.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(3, v.size())));
-  std::string out = join(head, " or ");
+  std::string out = topology::join(head, " or ");
   if (v.size() > 3) out += fmt::format(" ({} more in the evidence)", v.size() - 3);
   return out;
 }

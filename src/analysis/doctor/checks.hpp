@@ -17,6 +17,7 @@
 #include "report/finding.hpp"
 #include "src/analysis/common/usb_drives.hpp"
 #include "src/analysis/doctor/doctor.hpp"
+#include "topology/text.hpp"
 #include "topology/topology.hpp"
 
 namespace usbsat::analysis::doctor {
@@ -26,8 +27,8 @@ namespace usbsat::analysis::doctor {
 /// USB drive, its drives in block_devices() order (empty card-reader slots included, has_media = false).
 struct StorageDevice {
   topology::Vertex dev{};
-  std::vector<topology::Vertex> ifaces;      ///< its mass-storage interfaces
-  std::vector<common::UsbDrive> drives;      ///< every block device of it, media or not
+  std::vector<topology::Vertex> ifaces;                ///< its mass-storage interfaces
+  std::vector<common::UsbDrive> drives;                ///< every block device of it, media or not
   std::vector<const common::UsbDrive*> media() const;  ///< the drives with media (the ones counted)
 };
 
@@ -55,7 +56,8 @@ struct CheckRow {
 /// The table, in presentation order within one severity (diagnose.cpp).
 std::span<const CheckRow> check_table();
 
-// ---- the checks (one file each) ------------------------------------------------------------------------------
+// ---- the checks (one file each)
+// ------------------------------------------------------------------------------
 void check_legacy_companion(const Context& cx);
 void check_overcurrent(const Context& cx);
 void check_speed_below_capability(const Context& cx);
@@ -66,7 +68,8 @@ void check_pcie_link_degraded(const Context& cx);
 void check_max_sectors_below_hw(const Context& cx);
 void check_autosuspend(const Context& cx);
 
-// ---- shared helpers (checks.cpp) -----------------------------------------------------------------------------
+// ---- shared helpers (checks.cpp)
+// -----------------------------------------------------------------------------
 
 const topology::UsbDeviceInfo& usb(const topology::Topology& t, topology::Vertex v);
 /// The names a finding lists for a device: its media first (what users know), then its kernel name.
@@ -74,7 +77,6 @@ std::vector<std::string> device_names(const topology::Topology& t, const Storage
 /// "sdc (Samsung Portable SSD T7, 04e8:4001)": the device named by its first medium (else its kernel name).
 std::string device_label(const topology::Topology& t, const StorageDevice& d);
 void add_unique(std::vector<std::string>& v, const std::string& s);
-std::string join(const std::vector<std::string>& v, std::string_view sep = ", ");
 /// A fix names at most three connectors ("a or b or c (2 more in the evidence)"); the evidence lists all.
 std::string short_list(const std::vector<std::string>& v);
 void ev(report::Finding& f, std::string key, std::string value);
@@ -83,7 +85,8 @@ bool not_used(const topology::Topology& t, std::optional<topology::Vertex> port)
 /// Free connectors usable by a new device: nothing plugged in, a USB3 side, neither side "not used".
 bool free_usb3_connector(const topology::Topology& t, const topology::Connector& c);
 
-// ---- plausibility: inputs a finding may rest on ------------------------------------------------------------
+// ---- plausibility: inputs a finding may rest on
+// ------------------------------------------------------------
 
 /// A USB speed the doctor may reason about: known (not UsbSpeed::Unknown).
 bool plausible_speed(std::optional<topology::UsbSpeed> s);

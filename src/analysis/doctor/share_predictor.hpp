@@ -1,6 +1,6 @@
 #pragma once
-/// The doctor's SharePredictor backed by the bandwidth model (src/analysis/model/predict.hpp): every USB drive at its own
-/// link ceiling, max-min fair shares, the resource that stops each one.
+/// The doctor's SharePredictor backed by the bandwidth model (src/analysis/model/predict.hpp): every USB
+/// drive at its own link ceiling, max-min fair shares, the resource that stops each one.
 #include "src/analysis/doctor/doctor.hpp"
 
 namespace usbsat::analysis::doctor {

@@ -6,8 +6,8 @@
 /// is its hypothetical link on the side of the connector it would use (the USB3 side when both the drive
 /// and the connector are SuperSpeed, else the USB2 side) followed by upstream_resources() of that port:
 /// hub uplinks, the EHCI/OHCI/UHCI bus, the controller and its PCIe chain. The same max-min fair prediction
-/// as `plan --predict` (src/analysis/model/predict.hpp) then gives every drive's share, so the planner can never disagree
-/// with the model it reports.
+/// as `plan --predict` (src/analysis/model/predict.hpp) then gives every drive's share, so the planner can
+/// never disagree with the model it reports.
 ///
 /// Files: slots.cpp, drive_model.cpp, scoring.cpp, search.cpp, advice.cpp, current.cpp, planner.cpp
 /// (make_plan); internal.hpp holds what they share.
@@ -35,7 +35,7 @@ enum class PlanPreference : std::uint8_t {
   Uas,       ///< first the number of drives that would run UAS (SuperSpeed connectors), then as Speed
   FewMoves,  ///< fewest moved drives among placements within 10% of the best minimum and total
 };
-std::string_view to_string(PlanPreference p);                         ///< "speed", "uas", "few-moves"
+std::string_view to_string(PlanPreference p);                        ///< "speed", "uas", "few-moves"
 std::optional<PlanPreference> parse_preference(std::string_view s);  ///< inverse of to_string
 
 /// "drive 3": the name of new drive `i` (1-based) in a plan for new drives, and in its per-drive demands.
@@ -54,34 +54,34 @@ struct PlanRequest {
 
 /// A connector the planner may use, with the side a drive would use and why it is (not) a good idea.
 struct PlanSlot {
-  std::size_t connector = 0;          ///< index into Topology::connectors()
+  std::size_t connector = 0;                  ///< index into Topology::connectors()
   std::optional<topology::Vertex> usb3_port;  ///< usable SuperSpeed side (absent or `not used`: none)
   std::optional<topology::Vertex> usb2_port;  ///< usable USB 2.0 / 1.1 side
   std::optional<topology::UsbSpeed> usb3_speed, usb2_speed;  ///< the buses' speeds
-  std::optional<std::string> panel;   ///< physical_location panel ("back", "front") when the firmware says
+  std::optional<std::string> panel;  ///< physical_location panel ("back", "front") when the firmware says
 };
 
 /// One drive's place in the plan.
 struct Placement {
-  std::string drive;               ///< "sdb", or "drive 1" for a new drive
-  std::size_t connector = 0;       ///< index into Topology::connectors()
-  topology::Vertex port{};         ///< the side it would use
-  bool superspeed = false;         ///< on the USB3 side
+  std::string drive;          ///< "sdb", or "drive 1" for a new drive
+  std::size_t connector = 0;  ///< index into Topology::connectors()
+  topology::Vertex port{};    ///< the side it would use
+  bool superspeed = false;    ///< on the USB3 side
   topology::UsbRate rate = topology::UsbRate::Unknown;
   topology::StorageProtocol protocol = topology::StorageProtocol::None;
-  DrivePrediction prediction;      ///< demand, predicted share and bottleneck in this placement
-  std::optional<std::size_t> from; ///< its current connector (re-place mode)
+  DrivePrediction prediction;                 ///< demand, predicted share and bottleneck in this placement
+  std::optional<std::size_t> from;            ///< its current connector (re-place mode)
   std::optional<topology::Vertex> from_port;  ///< the port it is plugged into now
-  bool moved = false;              ///< from != connector
+  bool moved = false;                         ///< from != connector
 };
 
 /// Something to avoid, and the connectors it concerns.
 struct AvoidNote {
-  std::string kind;    ///< "usb1_only", "usb2_only", "shared_link"
-  std::string node;    ///< the shared node ("0000:03:00.0", "usb1", "1-1") or "" for a connector class
+  std::string kind;  ///< "usb1_only", "usb2_only", "shared_link"
+  std::string node;  ///< the shared node ("0000:03:00.0", "usb1", "1-1") or "" for a connector class
   std::optional<Bandwidth> capacity;
   std::vector<std::size_t> connectors;  ///< free connectors concerned, indices into Topology::connectors()
-  std::string reason;  ///< one sentence for users
+  std::string reason;                   ///< one sentence for users
 };
 
 /// How much more every drive could ask before the first resource on the drives' paths fills: set when every
@@ -90,13 +90,13 @@ struct Headroom {
   std::string resource;  ///< its id, "pcie_link:0000:03:00.0"
   std::string label;     ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042 ...)"
   Bandwidth capacity, load;
-  unsigned drives = 0;   ///< planned drives crossing it
-  Bandwidth per_drive;   ///< (capacity - load) / drives: the smallest over all resources
+  unsigned drives = 0;  ///< planned drives crossing it
+  Bandwidth per_drive;  ///< (capacity - load) / drives: the smallest over all resources
 };
 
 struct Plan {
-  bool replace = false;               ///< re-placing connected drives (else new drives)
-  std::size_t requested = 0;          ///< drives asked about (devices given, or N)
+  bool replace = false;       ///< re-placing connected drives (else new drives)
+  std::size_t requested = 0;  ///< drives asked about (devices given, or N)
   PlanPreference prefer = PlanPreference::Speed;
   std::vector<Placement> placements;  ///< in request order (devices as given; new drives 1..N)
   Bandwidth min, total;               ///< over the placements
@@ -107,10 +107,10 @@ struct Plan {
   std::optional<Headroom> headroom;   ///< see Headroom; nullopt when a drive is short of its demand
   std::optional<Prediction> current;  ///< re-place mode: the current placement's prediction
   std::vector<AvoidNote> avoid;
-  std::vector<PlanSlot> slots;        ///< every usable connector considered
-  std::string method;                 ///< "exhaustive" or "greedy"
-  std::size_t classes = 0;            ///< connector equivalence classes searched
-  std::size_t evaluated = 0;          ///< placements evaluated
+  std::vector<PlanSlot> slots;  ///< every usable connector considered
+  std::string method;           ///< "exhaustive" or "greedy"
+  std::size_t classes = 0;      ///< connector equivalence classes searched
+  std::size_t evaluated = 0;    ///< placements evaluated
   std::vector<topology::Diagnostic> diagnostics;
 };
 

@@ -8,11 +8,11 @@
 #include "topology/text.hpp"
 
 namespace usbsat::analysis::saturate {
-namespace {
-
 double mean(const std::vector<double>& v) {
   return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
+
+namespace {
 
 /// Sample coefficient of variation (n - 1 in the denominator); 0 for fewer than two values or a zero mean.
 double cv(const std::vector<double>& v) {
@@ -121,8 +121,9 @@ GroupVerdict attribute(const GroupInput& in) {
 
   // Rule 14: a --group without a declared capacity. Its phase shows a plain shared ceiling when the drives
   // together deliver at least what the best of them does alone.
-  const bool open_group = in.declared_group && std::none_of(in.candidates.begin(), in.candidates.end(),
-                                                            [](const auto& c) { return c.capacity.has_value(); });
+  const bool open_group =
+      in.declared_group && std::none_of(in.candidates.begin(), in.candidates.end(),
+                                        [](const auto& c) { return c.capacity.has_value(); });
   auto measured_ceiling = [&](const PhaseResult& r) {
     if (!open_group) return false;
     double best_solo = 0;
@@ -215,11 +216,13 @@ GroupVerdict attribute(const GroupInput& in) {
     const double x = deciding->aggregate_mbs;
     const PhaseResult* off = nullptr;
     for (const auto& r : out.phases)
-      if (r.verdict && *r.verdict != Verdict::NoContention && std::fabs(r.aggregate_mbs - x) > tol * x) off = &r;
+      if (r.verdict && *r.verdict != Verdict::NoContention && std::fabs(r.aggregate_mbs - x) > tol * x)
+        off = &r;
     if (off) {
       out.notes.push_back("together the drives deliver " + fmt_mbs(off->aggregate_mbs) + " with " +
                           std::to_string(off->n) + " at once but " + fmt_mbs(x) + " with " +
-                          std::to_string(deciding->n) + ": no single shared limit, they get in each other's way");
+                          std::to_string(deciding->n) +
+                          ": no single shared limit, they get in each other's way");
       for (auto& r : out.phases)
         if (r.verdict && *r.verdict == Verdict::Saturated) r.verdict = Verdict::Unexplained;
     } else {
@@ -248,8 +251,9 @@ GroupVerdict attribute(const GroupInput& in) {
     if (best) {
       out.bottleneck = AttributedLink{best->node, best->kind, best->capacity->mbs(), best->label, false};
     } else if (measured_plateau) {
-      out.bottleneck = AttributedLink{in.name, topology::ResourceKind::Declared, x,
-                                      "group " + in.name + " (capacity measured)", false, true};
+      out.bottleneck = AttributedLink{in.name, topology::ResourceKind::Declared,
+                                      x,       "group " + in.name + " (capacity measured)",
+                                      false,   true};
       out.notes.push_back("no capacity was declared for group " + in.name + ": its measured plateau, " +
                           fmt_mbs(x) + ", is taken as its capacity");
     } else {

@@ -98,7 +98,7 @@ struct AttributedLink {
   std::optional<double> capacity_mbs;
   std::string label;                    ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042)"
   bool lowest_common_ancestor = false;  ///< no link matched: this is where the shared limit is, at or above
-  bool capacity_measured = false;       ///< a --group without a declared capacity: capacity_mbs is the plateau
+  bool capacity_measured = false;  ///< a --group without a declared capacity: capacity_mbs is the plateau
 };
 
 struct DrivePhaseResult {
@@ -142,6 +142,9 @@ GroupVerdict attribute(const GroupInput& in);
 
 /// The tolerance the noise in `phases` allows (see the rules above).
 double derive_tolerance(const std::vector<PhaseMeasurement>& phases);
+
+/// The arithmetic mean of a run's samples; 0 for none.
+double mean(const std::vector<double>& v);
 
 /// `p` restricted to the drives of `drives` (in that order) with their demands replaced where a spec gives
 /// one (DemandSource::Measured for solo rates); specs naming drives not in `p` are ignored.

@@ -1,6 +1,7 @@
 #include "src/analysis/saturate/group_input.hpp"
 #include "report/describe.hpp"
 
+#include "src/analysis/saturate/attribution.hpp"
 #include "src/analysis/saturate/verdict_text.hpp"
 #include "topology/text.hpp"
 
@@ -27,12 +28,6 @@ std::vector<PhasePrediction> predict_phases(const FlowProblem& base,
     out.push_back({p.n, predict_fair_share(subproblem(base, specs))});
   }
   return out;
-}
-
-double mean(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return v.empty() ? 0 : s / static_cast<double>(v.size());
 }
 
 }  // namespace

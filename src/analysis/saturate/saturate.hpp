@@ -6,7 +6,7 @@
 ///      tests), reusing a drive's solo baseline across groups, dropping a drive that fails, stopping cleanly
 ///      on a stop request (finished phases are kept);
 ///   3. report: attribute() each group and pass, conclusion text, into report::SaturateReport.
-#include "src/analysis/common/group_spec.hpp"     // IWYU pragma: export
+#include "src/analysis/common/group_spec.hpp"       // IWYU pragma: export
 #include "src/analysis/saturate/measure.hpp"        // IWYU pragma: export
 #include "src/analysis/saturate/saturate_plan.hpp"  // IWYU pragma: export
 #include "src/analysis/saturate/to_report.hpp"      // IWYU pragma: export

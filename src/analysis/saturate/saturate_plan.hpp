@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "load/job.hpp"
-#include "src/analysis/model/grouping.hpp"
 #include "src/analysis/common/group_spec.hpp"
+#include "src/analysis/model/grouping.hpp"
 #include "topology/bandwidth.hpp"
 #include "topology/topology.hpp"
 

@@ -82,8 +82,9 @@ std::string conclusion(const GroupVerdict& v) {
             "lowest common ancestor, {} — {}.",
             who, mbs(p->aggregate_mbs), numbers, b.label, advice(b));
       if (b.capacity_measured)
-        return fmt::format("{} share group {}, which carries {} at most (measured; no capacity was declared): {} — {}.",
-                           who, b.node, mbs(*b.capacity_mbs), numbers, advice(b));
+        return fmt::format(
+            "{} share group {}, which carries {} at most (measured; no capacity was declared): {} — {}.", who,
+            b.node, mbs(*b.capacity_mbs), numbers, advice(b));
       return fmt::format("{} share the {}: {} — {}.", who, b.label, numbers, advice(b));
     }
     case Verdict::Unexplained: {

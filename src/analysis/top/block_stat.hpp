@@ -1,6 +1,6 @@
 #pragma once
-/// /sys/block/<dev>/stat (Documentation/block/stat.rst): the cumulative sectors read and written, the only two
-/// of its fields `usbsat top` needs. Pure.
+/// /sys/block/<dev>/stat (Documentation/block/stat.rst): the cumulative sectors read and written, the only
+/// two of its fields `usbsat top` needs. Pure.
 #include <cstdint>
 #include <optional>
 #include <string_view>

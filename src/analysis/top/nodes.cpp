@@ -25,8 +25,11 @@ std::vector<TopNode> topology_nodes(const topology::Topology& t, const topology:
 std::vector<TopNode> group_nodes(std::span<const common::GroupSpec> groups) {
   std::vector<TopNode> nodes;
   for (const auto& g : groups) {
-    TopNode n{"group:" + g.name, std::string(topology::to_string(topology::ResourceKind::Declared)),
-              "group " + g.name, {}, g.capacity};
+    TopNode n{"group:" + g.name,
+              std::string(topology::to_string(topology::ResourceKind::Declared)),
+              "group " + g.name,
+              {},
+              g.capacity};
     for (const auto& p : g.paths) n.devices.emplace_back(topology::strip_dev_prefix(p));
     nodes.push_back(std::move(n));
   }

@@ -1,7 +1,7 @@
 #pragma once
 /// What `usbsat top` measures: nodes that carry the I/O of one or more block devices, with the capacity the
-/// bandwidth model gives them (topology/bandwidth.hpp's path_resources(), the one source of capacities) or the
-/// capacity declared with `--group NAME=dev,...@CAP`.
+/// bandwidth model gives them (topology/bandwidth.hpp's path_resources(), the one source of capacities) or
+/// the capacity declared with `--group NAME=dev,...@CAP`.
 #include <optional>
 #include <span>
 #include <string>
@@ -17,7 +17,7 @@ struct TopNode {
   std::string id;     ///< the resource id ("pcie_link:0000:03:00.0", "drive_link:2-1") or "group:NAME"
   std::string kind;   ///< "drive_link", "hub_uplink", "usb_bus", "controller", "pcie_link", "declared"
   std::string label;  ///< the resource's label, "group NAME"
-  std::vector<std::string> devices;           ///< block device names whose bytes it carries ("sdb", "loop3")
+  std::vector<std::string> devices;  ///< block device names whose bytes it carries ("sdb", "loop3")
   std::optional<topology::Bandwidth> capacity;  ///< nullopt: not modelled (no utilisation)
   bool operator==(const TopNode&) const = default;
 };

@@ -14,22 +14,22 @@ namespace usbsat::analysis::top {
 
 /// The counters of every device at one moment.
 struct Sample {
-  double t_s = 0;                         ///< a monotonic timestamp, seconds
-  std::map<std::string, BlockIo> io;      ///< device -> counters; absent: its stat could not be read
+  double t_s = 0;                     ///< a monotonic timestamp, seconds
+  std::map<std::string, BlockIo> io;  ///< device -> counters; absent: its stat could not be read
 };
 
-/// A sample from stat file texts (device -> the text of its stat file; nullopt: unreadable). Unparseable texts
-/// leave the device out, as unreadable ones do.
+/// A sample from stat file texts (device -> the text of its stat file; nullopt: unreadable). Unparseable
+/// texts leave the device out, as unreadable ones do.
 Sample make_sample(double t_s, const std::map<std::string, std::optional<std::string>>& stat_texts);
 
 /// A node's throughput over one interval.
 struct NodeRate {
   TopNode node;
-  double mbs = 0;                          ///< read + write, 10^6 B/s
+  double mbs = 0;  ///< read + write, 10^6 B/s
   double read_mbs = 0, write_mbs = 0;
-  std::optional<double> utilisation;       ///< mbs / capacity (0.93 = 93%); nullopt without a capacity
-  bool bottleneck = false;                 ///< utilisation >= the threshold
-  std::vector<std::string> missing;        ///< devices without counters in either sample (gone, unreadable)
+  std::optional<double> utilisation;  ///< mbs / capacity (0.93 = 93%); nullopt without a capacity
+  bool bottleneck = false;            ///< utilisation >= the threshold
+  std::vector<std::string> missing;   ///< devices without counters in either sample (gone, unreadable)
 };
 
 /// At or above this fraction of its capacity a node is the bottleneck now.

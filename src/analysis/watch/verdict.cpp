@@ -18,10 +18,14 @@ using topology::Vertex;
 
 std::string_view share_kind(topology::NodeKind k) {
   switch (k) {
-    case topology::NodeKind::Hub: return "hub";
-    case topology::NodeKind::RootHub: return "usb_bus";
-    case topology::NodeKind::PciHop: return "pcie_link";
-    default: break;
+    case topology::NodeKind::Hub:
+      return "hub";
+    case topology::NodeKind::RootHub:
+      return "usb_bus";
+    case topology::NodeKind::PciHop:
+      return "pcie_link";
+    default:
+      break;
   }
   return "controller";
 }
@@ -83,7 +87,8 @@ std::optional<report::WatchMove> better_connector(const Topology& t, const commo
   m.controller = report::controller_label(t[c.controller].as<topology::ControllerInfo>());
   m.own_controller = true;
   for (const auto& other : common::usb_drives_with_media(t))
-    if (other.name != d.name && topology::controller_of(t, other.block) == c.controller) m.own_controller = false;
+    if (other.name != d.name && topology::controller_of(t, other.block) == c.controller)
+      m.own_controller = false;
   m.now_mbs = p.current->drives[0].predicted.mbs();
   m.then_mbs = pl.prediction.predicted.mbs();
   return m;

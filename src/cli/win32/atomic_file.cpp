@@ -1,5 +1,5 @@
-// write_file_atomically() on Windows: a temporary file beside the target (CreateFileW, CREATE_NEW), written and
-// flushed (FlushFileBuffers), then moved over the target (MoveFileExW, MOVEFILE_REPLACE_EXISTING |
+// write_file_atomically() on Windows: a temporary file beside the target (CreateFileW, CREATE_NEW), written
+// and flushed (FlushFileBuffers), then moved over the target (MoveFileExW, MOVEFILE_REPLACE_EXISTING |
 // MOVEFILE_WRITE_THROUGH: the rename is on disk when it returns).
 #include <windows.h>
 
@@ -17,8 +17,8 @@ namespace {
 
 std::string failed(std::string_view what, const std::string& where, DWORD err) {
   char buf[256] = {};
-  const DWORD n = ::FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr, err, 0, buf,
-                                   sizeof buf, nullptr);
+  const DWORD n = ::FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr, err,
+                                   0, buf, sizeof buf, nullptr);
   std::string text(buf, n);
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == '.')) text.pop_back();
   if (text.empty()) text = fmt::format("Windows error {}", err);
@@ -29,7 +29,8 @@ std::string failed(std::string_view what, const std::string& where, DWORD err) {
 
 std::optional<std::string> write_file_atomically(const std::string& path, std::string_view content) {
   const std::filesystem::path target(path);
-  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+  const std::filesystem::path dir =
+      target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
   std::filesystem::path tmp;
   load::UniqueHandle f;
   std::random_device rd;

@@ -8,18 +8,23 @@
 namespace usbsat::cli {
 
 std::string_view no_usb_where() {
-  return "(Windows lists no USB host controller: this machine has no USB, or it is hidden, e.g. under wine or in a "
+  return "(Windows lists no USB host controller: this machine has no USB, or it is hidden, e.g. under wine "
+         "or in a "
          "VM)";
 }
 
-std::string sample_recordings_dir() {
+std::optional<std::filesystem::path> executable_path() {
   std::wstring exe(MAX_PATH, L'\0');
   const DWORD n = ::GetModuleFileNameW(nullptr, exe.data(), static_cast<DWORD>(exe.size()));
-  if (n == 0 || n >= exe.size()) return "share\\usbsat\\recordings";
+  if (n == 0 || n >= exe.size()) return std::nullopt;
   exe.resize(n);
-  // <prefix>\bin\usbsat.exe -> <prefix>\share\usbsat\recordings (cmake --install's layout, GNUInstallDirs).
-  const std::filesystem::path prefix = std::filesystem::path(exe).parent_path().parent_path();
-  return (prefix / "share" / "usbsat" / "recordings").make_preferred().string();
+  return std::filesystem::path(exe);
+}
+
+// usbsat.exe is cross-built: the build machine's folders mean nothing where it runs. Only the folder beside
+// the program (<prefix>\share\usbsat\recordings, cmake --install's layout) is tried.
+std::vector<std::filesystem::path> configured_sample_dirs() {
+  return {};
 }
 
 std::optional<std::string> host_name() {

@@ -1,6 +1,6 @@
-// SignalStop on Windows: a console control handler (Ctrl-C, Ctrl-Break, the console closing). Windows calls it
-// in a thread of its own, so it may request the stop directly; the mutex keeps the handler off a SignalStop
-// that is being destroyed.
+// SignalStop on Windows: a console control handler (Ctrl-C, Ctrl-Break, the console closing). Windows calls
+// it in a thread of its own, so it may request the stop directly; the mutex keeps the handler off a
+// SignalStop that is being destroyed.
 #include <windows.h>
 
 #include <mutex>

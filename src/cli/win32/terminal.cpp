@@ -1,7 +1,8 @@
 // The terminal on Windows. probe_tty(): a terminal is a console handle (GetConsoleMode succeeds); _isatty()
-// would also say yes for NUL and other character devices. The width is the console window's (GetConsoleScreenBufferInfo). A console
-// that accepts ENABLE_VIRTUAL_TERMINAL_PROCESSING (Windows 10 and later) interprets colours and carriage-return
-// overprinting as a Linux terminal does, and Windows sets no TERM: that is the vt_console fact.
+// would also say yes for NUL and other character devices. The width is the console window's
+// (GetConsoleScreenBufferInfo). A console that accepts ENABLE_VIRTUAL_TERMINAL_PROCESSING (Windows 10 and
+// later) interprets colours and carriage-return overprinting as a Linux terminal does, and Windows sets no
+// TERM: that is the vt_console fact.
 #include <fcntl.h>
 #include <io.h>
 #include <windows.h>

@@ -10,9 +10,9 @@
 
 #include "report/doctor_report.hpp"
 #include "src/analysis/doctor/doctor.hpp"
-#include "topology/bandwidth.hpp"
 #include "src/analysis/doctor/share_predictor.hpp"
 #include "tests/support/machines.hpp"
+#include "topology/bandwidth.hpp"
 
 using namespace usbsat;
 using namespace usbsat::testing;
@@ -50,14 +50,15 @@ bool contains(const std::string& s, std::string_view part) {
   return s.find(part) != std::string::npos;
 }
 
-
 using usbsat::testing::check_golden;
 
 /// A bandwidth model stand-in: returns canned shares.
 class FakePredictor : public analysis::doctor::SharePredictor {
  public:
   explicit FakePredictor(std::vector<analysis::doctor::DriveShare> s) : shares_(std::move(s)) {}
-  std::vector<analysis::doctor::DriveShare> predict(const topology::Topology&) const override { return shares_; }
+  std::vector<analysis::doctor::DriveShare> predict(const topology::Topology&) const override {
+    return shares_;
+  }
 
  private:
   std::vector<analysis::doctor::DriveShare> shares_;
@@ -549,7 +550,8 @@ TEST_CASE("the bandwidth model behind shared_bandwidth: two 5G drives on an ASM1
   CHECK(report::worst_severity(r.findings) == report::FindingSeverity::Warning);
 }
 
-// ---- one table, one drive rule, one capacity, no findings on garbage, no raw control bytes ------------------
+// ---- one table, one drive rule, one capacity, no findings on garbage, no raw control bytes
+// ------------------
 
 #include <cmath>
 #include <functional>
@@ -583,17 +585,28 @@ Topology card_reader_two_cards() {
   const auto h = intel_xhci(m);
   const Storage bot{.driver = "usb-storage", .uas_alt = false};
   const auto r = m.drive(Machine::port_of(h.usb2, 6),
-                         {.vid = 0x058f, .pid = 0x6377, .product = "AU6375 Card Reader", .speed = UsbSpeed::High,
+                         {.vid = 0x058f,
+                          .pid = 0x6377,
+                          .product = "AU6375 Card Reader",
+                          .speed = UsbSpeed::High,
                           .power_control = "auto"},
-                         {.name = "sdb", .size_bytes = 62333952ull * 512, .max_sectors_kb = 1024,
-                          .max_hw_sectors_kb = 32767, .host = 6, .lun = 0},
+                         {.name = "sdb",
+                          .size_bytes = 62333952ull * 512,
+                          .max_sectors_kb = 1024,
+                          .max_hw_sectors_kb = 32767,
+                          .host = 6,
+                          .lun = 0},
                          bot);
   const std::pair<const char*, std::uint64_t> slots[] = {{"sdc", 31166976ull * 512}, {"sdd", 0}, {"sde", 0}};
   unsigned lun = 1;
   for (const auto& [name, size] : slots)
     m.scsi_disk(r.interface, "usb-storage",
-                {.name = name, .size_bytes = size, .max_sectors_kb = 1024, .max_hw_sectors_kb = 32767,
-                 .host = 6, .lun = lun++});
+                {.name = name,
+                 .size_bytes = size,
+                 .max_sectors_kb = 1024,
+                 .max_hw_sectors_kb = 32767,
+                 .host = 6,
+                 .lun = lun++});
   return m.finish();
 }
 }  // namespace
@@ -642,9 +655,9 @@ TEST_CASE("one capacity per link: doctor and plan give the ASM1042's PCIe 2.0 x1
     Machine m;
     const auto rp = m.pci_hop(std::nullopt, "0000:00:1c.4",
                               {.link = {.speed_gts = 2.5, .width = 1, .max_speed_gts = 8.0, .max_width = 1}});
-    const auto x = m.controller(rp, "0000:03:00.0", HcdKind::Xhci,
-                                {.model = "ASM1042", .link = {.speed_gts = 2.5, .width = 1, .max_speed_gts = 5.0,
-                                                              .max_width = 1}});
+    const auto x = m.controller(
+        rp, "0000:03:00.0", HcdKind::Xhci,
+        {.model = "ASM1042", .link = {.speed_gts = 2.5, .width = 1, .max_speed_gts = 5.0, .max_width = 1}});
     const auto u3 = m.root_hub(x, 3, UsbSpeed::High, 2);
     const auto u4 = m.root_hub(x, 4, UsbSpeed::Super, 2);
     m.pair_ports(u3, u4, 2);
@@ -656,18 +669,21 @@ TEST_CASE("one capacity per link: doctor and plan give the ASM1042's PCIe 2.0 x1
     const auto r = diagnose(t, {.predictor = &model});
     CHECK(evidence(only(r.findings, "shared_bandwidth"), "bottleneck capacity (MB/s)") ==
           fmt::format("{:.0f}", plan));
-    CHECK(contains(only(r.findings, "pcie_link_degraded").message, fmt::format("about {:.0f} MB/s instead", plan)));
+    CHECK(contains(only(r.findings, "pcie_link_degraded").message,
+                   fmt::format("about {:.0f} MB/s instead", plan)));
   }
 }
 
 TEST_CASE("garbage values never produce a confident finding") {
   static constexpr double kInf = std::numeric_limits<double>::infinity();
   static constexpr unsigned kMax = std::numeric_limits<unsigned>::max();
-  // An ASM1042-like card (x1 at 5 GT/s of x1 at 5 GT/s: healthy) with one 5G drive; each row breaks one value.
+  // An ASM1042-like card (x1 at 5 GT/s of x1 at 5 GT/s: healthy) with one 5G drive; each row breaks one
+  // value.
   auto card = [](PcieLink ctrl_link, Disk disk = {.name = "sdb"},
                  std::function<void(Machine&, const DriveNodes&)> tweak = {}) {
     Machine m;
-    const auto x = m.controller(std::nullopt, "0000:03:00.0", HcdKind::Xhci, {.model = "ASM1042", .link = ctrl_link});
+    const auto x =
+        m.controller(std::nullopt, "0000:03:00.0", HcdKind::Xhci, {.model = "ASM1042", .link = ctrl_link});
     const auto u3 = m.root_hub(x, 3, UsbSpeed::High, 2);
     const auto u4 = m.root_hub(x, 4, UsbSpeed::Super, 2);
     m.pair_ports(u3, u4, 2);
@@ -687,7 +703,8 @@ TEST_CASE("garbage values never produce a confident finding") {
     m.root_hub(x, 2, UsbSpeed::Super, 2);
     const auto self = Machine::port_of(u1, 2);
     m.port(self).peer = peer(self);
-    m.drive(self, {.speed = UsbSpeed::High, .capable = UsbSpeed::Super, .capable_from_bos = true}, {.name = "sdb"});
+    m.drive(self, {.speed = UsbSpeed::High, .capable = UsbSpeed::Super, .capable_from_bos = true},
+            {.name = "sdb"});
     return m.finish();
   };
   struct Row {
@@ -699,7 +716,8 @@ TEST_CASE("garbage values never produce a confident finding") {
   };
   const Disk sdb{.name = "sdb"};
   const std::vector<Row> rows{
-      {"max_link_speed inf", [&] { return card(link(5.0, 1, kInf, 1)); }, "pcie_link_degraded", "inf", nullptr},
+      {"max_link_speed inf", [&] { return card(link(5.0, 1, kInf, 1)); }, "pcie_link_degraded", "inf",
+       nullptr},
       {"max_link_speed NaN", [&] { return card(link(5.0, 1, std::nan(""), 1)); }, "pcie_link_degraded", "nan",
        nullptr},
       {"max_link_speed 1e308", [&] { return card(link(5.0, 1, 1e308, 1)); }, "pcie_link_degraded", "e+308",
@@ -723,10 +741,13 @@ TEST_CASE("garbage values never produce a confident finding") {
        "max_sectors_below_hw", "4294967295", nullptr},
       {"max_sectors_kb 0", [&] { return card(pcie(5.0, 1), {.name = "sdb", .max_sectors_kb = 0}); },
        "max_sectors_below_hw", nullptr, nullptr},
-      {"queue_depth 4294967295", [&] { return card(pcie(5.0, 1), {.name = "sdb", .queue_depth = kMax}); }, nullptr,
-       "4294967295", nullptr},
+      {"queue_depth 4294967295", [&] { return card(pcie(5.0, 1), {.name = "sdb", .queue_depth = kMax}); },
+       nullptr, "4294967295", nullptr},
       {"size that wrapped x512",
-       [&] { return card(pcie(5.0, 1), {.name = "sdb", .size_bytes = std::numeric_limits<std::uint64_t>::max() - 511}); },
+       [&] {
+         return card(pcie(5.0, 1),
+                     {.name = "sdb", .size_bytes = std::numeric_limits<std::uint64_t>::max() - 511});
+       },
        nullptr, "18446744073709551104", nullptr},
       {"over_current_count 4294967295",
        [&] {
@@ -735,16 +756,20 @@ TEST_CASE("garbage values never produce a confident finding") {
          });
        },
        "overcurrent", "4294967295", nullptr},
-      {"dangling peer", [&] { return usb2_drive([](const std::string&) { return std::string("/sys/devices/gone/usb2-port2"); }); },
+      {"dangling peer",
+       [&] {
+         return usb2_drive([](const std::string&) { return std::string("/sys/devices/gone/usb2-port2"); });
+       },
        nullptr, "USB 2.0 only", "unknown"},
-      {"self-referencing peer", [&] { return usb2_drive([](const std::string& self) { return self; }); }, nullptr,
-       "USB 2.0 only", "unknown"},
+      {"self-referencing peer", [&] { return usb2_drive([](const std::string& self) { return self; }); },
+       nullptr, "USB 2.0 only", "unknown"},
       {"root hub speed unknown",
        [&] {
          Machine m;
          const auto x = m.controller(std::nullopt, "0000:00:14.0", HcdKind::Xhci);
          const auto u1 = m.root_hub(x, 1, UsbSpeed::Unknown, 2);
-         m.drive(Machine::port_of(u1, 2), {.speed = UsbSpeed::High, .capable = UsbSpeed::Super, .capable_from_bos = true},
+         m.drive(Machine::port_of(u1, 2),
+                 {.speed = UsbSpeed::High, .capable = UsbSpeed::Super, .capable_from_bos = true},
                  {.name = "sdb"});
          return m.finish();
        },
@@ -774,20 +799,25 @@ TEST_CASE("garbage: a device behind a missing root hub and controller gets no ca
   TopologyBuilder b;
   const std::string port = "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-0:1.0/usb1-port2";
   const std::string dev = port + "/1-2", intf = dev + "/1-2:1.0", scsi = intf + "/host6/target6:0:0/6:0:0:0";
-  REQUIRE(b.add({NodeKind::Port, PortInfo{.syspath = port, .name = "usb1-port2", .number = 2, .hub_name = "usb1"}},
-                std::nullopt));
+  REQUIRE(b.add(
+      {NodeKind::Port, PortInfo{.syspath = port, .name = "usb1-port2", .number = 2, .hub_name = "usb1"}},
+      std::nullopt));
   UsbDeviceInfo u{.syspath = dev, .name = "1-2"};
   u.speed = UsbSpeed::High;
   u.capable_speed = UsbSpeed::Super;
   u.capable_from_bos = true;
-  REQUIRE(b.add({NodeKind::Device, u}, port, {.kind = LinkKind::Usb, .usb_speed = UsbSpeed::High, .lanes = 1}));
+  REQUIRE(
+      b.add({NodeKind::Device, u}, port, {.kind = LinkKind::Usb, .usb_speed = UsbSpeed::High, .lanes = 1}));
   InterfaceInfo i{.syspath = intf, .name = "1-2:1.0", .driver = "usb-storage"};
   i.interface_class = 0x08;
   i.storage = StorageProtocol::Bot;
   REQUIRE(b.add({NodeKind::Interface, i}, dev));
   REQUIRE(b.add({NodeKind::ScsiDevice, ScsiDeviceInfo{.syspath = scsi, .hctl = "6:0:0:0"}}, intf));
-  REQUIRE(b.add({NodeKind::Block, BlockInfo{.syspath = scsi + "/block/sdb", .name = "sdb", .devnode = "/dev/sdb",
-                                            .usb = true, .transport = "usb"}},
+  REQUIRE(b.add({NodeKind::Block, BlockInfo{.syspath = scsi + "/block/sdb",
+                                            .name = "sdb",
+                                            .devnode = "/dev/sdb",
+                                            .usb = true,
+                                            .transport = "usb"}},
                 scsi));
   std::vector<Diagnostic> diags;
   const auto t = std::move(b).finish(diags);
@@ -802,8 +832,8 @@ TEST_CASE("legacy_companion: a blank version string is no reason to crash") {
   Machine m;
   const auto uhci = m.controller(std::nullopt, "0000:00:1d.0", HcdKind::Uhci);
   const auto u1 = m.root_hub(uhci, 1, UsbSpeed::Full, 2);
-  const auto d = m.drive(Machine::port_of(u1, 1), {.speed = UsbSpeed::Full, .bcd_usb = 0x200}, {.name = "sdb"},
-                         {.driver = "usb-storage", .uas_alt = false});
+  const auto d = m.drive(Machine::port_of(u1, 1), {.speed = UsbSpeed::Full, .bcd_usb = 0x200},
+                         {.name = "sdb"}, {.driver = "usb-storage", .uas_alt = false});
   m.node(d.device).as<UsbDeviceInfo>().version = "    ";
   const auto r = diagnose(m.finish());
   const auto& f = only(r.findings, "legacy_companion");
@@ -813,7 +843,8 @@ TEST_CASE("legacy_companion: a blank version string is no reason to crash") {
                                         *topology::usb_drive_capacity(UsbRate::Full, StorageProtocol::Bot))));
 }
 
-TEST_CASE("device strings with ESC or BEL never reach doctor's text raw, invalid UTF-8 never breaks its JSON") {
+TEST_CASE(
+    "device strings with ESC or BEL never reach doctor's text raw, invalid UTF-8 never breaks its JSON") {
   Machine m;
   const auto rp = m.pci_hop(std::nullopt, "0000:00:1c.4", {.link = pcie(5.0, 1)});
   const auto x = m.controller(rp, "0000:03:00.0", HcdKind::Xhci,
@@ -826,7 +857,8 @@ TEST_CASE("device strings with ESC or BEL never reach doctor's text raw, invalid
           {.vid = 0x1234, .pid = 0x5678, .product = "Evil\x1b[31m SSD\a", .speed = UsbSpeed::Super},
           {.name = "sdb"},
           {.driver = "usb-storage", .uas_alt = true, .uas_blocked_reason = "firmware says \xff\xfe\x1b[2J"});
-  m.drive(Machine::port_of(u4, 2), {.product = "Bad \xff\xfe UTF-8", .speed = UsbSpeed::Super, .power_control = "auto"},
+  m.drive(Machine::port_of(u4, 2),
+          {.product = "Bad \xff\xfe UTF-8", .speed = UsbSpeed::Super, .power_control = "auto"},
           {.name = "sdc"});
   const auto t = m.finish();
   const analysis::doctor::ModelSharePredictor model;

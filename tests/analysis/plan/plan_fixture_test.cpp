@@ -28,7 +28,9 @@ const topology::ScanResult& scanned() {
   }();
   return r;
 }
-const Topology& topo() { return scanned().topology; }
+const Topology& topo() {
+  return scanned().topology;
+}
 
 std::string controller_of(const Topology& t, const Placement& p) {
   return t[t.connectors()[p.connector].controller].as<topology::ControllerInfo>().bdf;
@@ -45,7 +47,8 @@ const DrivePrediction& predicted(const Prediction& p, const std::string& dev) {
 std::string fingerprint(const Plan& p) {
   std::string s = p.method + "/" + std::to_string(p.evaluated) + ";";
   for (const auto& x : p.placements)
-    s += x.drive + "@" + std::to_string(x.connector) + ":" + std::to_string(x.prediction.predicted.bytes_per_s) + ";";
+    s += x.drive + "@" + std::to_string(x.connector) + ":" +
+         std::to_string(x.prediction.predicted.bytes_per_s) + ";";
   for (const auto& a : p.avoid) s += a.kind + a.node + std::to_string(a.connectors.size()) + ";";
   return s;
 }
@@ -154,7 +157,8 @@ TEST_CASE("asm1042-card: --predict, two UAS drives on the card share the x1 link
 
 TEST_CASE("asm1042-card: a given demand replaces the link ceiling") {
   const auto& t = topo();
-  const auto pred = predict_fair_share(current_problem(t, {"sdb", "sdc"}, {{"sdb", Bandwidth::from_mbs(100)}}));
+  const auto pred =
+      predict_fair_share(current_problem(t, {"sdb", "sdc"}, {{"sdb", Bandwidth::from_mbs(100)}}));
   REQUIRE(pred.drives.size() == 2);
   CHECK(pred.drives[0].predicted.mbs() == doctest::Approx(100.0));
   CHECK(pred.drives[0].demand_source == DemandSource::Given);
@@ -246,7 +250,8 @@ int main(int argc, char** argv) {
   const char* dir = std::getenv("UMOCKDEV_DIR");
   const char* preload = std::getenv("LD_PRELOAD");
   if (!dir || !*dir || !preload || std::string(preload).find("umockdev") == std::string::npos) {
-    std::fprintf(stderr, "plan_fixture_test: not under the umockdev preload (UMOCKDEV_DIR + LD_PRELOAD); skipping\n");
+    std::fprintf(stderr,
+                 "plan_fixture_test: not under the umockdev preload (UMOCKDEV_DIR + LD_PRELOAD); skipping\n");
     return 77;
   }
   doctest::Context ctx(argc, argv);

@@ -99,7 +99,8 @@ TEST_CASE("--prefer few-moves keeps drives in place when moving gains less than 
   CHECK_FALSE(plan.placements[0].moved);
 }
 
-TEST_CASE("workstation: the free SuperSpeed ports are behind the hub, and two drives there share its uplink") {
+TEST_CASE(
+    "workstation: the free SuperSpeed ports are behind the hub, and two drives there share its uplink") {
   const auto t = testing::workstation();
   PlanRequest req;
   req.new_drives = 1;
@@ -191,20 +192,24 @@ tp::Topology a75() {
     for (unsigned p = 1; p <= 2; ++p) m.peer(Machine::port_of(hs, p), Machine::port_of(ss, p));
     return ss;
   };
-  const auto x0 = m.controller(std::nullopt, "0000:00:10.0", HcdKind::Xhci,
-                               {0x1022, 0x7812, "Advanced Micro Devices, Inc. [AMD]", "FCH USB XHCI Controller"});
+  const auto x0 =
+      m.controller(std::nullopt, "0000:00:10.0", HcdKind::Xhci,
+                   {0x1022, 0x7812, "Advanced Micro Devices, Inc. [AMD]", "FCH USB XHCI Controller"});
   const auto x0ss = xhci_pair(x0, 1);
-  const auto x1 = m.controller(std::nullopt, "0000:00:10.1", HcdKind::Xhci,
-                               {0x1022, 0x7812, "Advanced Micro Devices, Inc. [AMD]", "FCH USB XHCI Controller"});
+  const auto x1 =
+      m.controller(std::nullopt, "0000:00:10.1", HcdKind::Xhci,
+                   {0x1022, 0x7812, "Advanced Micro Devices, Inc. [AMD]", "FCH USB XHCI Controller"});
   xhci_pair(x1, 3);
   unsigned bus = 5;
   for (const char* dev : {"12", "13"}) {
-    const auto o = m.controller(std::nullopt, std::string("0000:00:") + dev + ".0", HcdKind::Ohci,
-                                {0x1022, 0x7807, "Advanced Micro Devices, Inc. [AMD]", "FCH USB OHCI Controller"},
-                                {std::string("0000:00:") + dev + ".2"});
-    const auto e = m.controller(std::nullopt, std::string("0000:00:") + dev + ".2", HcdKind::Ehci,
-                                {0x1022, 0x7808, "Advanced Micro Devices, Inc. [AMD]", "FCH USB EHCI Controller"},
-                                {std::string("0000:00:") + dev + ".0"});
+    const auto o =
+        m.controller(std::nullopt, std::string("0000:00:") + dev + ".0", HcdKind::Ohci,
+                     {0x1022, 0x7807, "Advanced Micro Devices, Inc. [AMD]", "FCH USB OHCI Controller"},
+                     {std::string("0000:00:") + dev + ".2"});
+    const auto e =
+        m.controller(std::nullopt, std::string("0000:00:") + dev + ".2", HcdKind::Ehci,
+                     {0x1022, 0x7808, "Advanced Micro Devices, Inc. [AMD]", "FCH USB EHCI Controller"},
+                     {std::string("0000:00:") + dev + ".0"});
     m.root_hub(o, bus++, UsbSpeed::Full, 4);
     m.root_hub(e, bus++, UsbSpeed::High, 4);
   }
@@ -222,7 +227,9 @@ tp::Topology a75() {
   return m.finish();
 }
 
-std::string connector_id(const tp::Topology& t, const Placement& p) { return t.connectors()[p.connector].id; }
+std::string connector_id(const tp::Topology& t, const Placement& p) {
+  return t.connectors()[p.connector].id;
+}
 std::string controller_bdf(const tp::Topology& t, const Placement& p) {
   return t[t.connectors()[p.connector].controller].as<tp::ControllerInfo>().bdf;
 }
@@ -255,7 +262,8 @@ TEST_CASE("a75: four HyperX sticks at 170 MB/s are already optimal, so nothing m
   CHECK(plan.headroom->per_drive.mbs() == doctest::Approx(30.0));
 }
 
-TEST_CASE("a75: the Avoid list names OHCI buses USB 1.1 full speed (12 Mb/s), EHCI buses USB 2.0 (480 Mb/s)") {
+TEST_CASE(
+    "a75: the Avoid list names OHCI buses USB 1.1 full speed (12 Mb/s), EHCI buses USB 2.0 (480 Mb/s)") {
   const auto t = a75();
   PlanRequest req;
   req.devices = {"sda", "sdb", "sdc", "sdd"};
@@ -278,7 +286,8 @@ TEST_CASE("a75: the Avoid list names OHCI buses USB 1.1 full speed (12 Mb/s), EH
   }
 }
 
-TEST_CASE("a75 at 210 MB/s: --prefer speed moves sdc to the FCH's second xHCI, --prefer few-moves keeps all four") {
+TEST_CASE(
+    "a75 at 210 MB/s: --prefer speed moves sdc to the FCH's second xHCI, --prefer few-moves keeps all four") {
   const auto t = a75();
   PlanRequest req;
   req.devices = {"sda", "sdb", "sdc", "sdd"};
@@ -301,7 +310,7 @@ TEST_CASE("a75 at 210 MB/s: --prefer speed moves sdc to the FCH's second xHCI, -
   CHECK(few.moves == 0);
   CHECK(few.min.mbs() == doctest::Approx(200.0));
   CHECK_FALSE(few.already_optimal);  // it settled for less than the best (5% short), which is not optimal
-  CHECK_FALSE(few.headroom);          // sdc and sdd are short of their 210 MB/s
+  CHECK_FALSE(few.headroom);         // sdc and sdd are short of their 210 MB/s
   const char* few_where[] = {"usb1-port1", "usb1-port2", "usb9-port1", "usb9-port2"};
   for (std::size_t i = 0; i < 4; ++i) {
     CHECK(connector_id(t, few.placements[i]) == few_where[i]);
@@ -309,7 +318,9 @@ TEST_CASE("a75 at 210 MB/s: --prefer speed moves sdc to the FCH's second xHCI, -
   }
 }
 
-TEST_CASE("a75, two new 30 MB/s drives: --prefer speed spreads them over two controllers, --prefer uas keeps both on USB3") {
+TEST_CASE(
+    "a75, two new 30 MB/s drives: --prefer speed spreads them over two controllers, --prefer uas keeps both "
+    "on USB3") {
   const auto t = a75();
   PlanRequest req;
   req.new_drives = 2;
@@ -345,8 +356,8 @@ TEST_CASE("--demand: every bad value is a usage error with a message, good ones 
   const Row rows[] = {
       {{"400M"}, nullptr},
       {{"sdb=170M", "/dev/sdc=1.2G", "300M"}, nullptr},
-      {{"0.1M"}, nullptr},   // the smallest demand
-      {{"100G"}, nullptr},   // the largest
+      {{"0.1M"}, nullptr},  // the smallest demand
+      {{"100G"}, nullptr},  // the largest
       {{"drive 2=50M"}, nullptr},
       {{"=170M"}, "'=170M' names no drive"},
       {{"/dev/=170M"}, "names no drive"},
@@ -388,23 +399,33 @@ TEST_CASE("--demand DEV=RATE must name a drive of the question") {
   // New drives are "drive 1".."drive N".
   CHECK(demand_names({}, 2) == std::vector<std::string>{"drive 1", "drive 2"});
   CHECK(unknown_demand(d, demand_names({}, 2)));
-  CHECK_FALSE(unknown_demand(parse_demands(std::vector<std::string>{"drive 2=5M"}).demands, demand_names({}, 2)));
+  CHECK_FALSE(
+      unknown_demand(parse_demands(std::vector<std::string>{"drive 2=5M"}).demands, demand_names({}, 2)));
   CHECK(*unknown_demand(d, {}) == "--demand for sdb: there is no drive to plan or predict");
   CHECK_FALSE(unknown_demand(parse_demands(std::vector<std::string>{"400M"}).demands, {}));
 }
 
-// ---- the one drive rule (src/analysis/common/usb_drives.hpp) in plan and --predict --------------------------
+// ---- the one drive rule (src/analysis/common/usb_drives.hpp) in plan and --predict
+// --------------------------
 
-TEST_CASE("plan and --predict take only USB drives with a medium: an empty card reader and a SATA disk are left out") {
+TEST_CASE(
+    "plan and --predict take only USB drives with a medium: an empty card reader and a SATA disk are left "
+    "out") {
   Machine m;
-  m.system_disk({.name = "sda", .size_bytes = 500 * testing::kGB, .vendor = "ATA", .model = "SATA SSD"}, "sata");
-  const auto x = m.controller(std::nullopt, "0000:00:14.0", tp::HcdKind::Xhci,
-                              {0x8086, 0xa36d, "Intel Corporation", "Cannon Lake PCH USB 3.1 xHCI Host Controller"});
+  m.system_disk({.name = "sda", .size_bytes = 500 * testing::kGB, .vendor = "ATA", .model = "SATA SSD"},
+                "sata");
+  const auto x =
+      m.controller(std::nullopt, "0000:00:14.0", tp::HcdKind::Xhci,
+                   {0x8086, 0xa36d, "Intel Corporation", "Cannon Lake PCH USB 3.1 xHCI Host Controller"});
   const auto hs = m.root_hub(x, 1, tp::UsbSpeed::High, 2);
   m.root_hub(x, 2, tp::UsbSpeed::Super, 2);
   m.drive(Machine::port_of(hs, 1),
-          {.vid = 0x0bda, .pid = 0x0158, .manufacturer = "Generic", .product = "USB2.0-CRW",
-           .speed = tp::UsbSpeed::High, .bcd_usb = 0x200},
+          {.vid = 0x0bda,
+           .pid = 0x0158,
+           .manufacturer = "Generic",
+           .product = "USB2.0-CRW",
+           .speed = tp::UsbSpeed::High,
+           .bcd_usb = 0x200},
           {.name = "sdb", .size_bytes = 0, .host = 6},  // no card in the slot
           {.driver = "usb-storage", .uas_alt = false});
   hyperx(m, Machine::port_of(hs, 2), "sdc", 7);

@@ -41,7 +41,7 @@ TEST_CASE("ASM1042: two BOT drives saturate the card's PCIe 2.0 x1 link at ~392 
   const auto v = attribute(in);
   CHECK(v.name == "0000:03:00.0");
   CHECK(v.tolerance == doctest::Approx(0.07));  // no repeats: the default tolerance
-  CHECK(v.confidence == Confidence::Low);  // no repeats
+  CHECK(v.confidence == Confidence::Low);       // no repeats
   REQUIRE(v.phases.size() == 2);
   CHECK(v.phases[0].aggregate_mbs == doctest::Approx(620));
   CHECK(*v.phases[0].efficiency == doctest::Approx(1.0));
@@ -208,8 +208,7 @@ TEST_CASE(
         "to a port outside controller 0000:05:00.0.");
 }
 
-TEST_CASE(
-    "--group without topology: a declared capacity is matched, without one the plateau is measured") {
+TEST_CASE("--group without topology: a declared capacity is matched, without one the plateau is measured") {
   const std::vector<PhaseMeasurement> phases{phase(1, {{"sdx", {95}}, {"sdy", {90}}}),
                                              phase(2, {{"sdx", {50}}, {"sdy", {48}}})};
   const auto capped =
@@ -245,11 +244,11 @@ TEST_CASE(
 
 TEST_CASE("rule 14: a --group without capacity on four drives at 40 alone, 40 for 2, 40 for 4 is saturated") {
   const std::vector<std::string> devs{"/dev/l0", "/dev/l1", "/dev/l2", "/dev/l3"};
-  const auto plateau = attribute(declared_group_input(
-      "bus", devs, std::nullopt,
-      {phase(1, {{"l0", {40}}, {"l1", {40}}, {"l2", {40}}, {"l3", {40}}}),
-       phase(2, {{"l0", {20}}, {"l1", {20}}}),
-       phase(4, {{"l0", {10}}, {"l1", {10}}, {"l2", {10}}, {"l3", {10}}})}));
+  const auto plateau =
+      attribute(declared_group_input("bus", devs, std::nullopt,
+                                     {phase(1, {{"l0", {40}}, {"l1", {40}}, {"l2", {40}}, {"l3", {40}}}),
+                                      phase(2, {{"l0", {20}}, {"l1", {20}}}),
+                                      phase(4, {{"l0", {10}}, {"l1", {10}}, {"l2", {10}}, {"l3", {10}}})}));
   CHECK(plateau.verdict == Verdict::Saturated);
   CHECK(plateau.phases[1].verdict == Verdict::Saturated);
   CHECK(plateau.phases[2].verdict == Verdict::Saturated);
@@ -260,30 +259,31 @@ TEST_CASE("rule 14: a --group without capacity on four drives at 40 alone, 40 fo
   CHECK_FALSE(plateau.bottleneck->lowest_common_ancestor);
 
   // Together less than the best drive alone: more than a shared ceiling (they thrash) -> unexplained.
-  const auto collapse = attribute(declared_group_input(
-      "bus", {"/dev/l0", "/dev/l1"}, std::nullopt,
-      {phase(1, {{"l0", {40}}, {"l1", {40}}}), phase(2, {{"l0", {12}}, {"l1", {12}}})}));
+  const auto collapse = attribute(
+      declared_group_input("bus", {"/dev/l0", "/dev/l1"}, std::nullopt,
+                           {phase(1, {{"l0", {40}}, {"l1", {40}}}), phase(2, {{"l0", {12}}, {"l1", {12}}})}));
   CHECK(collapse.verdict == Verdict::Unexplained);
   CHECK(collapse.bottleneck->lowest_common_ancestor);
 
   // The aggregate keeps falling as drives are added (60 with 2, 42 with 4): no single plateau.
-  const auto falling = attribute(declared_group_input(
-      "bus", devs, std::nullopt,
-      {phase(1, {{"l0", {40}}, {"l1", {40}}, {"l2", {40}}, {"l3", {40}}}),
-       phase(2, {{"l0", {30}}, {"l1", {30}}}),
-       phase(4, {{"l0", {11}}, {"l1", {11}}, {"l2", {10}}, {"l3", {10}}})}));
+  const auto falling =
+      attribute(declared_group_input("bus", devs, std::nullopt,
+                                     {phase(1, {{"l0", {40}}, {"l1", {40}}, {"l2", {40}}, {"l3", {40}}}),
+                                      phase(2, {{"l0", {30}}, {"l1", {30}}}),
+                                      phase(4, {{"l0", {11}}, {"l1", {11}}, {"l2", {10}}, {"l3", {10}}})}));
   CHECK(falling.verdict == Verdict::Unexplained);
   CHECK(falling.phases[1].verdict == Verdict::Unexplained);
 
   // A declared capacity that is wrong stays as it was: the declaration is the model, not measured.
-  const auto wrong = attribute(declared_group_input(
-      "bus", {"/dev/l0", "/dev/l1"}, Bandwidth::from_mbs(400),
-      {phase(1, {{"l0", {40}}, {"l1", {40}}}), phase(2, {{"l0", {20}}, {"l1", {20}}})}));
+  const auto wrong = attribute(
+      declared_group_input("bus", {"/dev/l0", "/dev/l1"}, Bandwidth::from_mbs(400),
+                           {phase(1, {{"l0", {40}}, {"l1", {40}}}), phase(2, {{"l0", {20}}, {"l1", {20}}})}));
   CHECK(wrong.verdict == Verdict::Unexplained);
 
   // Topology groups are not declared: contention no modelled link explains stays unexplained.
-  auto in = declared_group_input("bus", {"/dev/l0", "/dev/l1"}, std::nullopt,
-                                 {phase(1, {{"l0", {40}}, {"l1", {40}}}), phase(2, {{"l0", {20}}, {"l1", {20}}})});
+  auto in =
+      declared_group_input("bus", {"/dev/l0", "/dev/l1"}, std::nullopt,
+                           {phase(1, {{"l0", {40}}, {"l1", {40}}}), phase(2, {{"l0", {20}}, {"l1", {20}}})});
   in.declared_group = false;
   CHECK(attribute(in).verdict == Verdict::Unexplained);
 }
@@ -395,20 +395,20 @@ TEST_CASE("attribution is deterministic") {
 TEST_CASE("drives that together exceed the sum of their solo rates: a note, low confidence, verdict kept") {
   // 2 x 40 MB/s alone, 200 MB/s together: impossible for honest numbers (e.g. a declared capacity echoed
   // instead of measured, or a disturbed solo run). Efficiency 2.5 > 1 + tol.
-  const auto v = attribute(declared_group_input(
-      "g", {"sdx", "sdy"}, Bandwidth::from_mbs(400),
-      {phase(1, {{"sdx", {40, 40, 40}}, {"sdy", {40, 40, 40}}}),
-       phase(2, {{"sdx", {100, 100, 100}}, {"sdy", {100, 100, 100}}})}));
+  const auto v =
+      attribute(declared_group_input("g", {"sdx", "sdy"}, Bandwidth::from_mbs(400),
+                                     {phase(1, {{"sdx", {40, 40, 40}}, {"sdy", {40, 40, 40}}}),
+                                      phase(2, {{"sdx", {100, 100, 100}}, {"sdy", {100, 100, 100}}})}));
   CHECK(*v.phases[1].efficiency == doctest::Approx(2.5));
   CHECK(v.verdict == Verdict::NoContention);
   CHECK(v.confidence == Confidence::Low);  // High without the inconsistency (3 tight repeats)
-  CHECK(v.notes == std::vector<std::string>{"phase n=2: together 200 MB/s, more than the sum of the solo rates "
-                                            "(80 MB/s): the measurements are inconsistent, measure again"});
+  CHECK(v.notes ==
+        std::vector<std::string>{"phase n=2: together 200 MB/s, more than the sum of the solo rates "
+                                 "(80 MB/s): the measurements are inconsistent, measure again"});
   // Within the tolerance above 1 (noise): no note, confidence as the repeats give it.
-  const auto ok = attribute(declared_group_input(
-      "g", {"sdx", "sdy"}, Bandwidth::from_mbs(400),
-      {phase(1, {{"sdx", {40, 40, 40}}, {"sdy", {40, 40, 40}}}),
-       phase(2, {{"sdx", {41, 41, 41}}, {"sdy", {41, 41, 41}}})}));
+  const auto ok = attribute(declared_group_input("g", {"sdx", "sdy"}, Bandwidth::from_mbs(400),
+                                                 {phase(1, {{"sdx", {40, 40, 40}}, {"sdy", {40, 40, 40}}}),
+                                                  phase(2, {{"sdx", {41, 41, 41}}, {"sdy", {41, 41, 41}}})}));
   CHECK(ok.notes.empty());
   CHECK(ok.confidence == Confidence::High);
 }

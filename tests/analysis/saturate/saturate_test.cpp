@@ -28,11 +28,11 @@ TEST_CASE("parse_group_spec: NAME=/dev/a,/dev/b with an optional @CAP") {
   CHECK(g->paths.size() == 3);
   CHECK(!g->capacity);
 
-  CHECK(!parse_group_spec("a=/dev/loop2"));        // one drive shares nothing
-  CHECK(!parse_group_spec("=/dev/a,/dev/b"));      // no name
-  CHECK(!parse_group_spec("/dev/a,/dev/b"));       // no '='
-  CHECK(!parse_group_spec("a=/dev/a,,/dev/b"));    // empty path
-  CHECK(!parse_group_spec("a=/dev/a,/dev/a"));     // the same drive twice
+  CHECK(!parse_group_spec("a=/dev/loop2"));      // one drive shares nothing
+  CHECK(!parse_group_spec("=/dev/a,/dev/b"));    // no name
+  CHECK(!parse_group_spec("/dev/a,/dev/b"));     // no '='
+  CHECK(!parse_group_spec("a=/dev/a,,/dev/b"));  // empty path
+  CHECK(!parse_group_spec("a=/dev/a,/dev/a"));   // the same drive twice
   CHECK(parse_group_spec("a=/dev/a,/dev/b@40")->capacity->mbs() == doctest::Approx(40));  // bare: MB/s
   CHECK(!parse_group_spec("a=/dev/a,/dev/b@fast"));
 }

@@ -1,5 +1,5 @@
-// usbsat top's pure pieces: the stat parser, the nodes from a topology and from --group, and the rates between
-// two samples (stat texts + injected timestamps).
+// usbsat top's pure pieces: the stat parser, the nodes from a topology and from --group, and the rates
+// between two samples (stat texts + injected timestamps).
 #include <doctest/doctest.h>
 
 #include "src/analysis/top/block_stat.hpp"
@@ -27,9 +27,9 @@ TEST_CASE("parse_block_stat: sectors read and written x512, garbage refused") {
   };
   const Row rows[] = {
       {stat_line(2048, 10), BlockIo{2048 * 512, 10 * 512}},
-      {"1 2 3 4 5 6 7", BlockIo{3 * 512, 7 * 512}},                       // the oldest kernels: 7 fields
+      {"1 2 3 4 5 6 7", BlockIo{3 * 512, 7 * 512}},  // the oldest kernels: 7 fields
       {"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n", BlockIo{3 * 512, 7 * 512}},  // 5.5+: 17 fields
-      {"1 2 3 4 5 6", std::nullopt},                                       // too short
+      {"1 2 3 4 5 6", std::nullopt},                                               // too short
       {"", std::nullopt},
       {"1 2 x 4 5 6 7", std::nullopt},
       {"1 2 -3 4 5 6 7", std::nullopt},
@@ -74,7 +74,8 @@ TEST_CASE("node_rates: bytes per interval, utilisation, the bottleneck mark and 
 }
 
 TEST_CASE("node_rates: just below the threshold is no bottleneck, missing and backwards counters") {
-  const std::vector<TopNode> nodes = {{"group:g", "declared", "group g", {"a", "b"}, topology::Bandwidth::from_mbs(10)}};
+  const std::vector<TopNode> nodes = {
+      {"group:g", "declared", "group g", {"a", "b"}, topology::Bandwidth::from_mbs(10)}};
   // a: 8.9 MB in 1 s (89%); b: unreadable in the second sample.
   const auto s0 = make_sample(0, {{"a", stat_line(0, 0)}, {"b", stat_line(100, 0)}});
   auto s1 = make_sample(1, {{"a", stat_line(17383, 0)}, {"b", std::nullopt}});
@@ -92,7 +93,9 @@ TEST_CASE("node_rates: just below the threshold is no bottleneck, missing and ba
   CHECK(node_rates(nodes, s0, s1)[0].missing == std::vector<std::string>{"a"});
 }
 
-TEST_CASE("topology_nodes: every resource on the drives' paths with the drives crossing it, capacities from the model") {
+TEST_CASE(
+    "topology_nodes: every resource on the drives' paths with the drives crossing it, capacities from the "
+    "model") {
   const auto t = testing::asm1042_card();
   const auto nodes = topology_nodes(t);
   auto find = [&](std::string_view id) -> const TopNode* {

@@ -81,9 +81,9 @@ TEST_CASE("watch verdict: removal names where the drive was, other events and ot
   CHECK(r->connector->id == "usb1-port2");
   CHECK(r->findings.empty());
   CHECK(report::render_watch_text(*r).rfind("- sdb", 0) == 0);
-  CHECK_FALSE(verdict(t, t, {"add", "sda"}));       // SATA: not a USB drive
-  CHECK_FALSE(verdict(t, t, {"add", "loop0"}));     // not in the scan at all
-  CHECK_FALSE(verdict(t, t, {"change", "sdb"}));    // not a plug event
+  CHECK_FALSE(verdict(t, t, {"add", "sda"}));         // SATA: not a USB drive
+  CHECK_FALSE(verdict(t, t, {"add", "loop0"}));       // not in the scan at all
+  CHECK_FALSE(verdict(t, t, {"change", "sdb"}));      // not a plug event
   CHECK_FALSE(verdict(empty, t, {"remove", "sdb"}));  // removal of a drive the old scan did not have
 }
 
@@ -105,6 +105,8 @@ TEST_CASE("watch: text and JSON goldens of an add and a remove on the workstatio
   const auto remove = verdict(t, empty, {"remove", "sde"});
   REQUIRE(add);
   REQUIRE(remove);
-  testing::check_golden("watch_workstation.txt", report::render_watch_text(*add) + report::render_watch_text(*remove));
-  testing::check_golden("watch_workstation.jsonl", report::render_watch_json(*add) + report::render_watch_json(*remove));
+  testing::check_golden("watch_workstation.txt",
+                        report::render_watch_text(*add) + report::render_watch_text(*remove));
+  testing::check_golden("watch_workstation.jsonl",
+                        report::render_watch_json(*add) + report::render_watch_json(*remove));
 }

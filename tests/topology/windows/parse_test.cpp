@@ -20,8 +20,9 @@ TEST_CASE("windows parse: PCI location information to a PCI address") {
 }
 
 TEST_CASE("windows parse: PCI hardware and compatible IDs") {
-  const auto ids = pci_ids({"PCI\\VEN_8086&DEV_A12F&SUBSYS_86941043&REV_31", "PCI\\VEN_8086&DEV_A12F&SUBSYS_86941043"},
-                           {"PCI\\VEN_8086&CC_0C0330", "PCI\\CC_0C03"});
+  const auto ids =
+      pci_ids({"PCI\\VEN_8086&DEV_A12F&SUBSYS_86941043&REV_31", "PCI\\VEN_8086&DEV_A12F&SUBSYS_86941043"},
+              {"PCI\\VEN_8086&CC_0C0330", "PCI\\CC_0C03"});
   CHECK(ids.vendor_id == 0x8086);
   CHECK(ids.device_id == 0xa12f);
   CHECK(ids.subsystem_vendor_id == 0x1043);
@@ -32,7 +33,8 @@ TEST_CASE("windows parse: PCI hardware and compatible IDs") {
   CHECK(lower.device_id == 0x1042);
   CHECK_FALSE(lower.subsystem_vendor_id);
   CHECK(lower.class_code == 0x0c0330);
-  const auto bad = pci_ids({"PCI\\VEN_80&DEV_ZZZZ"}, {"PCI\\CC_0C03"});  // short vendor, garbage device, 4-digit class
+  const auto bad =
+      pci_ids({"PCI\\VEN_80&DEV_ZZZZ"}, {"PCI\\CC_0C03"});  // short vendor, garbage device, 4-digit class
   CHECK_FALSE(bad.vendor_id);
   CHECK_FALSE(bad.device_id);
   CHECK_FALSE(bad.class_code);

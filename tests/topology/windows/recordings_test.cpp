@@ -52,7 +52,8 @@ void check_views(const std::string& name, const ScanResult& r) {
 
 }  // namespace
 
-TEST_CASE("windows recording intel-xhci-desktop: companion ports, a USB3 hub, UAS, BOT, UAS-capable on USBSTOR") {
+TEST_CASE(
+    "windows recording intel-xhci-desktop: companion ports, a USB3 hub, UAS, BOT, UAS-capable on USBSTOR") {
   const auto r = windows::build_topology(recording("intel-xhci-desktop"));
   CHECK(r.diagnostics.empty());
   const auto& t = r.topology;
@@ -139,7 +140,8 @@ TEST_CASE("windows recording asm1042-card: two UAS drives behind one PCIe 2.0 x1
   const auto ds = summarize_drives(t);
   REQUIRE(ds.size() == 4);
   CHECK(drive(ds, "PhysicalDrive0").transport == "nvme");
-  const auto& passport = drive(ds, "PhysicalDrive3");  // on the chipset's SuperSpeed port 19 (USB2 companion 3)
+  const auto& passport =
+      drive(ds, "PhysicalDrive3");  // on the chipset's SuperSpeed port 19 (USB2 companion 3)
   REQUIRE(passport.controller);
   CHECK(passport.controller->pci == "0000:00:14.0");
   CHECK(passport.rotational == true);
@@ -178,7 +180,8 @@ TEST_CASE("windows recording win7-ehci: EHCI with UHCI companions, no UAS driver
   CHECK(enclosure.speed == UsbSpeed::High);
   CHECK(enclosure.capable_speed == UsbSpeed::Super);  // bcdUSB 3.00, no V2 flags on Windows 7
   REQUIRE(enclosure.uas_blocked_reason);
-  CHECK(*enclosure.uas_blocked_reason == "Windows 6.1.7601 has no UAS driver (UASPStor ships with Windows 8 and later)");
+  CHECK(*enclosure.uas_blocked_reason ==
+        "Windows 6.1.7601 has no UAS driver (UASPStor ships with Windows 8 and later)");
   CHECK_FALSE(drive(ds, "PhysicalDrive0").rotational);  // no seek-penalty query on Windows 7: unknown
   check_views("win7-ehci", r);
 }
@@ -199,17 +202,19 @@ TEST_CASE("windows snapshot JSON: every recording reads back to the same snapsho
 
 TEST_CASE("windows snapshot JSON: wrong types are unknown values with a warning, never fatal") {
   auto data = recording("asm1042-card");
-  data["controllers"][1]["pci"]["location_info"] = 42;                           // not a string
-  data["controllers"][1]["upstream"][0]["link"]["current_speed"] = -1;           // negative
-  data["disks"][1]["size_bytes"] = "big";                                        // not a number
+  data["controllers"][1]["pci"]["location_info"] = 42;                              // not a string
+  data["controllers"][1]["upstream"][0]["link"]["current_speed"] = -1;              // negative
+  data["disks"][1]["size_bytes"] = "big";                                           // not a number
   data["controllers"][1]["root_hub"]["ports"][2]["device"] = {{"instance_id", 7}};  // not an array
   const auto r = windows::build_topology(data);
   std::vector<std::string> where;
   for (const auto& d : r.diagnostics) where.push_back(d.where);
   CHECK(std::find(where.begin(), where.end(), "recording/controllers/1/pci/location_info") != where.end());
-  CHECK(std::find(where.begin(), where.end(), "recording/controllers/1/upstream/0/link/current_speed") != where.end());
+  CHECK(std::find(where.begin(), where.end(), "recording/controllers/1/upstream/0/link/current_speed") !=
+        where.end());
   CHECK(std::find(where.begin(), where.end(), "recording/disks/1/size_bytes") != where.end());
-  CHECK(std::find(where.begin(), where.end(), "recording/controllers/1/root_hub/ports/2/device") != where.end());
+  CHECK(std::find(where.begin(), where.end(), "recording/controllers/1/root_hub/ports/2/device") !=
+        where.end());
   // The ASMedia controller is still there, named by its instance ID (no PCI location any more), and the
   // T5 whose device entry was unreadable is a USB disk shown on its own.
   const auto ds = summarize_drives(r.topology);

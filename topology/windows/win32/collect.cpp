@@ -1,6 +1,6 @@
 // The thin Win32 layer: the only file that includes <windows.h>. It moves values out of SetupAPI/CfgMgr32 and
-// DeviceIoControl into a WindowsSnapshot (the same walk USBView does: host controllers -> root hub -> ports ->
-// hubs), and decides nothing. Every handle is owned by a unique_ptr with a stateless deleter (STYLE G3).
+// DeviceIoControl into a WindowsSnapshot (the same walk USBView does: host controllers -> root hub -> ports
+// -> hubs), and decides nothing. Every handle is owned by a unique_ptr with a stateless deleter (STYLE G3).
 #ifndef _WIN32_WINNT
 #define _WIN32_WINNT 0x0A00
 #endif
@@ -25,11 +25,16 @@ namespace usbsat::topology::windows {
 namespace {
 
 // DEVPKEY_PciDevice_{Current,Max}Link{Speed,Width} (pciprop.h, not shipped by mingw-w64).
-DEFINE_DEVPROPKEY(kPciCurrentLinkSpeed, 0x3ab22e31, 0x8264, 0x4b4e, 0x9a, 0xf5, 0xa8, 0xd2, 0xd8, 0xe3, 0x3e, 0x62, 9);
-DEFINE_DEVPROPKEY(kPciCurrentLinkWidth, 0x3ab22e31, 0x8264, 0x4b4e, 0x9a, 0xf5, 0xa8, 0xd2, 0xd8, 0xe3, 0x3e, 0x62, 10);
-DEFINE_DEVPROPKEY(kPciMaxLinkSpeed, 0x3ab22e31, 0x8264, 0x4b4e, 0x9a, 0xf5, 0xa8, 0xd2, 0xd8, 0xe3, 0x3e, 0x62, 11);
-DEFINE_DEVPROPKEY(kPciMaxLinkWidth, 0x3ab22e31, 0x8264, 0x4b4e, 0x9a, 0xf5, 0xa8, 0xd2, 0xd8, 0xe3, 0x3e, 0x62, 12);
-DEFINE_DEVPROPKEY(kLocationPaths, 0xa45c254e, 0xdf1c, 0x4efd, 0x80, 0x20, 0x67, 0xd1, 0x46, 0xa8, 0x50, 0xe0, 37);
+DEFINE_DEVPROPKEY(kPciCurrentLinkSpeed, 0x3ab22e31, 0x8264, 0x4b4e, 0x9a, 0xf5, 0xa8, 0xd2, 0xd8, 0xe3, 0x3e,
+                  0x62, 9);
+DEFINE_DEVPROPKEY(kPciCurrentLinkWidth, 0x3ab22e31, 0x8264, 0x4b4e, 0x9a, 0xf5, 0xa8, 0xd2, 0xd8, 0xe3, 0x3e,
+                  0x62, 10);
+DEFINE_DEVPROPKEY(kPciMaxLinkSpeed, 0x3ab22e31, 0x8264, 0x4b4e, 0x9a, 0xf5, 0xa8, 0xd2, 0xd8, 0xe3, 0x3e,
+                  0x62, 11);
+DEFINE_DEVPROPKEY(kPciMaxLinkWidth, 0x3ab22e31, 0x8264, 0x4b4e, 0x9a, 0xf5, 0xa8, 0xd2, 0xd8, 0xe3, 0x3e,
+                  0x62, 12);
+DEFINE_DEVPROPKEY(kLocationPaths, 0xa45c254e, 0xdf1c, 0x4efd, 0x80, 0x20, 0x67, 0xd1, 0x46, 0xa8, 0x50, 0xe0,
+                  37);
 
 struct HandleCloser {
   void operator()(HANDLE h) const {
@@ -63,7 +68,8 @@ std::wstring wide(const std::string& s) {
 }
 
 Handle open_device(const std::wstring& path, DWORD access = GENERIC_WRITE) {
-  HANDLE h = CreateFileW(path.c_str(), access, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING, 0, nullptr);
+  HANDLE h = CreateFileW(path.c_str(), access, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING, 0,
+                         nullptr);
   return Handle(h == INVALID_HANDLE_VALUE ? nullptr : h);
 }
 
@@ -173,11 +179,14 @@ std::string hex(const std::uint8_t* p, std::size_t n) {
 
 class Collector {
  public:
-  explicit Collector(std::vector<Diagnostic>& diags) : diags_(diags), by_driver_key_(usb_devnodes_by_driver_key()) {}
+  explicit Collector(std::vector<Diagnostic>& diags)
+      : diags_(diags), by_driver_key_(usb_devnodes_by_driver_key()) {}
   WindowsSnapshot run();
 
  private:
-  void warn(std::string where, std::string what) { diags_.push_back({Severity::Warning, std::move(where), std::move(what)}); }
+  void warn(std::string where, std::string what) {
+    diags_.push_back({Severity::Warning, std::move(where), std::move(what)});
+  }
   std::optional<UsbHub> hub(const std::string& symbolic_link, int depth);
   void port(HANDLE hub, unsigned n, UsbPort& p, int depth);
   std::optional<std::string> descriptor(HANDLE hub, unsigned port, std::uint8_t type, std::uint8_t index,
@@ -203,8 +212,8 @@ std::optional<std::string> Collector::node_name(HANDLE h, DWORD code, unsigned p
   return utf8(buf.Name);
 }
 
-std::optional<std::string> Collector::descriptor(HANDLE h, unsigned port, std::uint8_t type, std::uint8_t index,
-                                                 std::uint16_t language) {
+std::optional<std::string> Collector::descriptor(HANDLE h, unsigned port, std::uint8_t type,
+                                                 std::uint8_t index, std::uint16_t language) {
   std::vector<std::uint8_t> buf(sizeof(USB_DESCRIPTOR_REQUEST) + 4096);
   auto fetch = [&](std::uint16_t length) -> std::optional<DWORD> {
     std::fill(buf.begin(), buf.end(), 0);
@@ -240,8 +249,10 @@ std::optional<std::string> Collector::string_descriptor(HANDLE h, unsigned port,
   // Back from hex: bLength, bDescriptorType, then UTF-16LE.
   std::wstring w;
   std::vector<unsigned> bytes;
-  for (std::size_t i = 0; i + 1 < hexed->size(); i += 3) bytes.push_back(std::stoul(hexed->substr(i, 2), nullptr, 16));
-  for (std::size_t i = 2; i + 1 < bytes.size(); i += 2) w.push_back(static_cast<wchar_t>(bytes[i] | (bytes[i + 1] << 8)));
+  for (std::size_t i = 0; i + 1 < hexed->size(); i += 3)
+    bytes.push_back(std::stoul(hexed->substr(i, 2), nullptr, 16));
+  for (std::size_t i = 2; i + 1 < bytes.size(); i += 2)
+    w.push_back(static_cast<wchar_t>(bytes[i] | (bytes[i + 1] << 8)));
   return utf8(w.c_str());
 }
 
@@ -256,7 +267,8 @@ void Collector::device_node(UsbDevice& d, const std::string& driver_key) {
   d.location_path = cm_first_of_list(dn, kLocationPaths);
   // Composite devices: the interface functions are child devnodes "USB\VID_..&PID_..&MI_nn\...".
   DEVINST child = 0;
-  for (bool ok = CM_Get_Child(&child, dn, 0) == CR_SUCCESS; ok; ok = CM_Get_Sibling(&child, child, 0) == CR_SUCCESS) {
+  for (bool ok = CM_Get_Child(&child, dn, 0) == CR_SUCCESS; ok;
+       ok = CM_Get_Sibling(&child, child, 0) == CR_SUCCESS) {
     const std::string id = instance_id(child);
     const auto mi = id.find("&MI_");
     if (mi == std::string::npos || mi + 6 > id.size()) continue;
@@ -272,8 +284,9 @@ void Collector::port(HANDLE h, unsigned n, UsbPort& p, int depth) {
   std::vector<std::uint8_t> buf(sizeof(USB_NODE_CONNECTION_INFORMATION_EX) + 30 * sizeof(USB_PIPE_INFO));
   auto* ci = reinterpret_cast<USB_NODE_CONNECTION_INFORMATION_EX*>(buf.data());
   ci->ConnectionIndex = n;
-  const bool have_ci = ioctl(h, IOCTL_USB_GET_NODE_CONNECTION_INFORMATION_EX, buf.data(), static_cast<DWORD>(buf.size()),
-                             buf.data(), static_cast<DWORD>(buf.size())).has_value();
+  const bool have_ci = ioctl(h, IOCTL_USB_GET_NODE_CONNECTION_INFORMATION_EX, buf.data(),
+                             static_cast<DWORD>(buf.size()), buf.data(), static_cast<DWORD>(buf.size()))
+                           .has_value();
   if (have_ci) {
     p.connection_status = static_cast<unsigned>(ci->ConnectionStatus);
     if (ci->ConnectionStatus == DeviceConnected) p.speed = ci->Speed;
@@ -299,7 +312,8 @@ void Collector::port(HANDLE h, unsigned n, UsbPort& p, int depth) {
     std::vector<std::uint8_t> full(head.ActualLength);
     auto* cp = reinterpret_cast<USB_PORT_CONNECTOR_PROPERTIES*>(full.data());
     cp->ConnectionIndex = n;
-    if (ioctl(h, IOCTL_USB_GET_PORT_CONNECTOR_PROPERTIES, full.data(), head.ActualLength, full.data(), head.ActualLength)) {
+    if (ioctl(h, IOCTL_USB_GET_PORT_CONNECTOR_PROPERTIES, full.data(), head.ActualLength, full.data(),
+              head.ActualLength)) {
       p.companion_index = cp->CompanionIndex;
       p.companion_port = cp->CompanionPortNumber;
       p.companion_hub = utf8(cp->CompanionHubSymbolicLinkName);
@@ -310,7 +324,8 @@ void Collector::port(HANDLE h, unsigned n, UsbPort& p, int depth) {
   }
   if (!have_ci || ci->ConnectionStatus != DeviceConnected) return;
   UsbDevice d;
-  d.device_descriptor = hex(reinterpret_cast<const std::uint8_t*>(&ci->DeviceDescriptor), sizeof(USB_DEVICE_DESCRIPTOR));
+  d.device_descriptor =
+      hex(reinterpret_cast<const std::uint8_t*>(&ci->DeviceDescriptor), sizeof(USB_DEVICE_DESCRIPTOR));
   d.current_configuration = ci->CurrentConfigurationValue;
   d.configuration_descriptor = descriptor(h, n, 2, 0, 0);
   if (ci->DeviceDescriptor.bcdUSB >= 0x0201) d.bos_descriptor = descriptor(h, n, 0x0f, 0, 0);
@@ -328,7 +343,8 @@ void Collector::port(HANDLE h, unsigned n, UsbPort& p, int depth) {
 std::optional<UsbHub> Collector::hub(const std::string& symbolic_link, int depth) {
   auto h = open_device(L"\\\\?\\" + wide(symbolic_link));
   if (!h) {
-    warn(symbolic_link, "hub could not be opened (error " + std::to_string(GetLastError()) + "); its ports are unknown");
+    warn(symbolic_link,
+         "hub could not be opened (error " + std::to_string(GetLastError()) + "); its ports are unknown");
     return std::nullopt;
   }
   UsbHub hub;
@@ -371,14 +387,16 @@ void Collector::disks(WindowsSnapshot& s) {
     wchar_t fs[64];
     if (GetVolumeInformationW(name, nullptr, 0, nullptr, nullptr, nullptr, fs, 64)) v.filesystem = utf8(fs);
     std::wstring device(name);
-    if (!device.empty() && device.back() == L'\\') device.pop_back();  // open the volume, not its root directory
+    if (!device.empty() && device.back() == L'\\')
+      device.pop_back();  // open the volume, not its root directory
     auto h = open_device(device, 0);
     if (!h) continue;
     GET_LENGTH_INFORMATION length{};
     if (ioctl(h.get(), IOCTL_DISK_GET_LENGTH_INFO, nullptr, 0, &length, sizeof length))
       v.size_bytes = static_cast<std::uint64_t>(length.Length.QuadPart);
     std::vector<std::uint8_t> buf(sizeof(VOLUME_DISK_EXTENTS) + 16 * sizeof(DISK_EXTENT));
-    if (!ioctl(h.get(), IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS, nullptr, 0, buf.data(), static_cast<DWORD>(buf.size())))
+    if (!ioctl(h.get(), IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS, nullptr, 0, buf.data(),
+               static_cast<DWORD>(buf.size())))
       continue;
     const auto* ext = reinterpret_cast<const VOLUME_DISK_EXTENTS*>(buf.data());
     for (DWORD i = 0; i < ext->NumberOfDiskExtents && i < 16; ++i) {
@@ -406,11 +424,13 @@ void Collector::disks(WindowsSnapshot& s) {
     }
     STORAGE_PROPERTY_QUERY q{StorageDeviceProperty, PropertyStandardQuery, {0}};
     std::vector<std::uint8_t> buf(4096);
-    if (ioctl(h.get(), IOCTL_STORAGE_QUERY_PROPERTY, &q, sizeof q, buf.data(), static_cast<DWORD>(buf.size()))) {
+    if (ioctl(h.get(), IOCTL_STORAGE_QUERY_PROPERTY, &q, sizeof q, buf.data(),
+              static_cast<DWORD>(buf.size()))) {
       const auto* sd = reinterpret_cast<const STORAGE_DEVICE_DESCRIPTOR*>(buf.data());
       auto str = [&](DWORD off) -> std::optional<std::string> {
         if (off == 0 || off >= buf.size()) return std::nullopt;
-        return std::string(reinterpret_cast<const char*>(buf.data() + off), strnlen(reinterpret_cast<const char*>(buf.data() + off), buf.size() - off));
+        return std::string(reinterpret_cast<const char*>(buf.data() + off),
+                           strnlen(reinterpret_cast<const char*>(buf.data() + off), buf.size() - off));
       };
       d.bus_type = static_cast<unsigned>(sd->BusType);
       d.removable = sd->RemovableMedia != 0;
@@ -421,7 +441,8 @@ void Collector::disks(WindowsSnapshot& s) {
     }
     q.PropertyId = StorageDeviceSeekPenaltyProperty;
     DEVICE_SEEK_PENALTY_DESCRIPTOR seek{};
-    if (ioctl(h.get(), IOCTL_STORAGE_QUERY_PROPERTY, &q, sizeof q, &seek, sizeof seek)) d.incurs_seek_penalty = seek.IncursSeekPenalty != 0;
+    if (ioctl(h.get(), IOCTL_STORAGE_QUERY_PROPERTY, &q, sizeof q, &seek, sizeof seek))
+      d.incurs_seek_penalty = seek.IncursSeekPenalty != 0;
     q.PropertyId = StorageAccessAlignmentProperty;
     STORAGE_ACCESS_ALIGNMENT_DESCRIPTOR align{};
     if (ioctl(h.get(), IOCTL_STORAGE_QUERY_PROPERTY, &q, sizeof q, &align, sizeof align)) {
@@ -449,7 +470,8 @@ WindowsSnapshot Collector::run() {
   WindowsSnapshot s;
   using RtlGetVersionFn = LONG(WINAPI*)(OSVERSIONINFOW*);
   if (HMODULE ntdll = GetModuleHandleW(L"ntdll.dll"))
-    if (auto fn = reinterpret_cast<RtlGetVersionFn>(reinterpret_cast<void*>(GetProcAddress(ntdll, "RtlGetVersion")))) {
+    if (auto fn = reinterpret_cast<RtlGetVersionFn>(
+            reinterpret_cast<void*>(GetProcAddress(ntdll, "RtlGetVersion")))) {
       OSVERSIONINFOW v{sizeof v};
       if (fn(&v) == 0)
         s.os_version = std::to_string(v.dwMajorVersion) + "." + std::to_string(v.dwMinorVersion) + "." +
@@ -486,6 +508,8 @@ WindowsSnapshot Collector::run() {
 
 }  // namespace
 
-WindowsSnapshot collect_snapshot(std::vector<Diagnostic>& diagnostics) { return Collector(diagnostics).run(); }
+WindowsSnapshot collect_snapshot(std::vector<Diagnostic>& diagnostics) {
+  return Collector(diagnostics).run();
+}
 
 }  // namespace usbsat::topology::windows
