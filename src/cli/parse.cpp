@@ -15,15 +15,17 @@ std::string_view version_string() {
 
 namespace {
 
-/// The global flags that take no value (anything else starting with '-' is not a command either).
+/// A global flag, or a global option with its value attached ("--from=x").
 bool is_global_flag(std::string_view a) {
-  for (std::string_view f : {"--json", "-v", "--verbose", "-q", "--quiet", "--no-color"})
-    if (a == f) return true;
-  return a.starts_with("--from=");
+  const auto names = global_option_names();
+  if (std::find(names.flags.begin(), names.flags.end(), a) != names.flags.end()) return true;
+  return std::any_of(names.valued.begin(), names.valued.end(),
+                     [&](const std::string& o) { return a.starts_with(o + "="); });
 }
-/// The global options followed by their value.
+/// A global option followed by its value.
 bool is_global_option(std::string_view a) {
-  return a == "--from";
+  const auto names = global_option_names();
+  return std::find(names.valued.begin(), names.valued.end(), a) != names.valued.end();
 }
 
 /// --json anywhere before a "--" (args are reversed, as CLI11 consumes them).
@@ -57,23 +59,40 @@ std::string no_command_message(const std::vector<std::string>& reversed) {
 
 }  // namespace
 
+void bind_global_options(CLI::App& app, GlobalOptions& g) {
+  app.set_version_flag("-V,--version", std::string(version_string()));
+  app.add_flag("--json", g.json, "Machine-readable JSON on stdout");
+  app.add_flag("-v,--verbose", g.verbose, "Also print informational diagnostics");
+  app.add_flag("-q,--quiet", g.quiet, "No progress, only errors on stderr");
+  app.add_flag("--no-color", g.no_color, "Never colour the output (NO_COLOR is honoured too)");
+  app.add_option(
+         "--from", g.from,
+         "Show a recording (usbsat record -o FILE) instead of this system's devices; read-only commands")
+      ->type_name("FILE");
+}
+
+GlobalOptionNames global_option_names() {
+  CLI::App app;
+  GlobalOptions scratch;
+  bind_global_options(app, scratch);
+  GlobalOptionNames out;
+  for (const CLI::Option* o : app.get_options()) {
+    auto& into = o->get_items_expected_max() == 0 ? out.flags : out.valued;
+    for (const auto& n : o->get_lnames()) into.push_back("--" + n);
+    for (const auto& n : o->get_snames()) into.push_back("-" + n);
+  }
+  return out;
+}
+
 ParseResult parse_args(std::span<const std::string> argv) {
   CLI::App app{"usbsat — USB storage topology, UAS and shared-bandwidth analyser", "usbsat"};
-  app.set_version_flag("-V,--version", std::string(version_string()));
   app.require_subcommand(1);
   app.fallthrough();
   // One command line on every platform: CLI11 reads "/x" as an option on Windows by default, which made a
   // target such as //./PhysicalDrive1 (a form usbsat accepts for \\.\PhysicalDrive1) a usage error there.
   app.allow_windows_style_options(false);
   Invocation inv;
-  app.add_flag("--json", inv.global.json, "Machine-readable JSON on stdout");
-  app.add_flag("-v,--verbose", inv.global.verbose, "Also print informational diagnostics");
-  app.add_flag("-q,--quiet", inv.global.quiet, "No progress, only errors on stderr");
-  app.add_flag("--no-color", inv.global.no_color, "Never colour the output (NO_COLOR is honoured too)");
-  app.add_option(
-         "--from", inv.global.from,
-         "Show a recording (usbsat record -o FILE) instead of this system's devices; read-only commands")
-      ->type_name("FILE");
+  bind_global_options(app, inv.global);
   // Every command binds its options now; only the chosen one's runner is kept.
   std::vector<std::pair<std::string_view, Runner>> runners;
   for (const auto& cmd : commands()) {

@@ -28,6 +28,17 @@ struct ParseResult {
   bool json = false;    ///< --json appeared on the command line (a usage error is then also a JSON document)
 };
 
+/// Bind the global options (--json, -v, -q, --no-color, --from, -V) to `g` on `app`: the one list of them,
+/// read by the parser, the "no command" message and `usbsat completion`.
+void bind_global_options(CLI::App& app, GlobalOptions& g);
+
+/// The global options' spellings: `flags` take no value ("--json", "-v", ...; -h/--help and -V/--version
+/// included), `valued` take one ("--from").
+struct GlobalOptionNames {
+  std::vector<std::string> flags, valued;
+};
+GlobalOptionNames global_option_names();
+
 /// Parse argv (argv[0] included). Pure: prints nothing, exits nothing.
 ParseResult parse_args(std::span<const std::string> argv);
 

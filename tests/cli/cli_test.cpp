@@ -187,6 +187,9 @@ TEST_CASE("completion: generated from the registry, and bash completes with it")
   CHECK(complete("usbsat sat", 1) == "saturate\n");
   CHECK(complete("usbsat doctor --max", 2) == "--max-sectors-target\n");
   CHECK(complete("usbsat --json plan --pre", 3) == "--predict --prefer\n");
+  // --from's value is not the command: the command after it is completed, and --from itself is offered.
+  CHECK(complete("usbsat --from rec.json plan --pre", 4) == "--predict --prefer\n");
+  CHECK(complete("usbsat --fr", 1) == "--from\n");
   std::remove(path.c_str());
 }
 
@@ -228,10 +231,15 @@ TEST_CASE("completion: zsh generated from the registry, and zsh offers its words
         "describe topo drives ports doctor plan load saturate export report record watch top completion "
         "version\n");
   CHECK(complete("usbsat --json doctor --m", 4, "--m") ==
-        "compadd --max-sectors-target --json -v --verbose -q --quiet --no-color -h --help -V --version\n");
+        "compadd --max-sectors-target --version -V --json --verbose -v --quiet -q --no-color --from -h "
+        "--help\n");
   CHECK(complete("usbsat plan \"\"", 3, "\"\"") == "files\n");
   CHECK(complete("usbsat -", 2, "-") ==
-        "compadd --json -v --verbose -q --quiet --no-color -h --help -V --version\n");
+        "compadd --version -V --json --verbose -v --quiet -q --no-color --from -h --help\n");
+  // The global options come from the parser's own list: --from is offered, its value is a file, and the
+  // command after it is still found.
+  CHECK(complete("usbsat --from \"\"", 3, "\"\"") == "files\n");
+  CHECK(complete("usbsat --from rec.json doctor --m", 5, "--m").starts_with("compadd --max-sectors-target "));
   std::remove(path.c_str());
 }
 
