@@ -76,10 +76,8 @@ report::PrometheusInput prometheus_input(const topology::Topology& t,
 void bind_export_options(CLI::App& sub, ExportOptions& o) {
   sub.add_flag("--prometheus", o.prometheus,
                "node_exporter textfile-collector format (Prometheus text format)");
-  sub.add_option(
-         "-o,--output", o.output,
-         "Write to FILE (a file is replaced atomically: temporary file, fsync, rename; a device or FIFO is "
-         "written through); - = stdout")
+  sub.add_option("-o,--output", o.output,
+                 "Write to FILE (a file is replaced atomically, a device written through); - = stdout")
       ->capture_default_str();
 }
 

@@ -28,7 +28,15 @@ void write_output(const std::string& path, std::string_view content) {
     throw OutputError(kExitUsage, fmt::format("-o {} is a directory: give a file name", path));
   if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
     return write_through(path, content);
-  if (auto error = write_file_atomically(path, content))
+  // A symlink to a file (or to a name not taken yet) has its target replaced, never the link: -o /dev/stdout
+  // with stdout redirected to a file writes that file instead of renaming a new file over /dev/stdout.
+  std::string target = path;
+  if (std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec))) {
+    target = std::filesystem::weakly_canonical(path, ec).string();
+    if (ec)
+      throw OutputError(kExitEnvironment, fmt::format("cannot follow the link {}: {}", path, ec.message()));
+  }
+  if (auto error = write_file_atomically(target, content))
     throw OutputError(kExitEnvironment, fmt::format("cannot write {}: {}", path, *error));
 }
 

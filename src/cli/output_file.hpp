@@ -2,13 +2,12 @@
 /// Where every `-o PATH` goes (export, report, record and any later command): one rule, written once.
 ///   - `-`: standard output (main's check_output() then checks that it was written);
 ///   - "" or a directory: OutputError with exit 2 (a usage error, said in a sentence);
-///   - a regular file, or nothing yet: replaced atomically (write_file_atomically: a temporary file in the
-///   same
-///     directory, fsync, rename), so a full disk or any write error keeps the old content;
+///   - a regular file, or nothing yet: replaced atomically (write_file_atomically: a temporary file in
+///     the same directory, fsync, rename), so a full disk or any write error keeps the old content;
+///     through a symlink, the file it points to is replaced, never the link;
 ///   - anything else that exists (a character or block device, a FIFO, a socket, /dev/stdout and other
-///   symlinks
-///     to one): written through, as a shell redirection would, and never replaced (atomic_file.hpp's
-///     write_through).
+///     symlinks to one): written through, as a shell redirection would, and never replaced
+///     (atomic_file.hpp's write_through).
 /// A failure to write is OutputError with exit 3 (environment), caught in main.cpp.
 #include <stdexcept>
 #include <string>

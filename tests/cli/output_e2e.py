@@ -9,6 +9,9 @@ record. CASE:
              character device (export renamed its temporary file over it: a 0644 regular file)
   fifo       -o a FIFO with a reader: the reader gets the output, the FIFO stays a FIFO
   devstdout  -o /dev/stdout with stdout a pipe: the bytes arrive on the pipe, /dev/stdout stays a symlink
+  devstdout_file  -o /dev/stdout with stdout redirected to a file: the file gets the bytes, /dev/stdout stays
+             a symlink (its target is replaced, never the link)
+  symlink    -o LINK, a symlink to an existing file: the file gets the output, LINK stays a symlink to it
   directory  -o DIR: exit 2 with a sentence, the directory untouched
   empty      -o '': exit 2 with a sentence
   dash       -o -: the output on stdout, no file named "-"
@@ -112,6 +115,41 @@ def case_devstdout(argv, tmp, command):
         fail(f"{command} -o /dev/stdout: stdout is {p.stdout[:60]!r}")
 
 
+def case_devstdout_file(argv, tmp, command):
+    if not os.path.islink("/dev/stdout"):
+        skip("/dev/stdout is not a symlink here")
+    out = os.path.join(tmp, "out")
+    with open(out, "wb") as f:
+        try:
+            p = subprocess.run(argv("/dev/stdout"), cwd=tmp, stdout=f, stderr=subprocess.PIPE, timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            fail(f"{command} -o /dev/stdout > FILE: still running after {TIMEOUT} s")
+    expect(p, 0, f"-o /dev/stdout > FILE ({command})")
+    if not os.path.islink("/dev/stdout"):
+        fail(f"{command} -o /dev/stdout > FILE replaced the /dev/stdout symlink")
+    with open(out, "rb") as f:
+        got = f.read()
+    if not got.startswith(HEAD[command]):
+        fail(f"{command} -o /dev/stdout > FILE: the file holds {got[:60]!r}")
+
+
+def case_symlink(argv, tmp, command):
+    real, link = os.path.join(tmp, "real"), os.path.join(tmp, "link")
+    with open(real, "wb") as f:
+        f.write(b"old\n")
+    os.symlink("real", link)
+    p = run(argv(link), tmp)
+    expect(p, 0, f"-o LINK ({command})")
+    if not os.path.islink(link) or os.readlink(link) != "real":
+        fail(f"{command} -o LINK replaced the symlink")
+    with open(real, "rb") as f:
+        got = f.read()
+    if not got.startswith(HEAD[command]):
+        fail(f"{command} -o LINK: the file it points to holds {got[:60]!r}")
+    if sorted(os.listdir(tmp)) != ["link", "real"]:
+        fail(f"{command} -o LINK left {sorted(os.listdir(tmp))}")
+
+
 def case_directory(argv, tmp, command):
     d = os.path.join(tmp, "d")
     os.mkdir(d)
@@ -176,7 +214,8 @@ def case_full_disk(argv, tmp, command):
         subprocess.run(["umount", mnt], check=False)
 
 
-CASES = {"chardev": case_chardev, "fifo": case_fifo, "devstdout": case_devstdout, "directory": case_directory,
+CASES = {"chardev": case_chardev, "fifo": case_fifo, "devstdout": case_devstdout,
+         "devstdout_file": case_devstdout_file, "symlink": case_symlink, "directory": case_directory,
          "empty": case_empty, "dash": case_dash, "full_disk": case_full_disk}
 
 
