@@ -11,11 +11,11 @@
 #include "src/analysis/common/usb_drives.hpp"
 #include "src/analysis/model/predict.hpp"
 #include "src/analysis/plan/planner.hpp"
-#include "src/cli/atomic_file.hpp"
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/doctor_facts.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
+#include "src/cli/output_file.hpp"
 #include "src/cli/system_scan.hpp"
 #include "topology/bandwidth.hpp"
 #include "topology/drives.hpp"
@@ -77,7 +77,7 @@ void bind_export_options(CLI::App& sub, ExportOptions& o) {
   sub.add_flag("--prometheus", o.prometheus,
                "node_exporter textfile-collector format (Prometheus text format)");
   sub.add_option("-o,--output", o.output,
-                 "Write to FILE (replaced atomically: temporary file, fsync, rename); - = stdout")
+                 "Write to FILE (a file is replaced atomically, a device written through); - = stdout")
       ->capture_default_str();
 }
 
@@ -98,15 +98,9 @@ static int run_export(const ExportOptions& o, const GlobalOptions& global) {
   const std::string text = report::render_prometheus(
       prometheus_input(scan.topology, doctor.findings, took.count(), scan.diagnostics));
 
-  // 3. Out: stdout, or the file replaced atomically so the collector never reads half of it.
-  const int rc = exit_code_for(scan.diagnostics);
-  if (o.output == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return rc;
-  }
-  if (auto error = write_file_atomically(o.output, text))
-    return fail(global, kExitEnvironment, "export", *error);
-  return rc;
+  // 3. Out by the -o rule: a file is replaced atomically so the collector never reads half of it.
+  write_output(o.output, text);
+  return exit_code_for(scan.diagnostics);
 }
 
 Runner configure_export(CLI::App& sub) {

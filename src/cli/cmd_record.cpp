@@ -2,11 +2,8 @@
 // document.
 #include "src/cli/cmd_record.hpp"
 
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -14,6 +11,7 @@
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
+#include "src/cli/output_file.hpp"
 #include "src/cli/platform_text.hpp"
 #include "src/cli/system_scan.hpp"
 #include "topology/recording/recording.hpp"
@@ -42,17 +40,11 @@ int run_record(const RecordOptions& o, const GlobalOptions& g) {
   // No /sys (Linux) or no SetupAPI answers (Windows): ScanError, exit 3 (main.cpp).
   const auto rec = topology::recording::record_system(config, std::move(meta), o.keep_serials);
 
-  if (o.output) {
-    std::ofstream out(*o.output, std::ios::binary | std::ios::trunc);
-    if (out) out.write(rec.document.data(), static_cast<std::streamsize>(rec.document.size()));
-    if (out) out.close();
-    if (!out)
-      return fail(g, kExitEnvironment, "record", "cannot write " + *o.output + ": " + std::strerror(errno));
-  } else {
-    std::fwrite(rec.document.data(), 1, rec.document.size(), stdout);
-  }
+  // The recording, by the -o rule (output_file.hpp); stdout without -o.
+  const std::string output = o.output.value_or("-");
+  write_output(output, rec.document);
   print_diagnostics(stderr, rec.scan.diagnostics, g);
-  if (o.output && !g.quiet)
+  if (output != "-" && !g.quiet)
     fmt::print(stderr,
                "usbsat record: wrote {} ({} KiB, {} topology nodes{}); show it with: usbsat --from {} topo\n",
                *o.output, (rec.document.size() + 1023) / 1024, rec.scan.topology.size(),
@@ -64,7 +56,8 @@ int run_record(const RecordOptions& o, const GlobalOptions& g) {
 }  // namespace
 
 void bind_record_options(CLI::App& sub, RecordOptions& o) {
-  sub.add_option("-o,--output", o.output, "Write the recording to FILE instead of stdout");
+  sub.add_option("-o,--output", o.output,
+                 "Write the recording to FILE instead of stdout (- = stdout; a file is replaced atomically)");
   sub.add_flag("--keep-serials", o.keep_serials,
                "Keep serial numbers and the host name (default: stable pseudonyms, for bug reports)");
   bind_scan_options(sub, o.scan);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -21,6 +22,7 @@
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
+#include "src/cli/output_file.hpp"
 #include "src/cli/picture.hpp"
 #include "src/cli/platform_text.hpp"
 #include "topology/utc_time.hpp"
@@ -50,8 +52,16 @@ std::string own_command_line() {
   return out.empty() ? "usbsat report" : out;
 }
 
-/// A JSON document from `path`, or the reason it is not one.
+/// A JSON document from the regular file `path`, or the reason it is not one (a directory or a FIFO is
+/// refused before it is opened: reading one would fail obscurely or block).
 std::optional<nlohmann::json> read_json(const std::string& path, std::string& error) {
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
+    error = fmt::format("{} is not a regular file{}", path,
+                        std::filesystem::is_directory(st) ? " (a directory)" : "");
+    return std::nullopt;
+  }
   std::ifstream in(path);
   if (!in) {
     error = fmt::format("cannot read {}: {}", path, std::strerror(errno));
@@ -137,22 +147,10 @@ static int run_report(const ReportOptions& o, const GlobalOptions& global) {
   in.diagnostics = scan_result.diagnostics;
   const std::string page = report::render_html(in);
 
-  // 3. The page: stdout or the file.
-  if (o.output == "-") {
-    std::fwrite(page.data(), 1, page.size(), stdout);
-    std::fflush(stdout);
-  } else {
-    std::ofstream out(o.output, std::ios::binary | std::ios::trunc);
-    if (out) out.write(page.data(), static_cast<std::streamsize>(page.size()));
-    out.close();
-    if (!out) {
-      return fail(global, kExitEnvironment, "report",
-                  fmt::format("cannot write {}: {}", o.output, std::strerror(errno)),
-                  scan_result.diagnostics);
-    }
-    if (!global.quiet)
-      std::fprintf(stderr, "usbsat report: wrote %s (%zu bytes)\n", o.output.c_str(), page.size());
-  }
+  // 3. The page, by the -o rule (output_file.hpp).
+  write_output(o.output, page);
+  if (o.output != "-" && !global.quiet)
+    std::fprintf(stderr, "usbsat report: wrote %s (%zu bytes)\n", o.output.c_str(), page.size());
   print_diagnostics(stderr, scan_result.diagnostics, global);
   return exit_code_for(scan_result.diagnostics);
 }

@@ -10,10 +10,11 @@ namespace usbsat {
 enum ExitCode : int {
   kExitOk = 0,            ///< success; doctor: no finding above info
   kExitFailure = 1,       ///< an unexpected internal error
-  kExitUsage = 2,         ///< bad command line
+  kExitUsage = 2,         ///< bad command line (also -o '' or -o DIR: output_file.hpp)
   kExitEnvironment = 3,   ///< the environment is unusable: sysfs unreadable, no target opens, no I/O engine
-                          ///< works, the output cannot be written (stdout on a full disk, /dev/full), or the
-                          ///< --from recording cannot be used (missing, not JSON, newer version, bad keys)
+                          ///< works, the output cannot be written (stdout or -o on a full disk, /dev/full),
+                          ///< or the --from recording cannot be used (missing, not JSON, newer version,
+                          ///< bad keys)
   kExitPartial = 4,       ///< results printed, but some device or target failed (see diagnostics)
   kExitRefused = 5,       ///< a safety check refused the operation (writing to a mounted/in-use/system disk)
   kExitWarnings = 10,     ///< doctor: the worst finding is a warning

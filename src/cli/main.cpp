@@ -10,6 +10,7 @@
 #include "load/errors.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
+#include "src/cli/output_file.hpp"
 #include "src/cli/parse.hpp"
 #include "src/cli/terminal.hpp"
 #include "topology/errors.hpp"
@@ -25,6 +26,8 @@ int run(const usbsat::cli::Invocation& inv) {
     return cli::fail(inv.global, kExitEnvironment, "", std::string("cannot read the recording ") + e.what());
   } catch (const topology::ScanError& e) {
     return cli::fail(inv.global, kExitEnvironment, "", std::string("cannot scan this system: ") + e.what());
+  } catch (const cli::OutputError& e) {
+    return cli::fail(inv.global, e.code(), "", e.what());
   } catch (const load::LoadError& e) {
     return cli::fail(inv.global, kExitEnvironment, "", std::string("cannot run the load: ") + e.what());
   } catch (const std::exception& e) {

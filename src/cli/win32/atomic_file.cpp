@@ -1,6 +1,6 @@
 // write_file_atomically() on Windows: a temporary file beside the target (CreateFileW, CREATE_NEW), written
 // and flushed (FlushFileBuffers), then moved over the target (MoveFileExW, MOVEFILE_REPLACE_EXISTING |
-// MOVEFILE_WRITE_THROUGH: the rename is on disk when it returns).
+// MOVEFILE_WRITE_THROUGH: the rename is on disk when it returns). write_through(): CreateFileW OPEN_EXISTING.
 #include <windows.h>
 
 #include <algorithm>
@@ -11,6 +11,8 @@
 
 #include "load/win32/unique_handle.hpp"
 #include "src/cli/atomic_file.hpp"
+#include "src/cli/exit_codes.hpp"
+#include "src/cli/output_file.hpp"
 
 namespace usbsat::cli {
 namespace {
@@ -23,6 +25,17 @@ std::string failed(std::string_view what, const std::string& where, DWORD err) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == '.')) text.pop_back();
   if (text.empty()) text = fmt::format("Windows error {}", err);
   return fmt::format("cannot {} {}: {}", what, where, text);
+}
+
+/// Write all of `content` to `f`: true, or false with GetLastError() set.
+bool write_all(HANDLE f, std::string_view content) {
+  for (std::size_t done = 0; done < content.size();) {
+    const DWORD chunk = static_cast<DWORD>(std::min<std::size_t>(content.size() - done, 1u << 30));
+    DWORD n = 0;
+    if (!::WriteFile(f, content.data() + done, chunk, &n, nullptr)) return false;
+    done += n;
+  }
+  return true;
 }
 
 }  // namespace
@@ -48,19 +61,22 @@ std::optional<std::string> write_file_atomically(const std::string& path, std::s
     ::DeleteFileW(tmp.wstring().c_str());
     return std::optional<std::string>(std::move(message));
   };
-  for (std::size_t done = 0; done < content.size();) {
-    const DWORD chunk = static_cast<DWORD>(std::min<std::size_t>(content.size() - done, 1u << 30));
-    DWORD n = 0;
-    if (!::WriteFile(f.get(), content.data() + done, chunk, &n, nullptr))
-      return abandon(failed("write", tmp.string(), ::GetLastError()));
-    done += n;
-  }
+  if (!write_all(f.get(), content)) return abandon(failed("write", tmp.string(), ::GetLastError()));
   if (!::FlushFileBuffers(f.get())) return abandon(failed("flush", tmp.string(), ::GetLastError()));
   f.reset();
   if (!::MoveFileExW(tmp.wstring().c_str(), target.wstring().c_str(),
                      MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
     return abandon(failed("rename the temporary file to", path, ::GetLastError()));
   return std::nullopt;
+}
+
+void write_through(const std::string& path, std::string_view content) {
+  const std::filesystem::path p(path);
+  load::UniqueHandle f(::CreateFileW(p.wstring().c_str(), GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                                     nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr));
+  if (!f) throw OutputError(kExitEnvironment, failed("open", path, ::GetLastError()));
+  if (!write_all(f.get(), content))
+    throw OutputError(kExitEnvironment, failed("write", path, ::GetLastError()));
 }
 
 }  // namespace usbsat::cli
