@@ -6,7 +6,8 @@
                                    liburing2 (dpkg-shlibdeps); dpkg -x into a temporary root; the extracted
                                    `usbsat --version`; `man -l` on its page: NAME, SYNOPSIS, DESCRIPTION, EXAMPLES
                                    and every command of `usbsat --help`; bash completes with the installed
-                                   script, zsh -n parses _usbsat; the units, the schemas
+                                   script, zsh -n parses _usbsat; the units, the schemas, the
+                                   Prometheus rules (promtool check rules on the shipped copy)
   deb_test.py install BUILD_DIR    the package installs: `apt-get -s install ./usbsat_*.deb` resolves every
                                    Depends on this system; dpkg installs it into a scratch root with its own dpkg
                                    database (root only), the installed `usbsat` runs (`--version`, `drives` on a
@@ -115,9 +116,14 @@ def contents(build_dir):
             if p.returncode != 0:
                 fail(f"zsh -n _usbsat: {p.stderr}")
         for f in ("usr/lib/systemd/system/usbsat-export.service", "usr/lib/systemd/system/usbsat-export.timer",
-                  "usr/share/usbsat/schemas/drives.schema.json"):
+                  "usr/share/usbsat/schemas/drives.schema.json", "usr/share/usbsat/prometheus/usbsat-rules.yml"):
             if not os.path.isfile(os.path.join(root, f)):
                 fail(f"the package lacks /{f}")
+        rules = os.path.join(root, "usr/share/usbsat/prometheus/usbsat-rules.yml")
+        if os.path.isfile(rules) and shutil.which("promtool"):
+            p = run(["promtool", "check", "rules", rules])
+            if p.returncode != 0:
+                fail(f"promtool check rules on the packaged rules: {p.stdout}{p.stderr}")
         with open(os.path.join(root, "usr/lib/systemd/system/usbsat-export.service"), encoding="utf-8") as f:
             if "ExecStart=/usr/bin/usbsat " not in f.read():
                 fail("the service does not start /usr/bin/usbsat (the packaged path)")
