@@ -1,6 +1,8 @@
 #include "load/safety.hpp"
 
 #include <fcntl.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -152,6 +154,16 @@ std::optional<std::string> exclusive_open_problem(const std::string& node) {
   return std::string("cannot be checked (") + std::strerror(errno) + ")";
 }
 
+/// The backing file of loop device `node` as the kernel keeps it (LOOP_GET_STATUS64: st_dev and st_ino),
+/// nullopt when it cannot be asked.
+std::optional<FileId> loop_status_backing(const std::string& node) {
+  const UniqueFd fd(::open(node.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  loop_info64 info{};
+  if (fd.get() < 0 || ::ioctl(fd.get(), LOOP_GET_STATUS64, &info) != 0) return std::nullopt;
+  const auto dev = static_cast<dev_t>(info.lo_device);
+  return FileId{DevNum{major(dev), minor(dev)}, info.lo_inode};
+}
+
 }  // namespace
 
 StackView read_stack_view(const std::string& sys_root) {
@@ -171,7 +183,8 @@ StackView read_stack_view(const std::string& sys_root) {
     n.slaves = list_names(dir / "slaves");
     if (fs::exists(dir / "partition", cec)) n.whole = dir.parent_path().filename().string();
     n.backing_path = read_first_line(dir / "loop/backing_file");
-    // A deleted backing file's old path may name another file now: its identity is unknown.
+    // A deleted (unlinked) backing file's old path may name another file now: its identity comes from the
+    // loop device itself then, as it does when the path cannot be resolved here.
     constexpr std::string_view kDeleted = " (deleted)";
     const bool deleted =
         n.backing_path.size() >= kDeleted.size() &&
@@ -182,6 +195,8 @@ StackView read_stack_view(const std::string& sys_root) {
         n.backing_block = DevNum{major(st.st_rdev), minor(st.st_rdev)};
       else
         n.backing_file = file_id(st);
+    } else if (!n.backing_path.empty()) {
+      n.backing_file = loop_status_backing("/dev/" + name);
     }
     view.blocks.emplace(name, std::move(n));
   }

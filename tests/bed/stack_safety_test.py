@@ -111,8 +111,15 @@ def case_second_loop(usbsat, st):
     link = os.path.join(st.tmp, "link-to-l2")
     os.symlink(l2, link)
     refused(usbsat, link, img, os.path.basename(l0), "second loop over a mounted image, named by a symlink")
+    # The image unlinked (sysfs then says "fs.img (deleted)"), a hard link keeping its bytes: the loop
+    # devices still share one inode, which the kernel reports (LOOP_GET_STATUS64).
+    keep = os.path.join(st.tmp, "keep.img")
+    os.link(img, keep)
+    os.unlink(img)
+    refused(usbsat, l2, keep, os.path.basename(l0), "second loop over a mounted image that was unlinked")
+    refused(usbsat, keep, keep, os.path.basename(l0), "another link to the unlinked image of a mounted loop device")
     st.teardown()
-    fsck_clean(img, "second loop over a mounted image")
+    fsck_clean(keep, "second loop over a mounted image")
 
 
 def case_nested_file(usbsat, st):
