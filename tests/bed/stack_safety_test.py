@@ -197,6 +197,17 @@ def case_swap(usbsat, st):
         skip(f"swapon refused here: {e.stderr.strip()}")
     l1 = st.loop(img)
     refused(usbsat, l1, img, os.path.basename(l0), "second loop over an active swap area")
+    # A swap file (allocated: swapon rejects holes), written by name.
+    swapfile = os.path.join(st.tmp, "swapfile")
+    with open(swapfile, "wb") as f:
+        f.write(bytes(16 << 20))
+    os.chmod(swapfile, 0o600)
+    try:
+        st.swapon(swapfile)
+    except subprocess.CalledProcessError as e:
+        print(f"note  swapon refused a swap file here ({e.stderr.strip()}); swap-file case not exercised")
+        return
+    refused(usbsat, swapfile, swapfile, "is used as swap", "an active swap file")
     st.teardown()
 
 
