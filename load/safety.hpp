@@ -54,8 +54,8 @@ struct ResolvedMount {
 /// loop device (and a filesystem mounted from it) sees.
 struct BackedLoop {
   DeviceFacts facts;  ///< the loop device (path /dev/loopN), its partitions and holders
-  /// Why the loop device counts as held, empty when an exclusive open succeeded: "is in use (exclusive open
-  /// failed)" (mounted, dm/md on top, another O_EXCL user), or "cannot be checked (…)" (no permission).
+  /// Why the loop device counts as held beyond `facts.in_use` (which covers its whole stack): "cannot be
+  /// checked (no device node …)" when its node is missing; empty otherwise.
   std::string held;
 };
 
@@ -94,7 +94,8 @@ SafetyDecision decide_write(const WriteRequest& req, const DeviceFacts* facts,
                             const std::vector<ResolvedMount>& mounts);
 
 /// Read `sys_root`/class/block into a StackView (storage_stack.hpp): each device's dev, holders, slaves,
-/// partition parent and a loop device's backing file (stat: file identity or block device number).
+/// partition parent and a loop device's backing file (stat: file identity or block device number; for an
+/// unlinked "(deleted)" or unresolvable path the identity from LOOP_GET_STATUS64 on /dev/NAME).
 StackView read_stack_view(const std::string& sys_root = "/sys");
 
 /// Gather the facts of block device `path` from `sys_root` (/sys) and `swaps_path` (/proc/swaps): its whole
@@ -103,8 +104,8 @@ StackView read_stack_view(const std::string& sys_root = "/sys");
 std::optional<DeviceFacts> gather_device_facts(const std::string& path, const std::string& sys_root = "/sys",
                                                const std::string& swaps_path = "/proc/swaps");
 
-/// The loop devices (sysfs directories under `sys_root`/block) whose loop/backing_file is `path`: the same
-/// name, or the same file (st_dev and st_ino, e.g. through another link).
+/// The loop devices (sysfs entries `sys_root`/class/block/NAME) whose backing file is `path`: the same name,
+/// or the same file (st_dev and st_ino, e.g. through another link), in name order.
 std::vector<std::string> loops_backed_by(const std::string& path, const std::string& sys_root = "/sys");
 
 /// The loop devices regular file `path` backs (directly), each with the facts of its whole storage stack

@@ -94,12 +94,4 @@ std::vector<StackMember> stack_closure(const StackView& view, const std::string&
   return w.take();
 }
 
-std::vector<StackMember> stack_closure_of_file(const StackView& view, const FileId& file,
-                                               const std::string& path) {
-  Walk w(view);
-  w.add_file(file, path, path, false);
-  w.up(0);
-  return w.take();
-}
-
 }  // namespace usbsat::load

@@ -1,5 +1,5 @@
 #pragma once
-/// The storage stack around a block device or a file: what it is built on and what is built on it. Write
+/// The storage stack around a block device: what it is built on and what is built on it. Write
 /// safety works on this closure, not on names: writing to a member writes bytes that every other member of
 /// the closure may see (a second loop device over a mounted image, dm-linear over a partition of a mounted
 /// disk, a loop device over a file whose image is also mounted elsewhere).
@@ -63,9 +63,5 @@ inline constexpr std::size_t kMaxStackMembers = 4096;
 /// partitions, loop devices over the same file or device, loop devices over a file on a filesystem that
 /// lives on the device), transitively. The start comes first; unknown `name` → just the start.
 std::vector<StackMember> stack_closure(const StackView& view, const std::string& name);
-
-/// The closure of a regular file: the file, then the loop devices over it and everything built on those.
-std::vector<StackMember> stack_closure_of_file(const StackView& view, const FileId& file,
-                                               const std::string& path);
 
 }  // namespace usbsat::load

@@ -82,15 +82,6 @@ TEST_CASE("two loop devices over one image: each reaches the other through the f
   CHECK_FALSE(has(c, "sda2"));   // the filesystem the image lives on is not written through loop2
 }
 
-TEST_CASE("a regular file reaches the loop devices over it and what is built on them") {
-  StackView v = system_view();
-  v.blocks["loop0"].holders = {"dm-1"};
-  v.blocks["dm-1"] = block({253, 1}, {}, {"loop0"});
-  const auto c = stack_closure_of_file(v, kImage, "/srv/fs.img");
-  CHECK(names(c) == std::vector<std::string>{"/srv/fs.img", "loop0", "loop2", "dm-1"});
-  CHECK(stack_closure_of_file(v, FileId{{8, 2}, 5}, "/srv/idle.img").size() == 1);
-}
-
 TEST_CASE("loop over loop: the lower loop device, its file and its siblings") {
   StackView v = system_view();
   v.blocks["loop3"] = loop_over_block({7, 3}, {7, 0}, "/dev/loop0");
