@@ -14,7 +14,8 @@ BUILD_DEPS=(g++ cmake ninja-build pkg-config ccache
             help2man dpkg-dev file
             libgraphviz-dev)  # usbsat report lays out its topology picture with Graphviz (libgvc) in process
 # Test-only: umockdev replays sysfs trees, lsusb -t (usbutils) is the peer oracle, udev provides the
-# hwdb that names vendors, fio is the reference load tool, util-linux/e2fsprogs build the loop bed,
+# hwdb that names vendors, fio is the reference load tool, util-linux/e2fsprogs build the loop bed (and
+# partx, swapon for the storage-stack write-safety cases), dmsetup builds dm-linear over a loop device there,
 # python3-jsonschema validates every --json document against report/schemas; prometheus ships promtool, which
 # checks every `usbsat export --prometheus` and the shipped rules, and its server, which in fleet.scrape_e2e
 # scrapes prometheus-node-exporter reading a real export (the test starts both on loopback ports, never the
@@ -23,7 +24,7 @@ BUILD_DEPS=(g++ cmake ninja-build pkg-config ccache
 # and its runtime (libclang-rt-14-dev) build the libFuzzer targets (tests/fuzz) under ASan + UBSan. The Windows
 # leg: g++-mingw-w64-x86-64-posix cross-builds for Windows x64 (posix thread model for std::thread, static
 # runtime), wine64 runs the cross-built unit tests.
-TEST_DEPS=(umockdev libumockdev-dev usbutils udev fio util-linux e2fsprogs xz-utils python3 kmod
+TEST_DEPS=(umockdev libumockdev-dev usbutils udev fio util-linux e2fsprogs dmsetup xz-utils python3 kmod
            python3-jsonschema prometheus prometheus-node-exporter man-db zsh chromium graphviz clang libclang-rt-14-dev
            g++-mingw-w64-x86-64-posix wine wine64 clang-format)
 

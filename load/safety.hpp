@@ -1,8 +1,10 @@
 #pragma once
 /// Write safety. Reading is always allowed; writing needs `--write` and `--allow-write` naming exactly that
-/// block device or file. A block device must not be mounted (itself, a partition or a holder such as dm/md),
-/// in use (O_EXCL open fails), or hold the root or boot filesystem. A regular file must not back a loop
-/// device that is mounted (itself, a partition, a holder) or in use: that would write under a filesystem.
+/// block device or file. No member of a block device's storage stack (storage_stack.hpp: what it is built on
+/// and what is built on that: partitions, holders such as dm/md, loop devices over the same file) may be
+/// mounted, swapped on or in use (O_EXCL open fails), or hold the root or boot filesystem. A regular file
+/// must not be a swap file or back a loop device whose stack is mounted or in use: that would write under a
+/// filesystem.
 ///
 /// The decision is a pure function of facts (decide_write); gathering the facts from /proc/self/mountinfo and
 /// /sys is separate (gather_device_facts) and takes its paths as parameters so tests can inject them.
@@ -11,22 +13,34 @@
 #include <string_view>
 #include <vector>
 
+#include "load/storage_stack.hpp"
 #include "topology/mountinfo.hpp"
 
 namespace usbsat::load {
 
-/// Major:minor of a block device, and one line of /proc/self/mountinfo: the one reader is topology's
-/// mountinfo library (parse_mountinfo), the only part of topology that load links.
-using topology::DevNum;
+/// One line of /proc/self/mountinfo: the one reader is topology's mountinfo library (parse_mountinfo), the
+/// only part of topology that load links (DevNum comes with it, storage_stack.hpp).
 using topology::MountEntry;
+
+/// A member of the storage stack that is in use other than by a mount: held exclusively (an O_EXCL open
+/// fails with EBUSY), used as swap, or not checkable.
+struct MemberUse {
+  std::string member;  ///< kernel name or file path; empty = the device itself
+  std::string chain;   ///< how the member is reached from the device (storage_stack.hpp), may be empty
+  std::string why;     ///< "is in use (exclusive open failed)", "is used as swap", "cannot be checked (…)"
+};
 
 /// Everything known about a block device that matters for writing to it.
 struct DeviceFacts {
   std::string path;  ///< canonical path of the device node (/dev/sdb)
   DevNum dev;
-  std::vector<DevNum> related;             ///< partitions and holders (recursively), not including `dev`
-  std::vector<std::string> related_names;  ///< kernel names of `related` (sdb1, dm-0), same order
-  std::string name;                        ///< kernel name (sdb)
+  /// The other block devices of its storage stack (stack_closure): what it is built on, what is built on
+  /// that or on it (partitions, holders, loop devices over the same file), not including `dev`.
+  std::vector<DevNum> related;
+  std::vector<std::string> related_names;   ///< kernel names of `related` (sdb1, dm-0), same order
+  std::string name;                         ///< kernel name (sdb)
+  std::vector<std::string> related_chains;  ///< how each of `related` is reached (may be shorter: none known)
+  std::vector<MemberUse> in_use;            ///< members (itself included) held, swapped on or uncheckable
 };
 
 /// A mount as resolved against device numbers: the mount entry plus the dev number of its source node (for
@@ -40,8 +54,8 @@ struct ResolvedMount {
 /// loop device (and a filesystem mounted from it) sees.
 struct BackedLoop {
   DeviceFacts facts;  ///< the loop device (path /dev/loopN), its partitions and holders
-  /// Why the loop device counts as held, empty when an exclusive open succeeded: "is in use (exclusive open
-  /// failed)" (mounted, dm/md on top, another O_EXCL user), or "cannot be checked (…)" (no permission).
+  /// Why the loop device counts as held beyond `facts.in_use` (which covers its whole stack): "cannot be
+  /// checked (no device node …)" when its node is missing; empty otherwise.
   std::string held;
 };
 
@@ -51,6 +65,7 @@ struct WriteRequest {
   std::string target;                    ///< canonical target path
   std::vector<std::string> allow_write;  ///< canonical --allow-write paths
   std::vector<BackedLoop> backs;         ///< regular files: the loop devices this file backs
+  bool swap = false;                     ///< regular files: the file is a swap file (/proc/swaps)
 };
 
 struct SafetyDecision {
@@ -78,17 +93,25 @@ bool is_block_device(const std::string& path);
 SafetyDecision decide_write(const WriteRequest& req, const DeviceFacts* facts,
                             const std::vector<ResolvedMount>& mounts);
 
-/// Gather the facts of block device `path` from `sys_root` (/sys): partitions (sys/dev/block/M:m/<part>)
-/// and holders (…/holders/*, and loop devices whose backing file is the device, recursively, also of each
-/// partition). nullopt when not a block device.
-std::optional<DeviceFacts> gather_device_facts(const std::string& path, const std::string& sys_root = "/sys");
+/// Read `sys_root`/class/block into a StackView (storage_stack.hpp): each device's dev, holders, slaves,
+/// partition parent and a loop device's backing file (stat: file identity or block device number; for an
+/// unlinked "(deleted)" or unresolvable path the identity from LOOP_GET_STATUS64 on /dev/NAME).
+StackView read_stack_view(const std::string& sys_root = "/sys");
 
-/// The loop devices (sysfs directories under `sys_root`/block) whose loop/backing_file is `path`: the same
-/// name, or the same file (st_dev and st_ino, e.g. through another link).
+/// Gather the facts of block device `path` from `sys_root` (/sys) and `swaps_path` (/proc/swaps): its whole
+/// storage stack (stack_closure), and which members are held (an O_EXCL open of each member that has no
+/// holders fails with EBUSY), swapped on or cannot be checked. nullopt when not a block device.
+std::optional<DeviceFacts> gather_device_facts(const std::string& path, const std::string& sys_root = "/sys",
+                                               const std::string& swaps_path = "/proc/swaps");
+
+/// The loop devices (sysfs entries `sys_root`/class/block/NAME) whose backing file is `path`: the same name,
+/// or the same file (st_dev and st_ino, e.g. through another link), in name order.
 std::vector<std::string> loops_backed_by(const std::string& path, const std::string& sys_root = "/sys");
 
-/// The loop devices regular file `path` backs, with their facts and whether an exclusive open of each fails.
-std::vector<BackedLoop> gather_backed_loops(const std::string& path, const std::string& sys_root = "/sys");
+/// The loop devices regular file `path` backs (directly), each with the facts of its whole storage stack
+/// (gather_device_facts) and whether a member of it is held.
+std::vector<BackedLoop> gather_backed_loops(const std::string& path, const std::string& sys_root = "/sys",
+                                            const std::string& swaps_path = "/proc/swaps");
 
 /// Read and resolve `mountinfo_path` (stat of each /dev/… source). Unreadable → empty.
 std::vector<ResolvedMount> read_mounts(const std::string& mountinfo_path = "/proc/self/mountinfo");

@@ -187,12 +187,14 @@ def sha(dev):
     return h.hexdigest()
 
 
-def write_mbr(path, start_lba, sectors):
-    """One Linux partition (type 0x83) in a classic MBR."""
-    entry = bytes([0, 0, 0, 0, 0x83, 0, 0, 0]) + start_lba.to_bytes(4, "little") + sectors.to_bytes(4, "little")
+def write_mbr(path, *parts):
+    """Linux partitions (type 0x83), each (start_lba, sectors), in a classic MBR (at most 4)."""
     with open(path, "r+b") as f:
         f.seek(446)
-        f.write(entry + bytes(48) + b"\x55\xaa")
+        for start, sectors in parts:
+            f.write(bytes([0, 0, 0, 0, 0x83, 0, 0, 0]) + start.to_bytes(4, "little") + sectors.to_bytes(4, "little"))
+        f.seek(510)
+        f.write(b"\x55\xaa")
 
 
 def case_safety(usbsat):
@@ -241,7 +243,7 @@ def case_safety(usbsat):
         img = os.path.join(tmp, "part.img")
         with open(img, "wb") as f:
             f.truncate(16 << 20)
-        write_mbr(img, 2048, (16 << 20) // 512 - 2048)
+        write_mbr(img, (2048, (16 << 20) // 512 - 2048))
         disk = subprocess.run(["losetup", "-P", "-f", "--show", img], capture_output=True, text=True,
                               check=True).stdout.strip()
         try:
@@ -410,13 +412,18 @@ def case_file_safety(usbsat):
 CASES = {"shared_bus": case_shared_bus, "capped_drives": case_capped_drives, "safety": case_safety,
          "file_safety": case_file_safety, "fault": case_fault, "sigterm": case_sigterm}
 
-if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[2] not in CASES:
-        print(__doc__, file=sys.stderr)
+def run_cases(cases, doc, run=lambda case, usbsat: case(usbsat)):
+    """The bed scripts' main: `SCRIPT USBSAT CASE`, root only (77 otherwise), exit 1 when a check failed."""
+    if len(sys.argv) != 3 or sys.argv[2] not in cases:
+        print(doc, file=sys.stderr)
         sys.exit(2)
     if os.geteuid() != 0:
         skip("needs root")
-    CASES[sys.argv[2]](sys.argv[1])
+    run(cases[sys.argv[2]], sys.argv[1])
     if FAILURES:
         print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
         sys.exit(1)
+
+
+if __name__ == "__main__":
+    run_cases(CASES, __doc__)

@@ -332,12 +332,4 @@ CASES = {"shared_bus": case_shared_bus, "capped": case_capped, "two_buses": case
          "open_group": case_open_group}
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[2] not in CASES:
-        print(__doc__, file=sys.stderr)
-        sys.exit(2)
-    if os.geteuid() != 0:
-        skip("needs root")
-    CASES[sys.argv[2]](sys.argv[1])
-    if e2e_test.FAILURES:
-        print(f"{len(e2e_test.FAILURES)} check(s) failed", file=sys.stderr)
-        sys.exit(1)
+    e2e_test.run_cases(CASES, __doc__)

@@ -130,15 +130,18 @@ TEST_CASE("loops_backed_by finds loop devices by backing file name or by the sam
   namespace fs = std::filesystem;
   const fs::path root = fs::temp_directory_path() / ("usbsat-safety-" + std::to_string(::getpid()));
   fs::remove_all(root);
-  fs::create_directories(root / "block/loop0/loop");
-  fs::create_directories(root / "block/loop1/loop");
-  fs::create_directories(root / "block/sda");
+  fs::create_directories(root / "class/block/loop0/loop");
+  fs::create_directories(root / "class/block/loop1/loop");
+  fs::create_directories(root / "class/block/sda");
+  std::ofstream(root / "class/block/loop0/dev") << "7:0\n";
+  std::ofstream(root / "class/block/loop1/dev") << "7:1\n";
+  std::ofstream(root / "class/block/sda/dev") << "8:0\n";
   const fs::path image = root / "a.img", link = root / "b.img", other = root / "c.img";
   std::ofstream(image) << "x";
   std::ofstream(other) << "y";
   fs::create_hard_link(image, link);
-  std::ofstream(root / "block/loop0/loop/backing_file") << image.string() << "\n";
-  std::ofstream(root / "block/loop1/loop/backing_file") << other.string() << "\n";
+  std::ofstream(root / "class/block/loop0/loop/backing_file") << image.string() << "\n";
+  std::ofstream(root / "class/block/loop1/loop/backing_file") << other.string() << "\n";
 
   const auto by_name = loops_backed_by(image.string(), root.string());
   REQUIRE(by_name.size() == 1);
@@ -148,4 +151,52 @@ TEST_CASE("loops_backed_by finds loop devices by backing file name or by the sam
   CHECK(fs::path(by_inode[0]).filename() == "loop0");
   CHECK(loops_backed_by((root / "none.img").string(), root.string()).empty());
   fs::remove_all(root);
+}
+
+TEST_CASE("decide_write names the member of the stack that is mounted or in use, and how it is reached") {
+  std::vector<ResolvedMount> mounts{{{DevNum{7, 0}, "/mnt/img", "ext4", "/dev/loop0"}, DevNum{7, 0}}};
+  DeviceFacts f{"/dev/loop2",
+                {7, 2},
+                {{7, 0}},
+                {"loop0"},
+                "loop2",
+                {"loop2 → backing file /srv/fs.img → loop device loop0 over it"},
+                {}};
+  const WriteRequest req{true, true, "/dev/loop2", {"/dev/loop2"}, {}};
+  const auto d = decide_write(req, &f, mounts);
+  CHECK_FALSE(d.allowed);
+  CHECK(d.reason ==
+        "/dev/loop2 is mounted: loop0 on /mnt/img (loop2 → backing file /srv/fs.img → loop device loop0 over "
+        "it); refusing to write");
+
+  // Not mounted, but swapped on or held: the first such member is named.
+  f.in_use = {{"loop0", "loop2 → backing file /srv/fs.img → loop device loop0 over it", "is used as swap"}};
+  const auto s = decide_write(req, &f, {});
+  CHECK_FALSE(s.allowed);
+  CHECK(s.reason ==
+        "/dev/loop2 shares its storage with loop0, which is used as swap (loop2 → backing file "
+        "/srv/fs.img → loop device loop0 over it); refusing to write");
+  f.in_use = {{"", "loop2", "is in use (exclusive open failed)"}};
+  CHECK(decide_write(req, &f, {}).reason ==
+        "/dev/loop2 is in use (exclusive open failed); refusing to write");
+  f.in_use.clear();
+  CHECK(decide_write(req, &f, {}).allowed);
+
+  // A regular file: a swap file is refused, and so is a file whose loop device's stack is in use.
+  WriteRequest file{true, false, "/srv/fs.img", {"/srv/fs.img"}, {}};
+  file.swap = true;
+  CHECK(decide_write(file, nullptr, {}).reason == "/srv/fs.img is used as swap; refusing to write");
+  file.swap = false;
+  BackedLoop loop{{"/dev/loop0",
+                   {7, 0},
+                   {},
+                   {},
+                   "loop0",
+                   {},
+                   {{"dm-1", "loop0 → dm-1 (built on it)", "is in use (exclusive open failed)"}}},
+                  ""};
+  file.backs = {loop};
+  CHECK(decide_write(file, nullptr, {}).reason ==
+        "/srv/fs.img backs /dev/loop0, which shares its storage with dm-1, which is in use (exclusive open "
+        "failed) (loop0 → dm-1 (built on it)); refusing to write");
 }
