@@ -32,8 +32,6 @@ std::string usb_class_name(std::uint8_t cls);
 std::string_view protocol_label(topology::StorageProtocol p);
 /// "info", "warning", "error".
 std::string_view severity_label(topology::Severity s);
-/// Controller kind as users know it: "xHCI", "EHCI", "OHCI", "UHCI", "USB4", "unknown".
-std::string_view hcd_label(topology::HcdKind k);
 }  // namespace usbsat::report
 
 template <>

@@ -16,7 +16,6 @@
 #include "load/job.hpp"
 #include "load/runner.hpp"
 #include "load/target.hpp"
-#include "report/escape.hpp"
 #include "report/line_printer.hpp"
 #include "report/saturate_report.hpp"
 #include "src/analysis/common/usb_drives.hpp"
@@ -27,6 +26,7 @@
 #include "src/cli/signal_stop.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
+#include "topology/escape.hpp"
 #include "topology/scan.hpp"
 
 namespace usbsat::cli {
@@ -76,7 +76,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   const bool json = global.json;
   auto note = [&](const std::string& s) {
     if (!global.quiet)
-      fmt::print(stderr, "usbsat saturate: {}\n", report::text_safe(s));  // paths are user text
+      fmt::print(stderr, "usbsat saturate: {}\n", topology::text_safe(s));  // paths are user text
   };
   auto usage = [&](const std::string& s) { return fail(global, kExitUsage, "saturate", s); };
 

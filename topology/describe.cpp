@@ -1,13 +1,12 @@
-#include "report/describe.hpp"
+#include "topology/describe.hpp"
 
 #include <fmt/format.h>
 
-#include "report/escape.hpp"
-#include "report/formatters.hpp"
 #include "topology/bandwidth.hpp"
+#include "topology/escape.hpp"
 #include "topology/text.hpp"
 
-namespace usbsat::report {
+namespace usbsat::topology {
 
 std::string describe_usb_device(const topology::UsbDeviceInfo& d) {
   std::string out;
@@ -17,6 +16,24 @@ std::string describe_usb_device(const topology::UsbDeviceInfo& d) {
   for (const auto* s : {&vendor, &product})
     if (!s->empty()) out += (out.empty() ? "" : " ") + display_string(*s);
   return out;
+}
+
+std::string_view hcd_label(topology::HcdKind k) {
+  switch (k) {
+    case topology::HcdKind::Uhci:
+      return "UHCI";
+    case topology::HcdKind::Ohci:
+      return "OHCI";
+    case topology::HcdKind::Ehci:
+      return "EHCI";
+    case topology::HcdKind::Xhci:
+      return "xHCI";
+    case topology::HcdKind::Usb4:
+      return "USB4";
+    case topology::HcdKind::Unknown:
+      break;
+  }
+  return "unknown";
 }
 
 std::string describe_controller(const topology::ControllerSummary& c) {
@@ -193,4 +210,4 @@ std::string drive_at(std::string_view dev, std::string_view where) {
   return where.empty() ? d : d + " (" + text_safe(where) + ")";
 }
 
-}  // namespace usbsat::report
+}  // namespace usbsat::topology

@@ -13,11 +13,13 @@
 #include "topology/node.hpp"
 #include "topology/topology.hpp"
 
-namespace usbsat::report {
+namespace usbsat::topology {
 
 /// "0781:5567 SanDisk Cruzer Blade" (vendor:product ids, then manufacturer/product strings, falling back to
 /// hwdb names).
 std::string describe_usb_device(const topology::UsbDeviceInfo& d);
+/// Controller kind as users know it: "xHCI", "EHCI", "OHCI", "UHCI", "USB4", "unknown".
+std::string_view hcd_label(topology::HcdKind k);
 /// "0000:00:14.0 xHCI [8086:7a60] Intel Corporation Raptor Lake ... Controller".
 std::string describe_controller(const topology::ControllerSummary& c);
 /// "00:14.0" — the PCI address without the default domain "0000:".
@@ -71,4 +73,4 @@ bool peer_resolves(const topology::Topology& t, const topology::PortInfo& p);
 /// "sdb (port 1)": a drive with the place it is plugged in (drive_where()), just `dev` when `where` is "".
 std::string drive_at(std::string_view dev, std::string_view where);
 
-}  // namespace usbsat::report
+}  // namespace usbsat::topology
