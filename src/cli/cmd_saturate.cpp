@@ -23,6 +23,7 @@
 #include "src/cli/cmd_saturate.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
+#include "src/cli/saturate_input.hpp"
 #include "src/cli/signal_stop.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
@@ -130,9 +131,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
     if (usb.empty()) {
       // Nothing failed: there is just nothing to measure here. Exit 0 (src/README.md, "usbsat saturate").
       if (json)
-        std::fputs(report::render_saturate_json(analysis::saturate::build_report(plan, settings, nullptr, &t))
-                       .c_str(),
-                   stdout);
+        std::fputs(report::render_saturate_json(build_report(plan, settings, nullptr, &t)).c_str(), stdout);
       std::fputs(std::string(kNothingToMeasure).c_str(), stderr);
       return kExitOk;
     }
@@ -153,7 +152,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   }
 
   if (o.dry_run || plan.groups.empty()) {
-    auto r = analysis::saturate::build_report(plan, settings, nullptr, topo);
+    auto r = build_report(plan, settings, nullptr, topo);
     std::fputs(plan.groups.empty() && json ? report::render_saturate_json(r).c_str()
                                            : report::render_saturate_plan(r, json).c_str(),
                stdout);
@@ -225,7 +224,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   }
 
   // 6. Judge each group and pass, render.
-  auto r = analysis::saturate::build_report(plan, settings, &m, topo, tolerance);
+  auto r = build_report(plan, settings, &m, topo, tolerance);
   r.diagnostics = diags;
   r.interrupted = interrupted;
   r.style = terminal_for(kStdoutFd, global.no_color).style();
