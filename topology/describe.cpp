@@ -142,6 +142,11 @@ std::string controller_label(const topology::ControllerInfo& c) {
   return out;
 }
 
+std::string bandwidth_text(Bandwidth b) {
+  const double v = b.mbs();
+  return v >= 1000 ? fmt::format("{:.0f} MB/s", v) : fmt::format("{:.3g} MB/s", v);
+}
+
 std::string usb_rate_text(topology::UsbSpeed s) {
   const double mbps = topology::nominal_mbps(s);
   if (mbps >= 1000) return fmt::format("{:g} Gb/s", mbps / 1000);

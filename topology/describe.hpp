@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "topology/bandwidth.hpp"
 #include "topology/connectors.hpp"
 #include "topology/node.hpp"
 #include "topology/topology.hpp"
@@ -55,6 +56,9 @@ std::string describe_drive(const topology::UsbDeviceInfo& u, std::string_view na
 std::string describe_hub(const topology::UsbDeviceInfo& hub);
 /// "xhci controller 0000:03:00.0 (ASM1042 SuperSpeed USB Host Controller)".
 std::string controller_label(const topology::ControllerInfo& c);
+/// A throughput for sentences and tables: "392 MB/s", "1.22 MB/s", "1575 MB/s" (three significant digits
+/// below 1000 MB/s, whole MB/s above; report's fmt::formatter<Bandwidth> prints this).
+std::string bandwidth_text(Bandwidth b);
 /// The signalling rate of a USB speed for sentences: "480 Mb/s", "5 Gb/s", "12 Mb/s".
 std::string usb_rate_text(topology::UsbSpeed s);
 /// A USB speed as sysfs spells it ("480", "5000"), "unknown" when absent: evidence values.

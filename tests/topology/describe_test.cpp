@@ -13,6 +13,8 @@ TEST_CASE("describe: labels and phrases for sentences") {
   CHECK(usb_rate_text(UsbSpeed::Super) == "5 Gb/s");
   CHECK(sysfs_speed_text(std::nullopt) == "unknown");
   CHECK(sysfs_pcie_speed(2.5) == "2.5 GT/s PCIe");
+  CHECK(bandwidth_text(Bandwidth::from_mbs(392)) == "392 MB/s");
+  CHECK(bandwidth_text(Bandwidth::from_mbs(1575)) == "1575 MB/s");
   CHECK(describe_speed(UsbSpeed::High, UsbSpeed::Super) == "480M (capable 5G)");
   CHECK(describe_speed(UsbSpeed::Low, UsbSpeed::Full) == "1.5M");
   CHECK(drive_at("sdb", "port 1") == "sdb (port 1)");

@@ -1,7 +1,6 @@
 // legacy_companion: a storage device on an OHCI/UHCI companion controller at 12 Mb/s.
 #include <fmt/format.h>
 
-#include "report/formatters.hpp"
 #include "src/analysis/doctor/checks.hpp"
 #include "topology/bandwidth.hpp"
 #include "topology/describe.hpp"
@@ -57,7 +56,8 @@ void check_legacy_companion(const Context& cx) {
           "Nothing on this machine makes a USB 1.1 device faster; use it only for small files or replace it.";
     }
     f.message = fmt::format("{} runs at {} on {}, about {} at best: {}.", device_label(cx.t, d),
-                            topology::usb_rate_text(speed), topology::controller_label(ci), *best, why);
+                            topology::usb_rate_text(speed), topology::controller_label(ci),
+                            topology::bandwidth_text(*best), why);
     f.fix = std::move(fix);
     cx.out.push_back(std::move(f));
   }
