@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
-#include "report/escape.hpp"
 #include "report/formatters.hpp"
 #include "report/json_common.hpp"
+#include "topology/escape.hpp"
 
 namespace usbsat::report {
 namespace {
@@ -30,7 +30,7 @@ std::string label(FindingSeverity s, const TextStyle& style) {
 /// Append `raw` with every line indented by `indent` (multi-line fixes keep their command lines intact),
 /// terminal-safe: device strings inside a message never reach the terminal raw.
 void append_indented(fmt::memory_buffer& out, std::string_view raw, std::string_view indent) {
-  const std::string safe = terminal_safe(raw);
+  const std::string safe = topology::terminal_safe(raw);
   const std::string_view text = safe;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -64,8 +64,8 @@ std::string render_doctor_text(const DoctorReportInput& in) {
 
   for (const auto& f : in.findings) {
     std::vector<std::string> devices;
-    for (const auto& d : f.devices) devices.push_back(text_safe(d));
-    fmt::format_to(it, "\n{} {}", label(f.severity, in.style), text_safe(f.id));
+    for (const auto& d : f.devices) devices.push_back(topology::text_safe(d));
+    fmt::format_to(it, "\n{} {}", label(f.severity, in.style), topology::text_safe(f.id));
     if (!devices.empty()) fmt::format_to(it, ": {}", fmt::join(devices, ", "));
     fmt::format_to(it, "\n");
     append_indented(out, f.message, "  ");
@@ -77,7 +77,7 @@ std::string render_doctor_text(const DoctorReportInput& in) {
       std::vector<std::pair<std::string, std::string>> evidence;
       std::size_t width = 0;
       for (const auto& [k, v] : f.evidence) {
-        evidence.emplace_back(text_safe(k), text_safe(v));
+        evidence.emplace_back(topology::text_safe(k), topology::text_safe(v));
         width = std::max(width, evidence.back().first.size());
       }
       fmt::format_to(it, "  Evidence:\n");

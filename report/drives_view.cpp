@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
-#include "report/describe.hpp"
-#include "report/escape.hpp"
 #include "report/formatters.hpp"
 #include "report/style.hpp"
 #include "report/table.hpp"
+#include "topology/describe.hpp"
+#include "topology/escape.hpp"
 
 namespace usbsat::report {
 
@@ -61,7 +61,7 @@ std::string render_drives_json(const ViewInput& in) {
 namespace {
 
 std::string dash(const std::optional<std::string>& s) {
-  return s && !s->empty() ? display_string(*s) : "-";
+  return s && !s->empty() ? topology::display_string(*s) : "-";
 }
 
 }  // namespace
@@ -70,10 +70,10 @@ std::vector<std::string> drive_notes(const topology::DriveSummary& d) {
   std::vector<std::string> notes;
   using topology::StorageProtocol;
   if (d.uas_capable.value_or(false) && d.protocol == StorageProtocol::Bot)
-    notes.push_back(
-        fmt::format("{}: UAS-capable but running Bulk-Only ({}){}", d.dev,
-                    display_string(d.driver.value_or("usb-storage")),  // USBSTOR on Windows
-                    d.uas_blocked_reason ? ": " + display_string(*d.uas_blocked_reason) : std::string()));
+    notes.push_back(fmt::format(
+        "{}: UAS-capable but running Bulk-Only ({}){}", d.dev,
+        topology::display_string(d.driver.value_or("usb-storage")),  // USBSTOR on Windows
+        d.uas_blocked_reason ? ": " + topology::display_string(*d.uas_blocked_reason) : std::string()));
   if (d.speed && d.capable_speed && *d.capable_speed > *d.speed) {
     std::string why;
     if (d.connector && d.connector->max_speed && *d.connector->max_speed <= *d.speed)
@@ -94,20 +94,22 @@ std::string render_drives_text(const ViewInput& in) {
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> notes;
   for (const auto& d : drives) {
-    const std::string speed = d.usb ? describe_speed(d.speed, d.capable_speed) : "-";
+    const std::string speed = d.usb ? topology::describe_speed(d.speed, d.capable_speed) : "-";
     // UAS green, BOT (one command at a time) yellow, on a colour terminal.
     const std::string proto =
         d.protocol && *d.protocol != topology::StorageProtocol::None
             ? paint(protocol_label(*d.protocol),
                     *d.protocol == topology::StorageProtocol::Uas ? Color::Good : Color::Warning, in.style)
             : "-";
-    const std::string ctrl =
-        d.controller ? short_pci(d.controller->pci) + " " + std::string(hcd_label(d.controller->kind)) : "-";
-    std::string name = disk_model(d.vendor, d.model);
+    const std::string ctrl = d.controller ? topology::short_pci(d.controller->pci) + " " +
+                                                std::string(topology::hcd_label(d.controller->kind))
+                                          : "-";
+    std::string name = topology::disk_model(d.vendor, d.model);
     if (name.empty()) name = d.usb_name.value_or("");
     rows.push_back({d.dev, d.size_bytes ? format_size(*d.size_bytes) : "-", d.transport, dash(d.port_path),
                     speed, proto, d.queue_depth ? std::to_string(*d.queue_depth) : "-", ctrl,
-                    d.connector ? d.connector->id : "-", name.empty() ? "-" : display_string(name)});
+                    d.connector ? d.connector->id : "-",
+                    name.empty() ? "-" : topology::display_string(name)});
     auto n = drive_notes(d);
     notes.insert(notes.end(), n.begin(), n.end());
   }

@@ -127,22 +127,4 @@ std::string_view severity_label(topology::Severity s) {
   return "error";
 }
 
-std::string_view hcd_label(topology::HcdKind k) {
-  switch (k) {
-    case topology::HcdKind::Uhci:
-      return "UHCI";
-    case topology::HcdKind::Ohci:
-      return "OHCI";
-    case topology::HcdKind::Ehci:
-      return "EHCI";
-    case topology::HcdKind::Xhci:
-      return "xHCI";
-    case topology::HcdKind::Usb4:
-      return "USB4";
-    case topology::HcdKind::Unknown:
-      break;
-  }
-  return "unknown";
-}
-
 }  // namespace usbsat::report

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "topology/bandwidth.hpp"
+#include "topology/describe.hpp"
 #include "topology/diagnostic.hpp"
 #include "topology/node.hpp"
 #include "topology/pcie_link.hpp"
@@ -32,8 +33,6 @@ std::string usb_class_name(std::uint8_t cls);
 std::string_view protocol_label(topology::StorageProtocol p);
 /// "info", "warning", "error".
 std::string_view severity_label(topology::Severity s);
-/// Controller kind as users know it: "xHCI", "EHCI", "OHCI", "UHCI", "USB4", "unknown".
-std::string_view hcd_label(topology::HcdKind k);
 }  // namespace usbsat::report
 
 template <>
@@ -57,13 +56,11 @@ struct fmt::formatter<usbsat::topology::PcieLink> : fmt::formatter<std::string_v
   }
 };
 
-/// "392 MB/s", "1.22 MB/s", "1575 MB/s": three significant digits below 1000 MB/s, whole MB/s above.
+/// "392 MB/s", "1.22 MB/s", "1575 MB/s": topology::bandwidth_text().
 template <>
 struct fmt::formatter<usbsat::topology::Bandwidth> : fmt::formatter<std::string_view> {
   auto format(usbsat::topology::Bandwidth b, format_context& ctx) const {
-    const double v = b.mbs();
-    const std::string s = v >= 1000 ? fmt::format("{:.0f} MB/s", v) : fmt::format("{:.3g} MB/s", v);
-    return fmt::formatter<std::string_view>::format(s, ctx);
+    return fmt::formatter<std::string_view>::format(usbsat::topology::bandwidth_text(b), ctx);
   }
 };
 

@@ -5,11 +5,11 @@
 
 #include <fmt/format.h>
 
-#include "report/describe.hpp"
-#include "report/escape.hpp"
 #include "report/formatters.hpp"
 #include "topology/bandwidth.hpp"
 #include "topology/connectors.hpp"
+#include "topology/describe.hpp"
+#include "topology/escape.hpp"
 
 namespace usbsat::report {
 namespace {
@@ -79,7 +79,7 @@ class GraphBuilder {
       case NodeKind::PciHop: {
         const auto& h = n.as<topology::PciHopInfo>();
         GraphNode g{h.bdf, "pci", {"PCI " + h.bdf}, {"box", "filled", "#e7e7f3", "", 1}, "", ""};
-        if (!h.model_name.empty()) g.lines.push_back(display_string(h.model_name));
+        if (!h.model_name.empty()) g.lines.push_back(topology::display_string(h.model_name));
         if (!h.link.empty()) g.lines.push_back("PCIe " + format_pcie_link(h.link));
         add(std::move(g));
         for (Vertex k : children(t_, v)) pci_child(v, k);
@@ -109,14 +109,14 @@ class GraphBuilder {
     const auto c = topology::summarize_controller(t_, v);
     GraphNode g{c.pci,
                 "controller",
-                {fmt::format("{} controller {}", hcd_label(c.kind), c.pci)},
+                {fmt::format("{} controller {}", topology::hcd_label(c.kind), c.pci)},
                 {"box", "filled,bold", "#cfe2ff", "#084298", 2},
                 "",
                 ""};
     if (c.vendor_id && c.device_id)
       g.lines.push_back(fmt::format("[{:04x}:{:04x}]", *c.vendor_id, *c.device_id));
-    if (!c.vendor.empty()) g.lines.push_back(display_string(c.vendor));
-    if (!c.name.empty()) g.lines.push_back(display_string(c.name));
+    if (!c.vendor.empty()) g.lines.push_back(topology::display_string(c.vendor));
+    if (!c.name.empty()) g.lines.push_back(topology::display_string(c.name));
     if (!c.driver.empty()) g.lines.push_back("driver " + c.driver);
     add(std::move(g));
     const bool xhci = c.kind == topology::HcdKind::Xhci || c.kind == topology::HcdKind::Usb4;
@@ -229,15 +229,15 @@ class GraphBuilder {
     }
     const bool hub = n.kind == NodeKind::Hub;
     lines.push_back(hub ? "hub " + d.name : d.name);
-    lines.push_back(describe_usb_device(d));
-    lines.push_back(describe_speed(d.speed, d.capable_speed));
+    lines.push_back(topology::describe_usb_device(d));
+    lines.push_back(topology::describe_speed(d.speed, d.capable_speed));
     GraphNode g{d.name,
                 hub ? "hub" : "device",
                 std::move(lines),
                 {"box", "filled,rounded", hub ? "#ede7f6" : "#f8f9fa", "", 1},
                 "",
                 ""};
-    if (below_capability(d.speed, d.capable_speed)) {
+    if (topology::below_capability(d.speed, d.capable_speed)) {
       g.style.color = palette::kBelowCapability;
       g.style.penwidth = 2;
     }
@@ -265,7 +265,7 @@ class GraphBuilder {
     const auto& b = t_[v].as<topology::BlockInfo>();
     GraphNode g{b.name, "drive", {b.name}, {"cylinder", "filled", palette::kOtherDrive, "", 1}, "", ""};
     if (b.size_bytes) g.lines.front() += "  " + format_size(*b.size_bytes);
-    if (auto m = disk_model(b.vendor, b.model); !m.empty()) g.lines.push_back(m);
+    if (auto m = topology::disk_model(b.vendor, b.model); !m.empty()) g.lines.push_back(m);
     if (usb) {
       const auto proto = storage_of(v);
       std::string p(protocol_label(proto));
@@ -273,7 +273,7 @@ class GraphBuilder {
       g.lines.push_back(p);
       if (proto == topology::StorageProtocol::Uas) g.style.fillcolor = palette::kUas;
       if (proto == topology::StorageProtocol::Bot) g.style.fillcolor = palette::kBot;
-      if (below_capability(usb->speed, usb->capable_speed)) {
+      if (topology::below_capability(usb->speed, usb->capable_speed)) {
         g.lines.push_back(fmt::format("below capability: {} of {}", topology::short_label(*usb->speed),
                                       topology::short_label(*usb->capable_speed)));
         g.style.color = palette::kBelowCapability;
@@ -319,7 +319,8 @@ class GraphBuilder {
         std::string sev(to_string(f.severity));
         for (auto& ch : sev) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
         g.lines.push_back(fmt::format("{} {}: {}", sev, i + 1, f.id));
-        g.tooltip += (g.tooltip.empty() ? "" : " | ") + fmt::format("{}: {}", i + 1, text_safe(f.message));
+        g.tooltip +=
+            (g.tooltip.empty() ? "" : " | ") + fmt::format("{}: {}", i + 1, topology::text_safe(f.message));
       }
       g.style.fillcolor = worst == FindingSeverity::Problem   ? palette::kProblem
                           : worst == FindingSeverity::Warning ? palette::kWarning

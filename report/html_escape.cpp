@@ -1,12 +1,12 @@
 #include "report/html_escape.hpp"
 
-#include "report/escape.hpp"
+#include "topology/escape.hpp"
 
 namespace usbsat::report {
 
 std::string html_escape(std::string_view s) {
   std::string out;
-  for (char c : text_safe(s)) {
+  for (char c : topology::text_safe(s)) {
     switch (c) {
       case '&':
         out += "&amp;";

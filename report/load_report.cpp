@@ -6,8 +6,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "report/escape.hpp"
 #include "report/json_common.hpp"
+#include "topology/escape.hpp"
 
 namespace usbsat::report {
 namespace {
@@ -90,7 +90,8 @@ std::string render_load_text(const LoadReportInput& in) {
   }
   if (run && run->interrupted) fmt::format_to(out, "\nInterrupted: partial results.\n");
   for (const auto& d : in.diagnostics) fmt::format_to(out, "{}: {}: {}\n", d.severity, d.target, d.message);
-  return terminal_safe(fmt::to_string(b));  // no colour here: target names go through the one escaping rule
+  return topology::terminal_safe(
+      fmt::to_string(b));  // no colour here: target names go through the one escaping rule
 }
 
 std::string render_load_json(const LoadReportInput& in) {

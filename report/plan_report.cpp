@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include "report/escape.hpp"
 #include "report/formatters.hpp"
 #include "report/json_common.hpp"
 #include "report/table.hpp"
+#include "topology/escape.hpp"
 
 namespace usbsat::report {
 namespace {
@@ -71,7 +71,7 @@ std::string indent(const std::string& block, std::string_view pad) {
 }
 
 std::string controller_text(const topology::ControllerSummary& c) {
-  std::string s = c.pci + " " + std::string(hcd_label(c.kind));
+  std::string s = c.pci + " " + std::string(topology::hcd_label(c.kind));
   if (!c.name.empty()) s += " (" + c.name + ")";
   return s;
 }
@@ -95,7 +95,7 @@ std::string render_predict_text(const PredictInput& in) {
   out += indent(predict_table(in), "  ");
   out += fmt::format("\n  aggregate {} MB/s (max-flow bound {} MB/s)\n", mbs(in.aggregate_mbs),
                      mbs(in.max_flow_mbs));
-  return terminal_safe(out);  // labels and places carry device strings
+  return topology::terminal_safe(out);  // labels and places carry device strings
 }
 
 std::string render_plan_json(const PlanInput& in) {
@@ -208,7 +208,7 @@ std::string render_plan_text(const PlanInput& in) {
       "assumed busy.\nSearch: {} over {} connector classes ({} usable connectors, {} placements "
       "evaluated).\n",
       in.method, in.classes, in.usable_connectors, in.evaluated);
-  return terminal_safe(out);  // labels and places carry device strings
+  return topology::terminal_safe(out);  // labels and places carry device strings
 }
 
 }  // namespace usbsat::report

@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 
-#include "report/describe.hpp"
-#include "report/escape.hpp"
 #include "report/formatters.hpp"
 #include "report/json_common.hpp"
 #include "report/table.hpp"
 #include "topology/connectors.hpp"
+#include "topology/describe.hpp"
+#include "topology/escape.hpp"
 #include "topology/text.hpp"
 
 namespace usbsat::report {
@@ -18,7 +18,7 @@ std::string occupant_text(const topology::Topology& t, const topology::Connector
   const auto& n = t[*c.occupant];
   const auto& d = n.as<topology::UsbDeviceInfo>();
   return fmt::format("{}{} {} {}", n.kind == topology::NodeKind::Hub ? "hub " : "", d.name,
-                     describe_usb_device(d), describe_speed(d.speed, d.capable_speed));
+                     topology::describe_usb_device(d), topology::describe_speed(d.speed, d.capable_speed));
 }
 
 }  // namespace
@@ -55,7 +55,7 @@ std::string render_ports_text(const ViewInput& in) {
   std::string out;
   for (const auto& cp : groups) {
     if (!out.empty()) out += "\n";
-    const std::string heading = "Controller " + describe_controller(cp.controller);
+    const std::string heading = "Controller " + topology::describe_controller(cp.controller);
     out += (in.style.width ? elide_middle(heading, in.style.width) : heading) + "\n";
     std::string hubs;
     for (const auto& rh : cp.controller.root_hubs)
@@ -68,7 +68,7 @@ std::string render_ports_text(const ViewInput& in) {
     if (!cp.controller.link.empty()) out += "  PCIe link: " + format_pcie_link(cp.controller.link) + "\n";
     for (const auto& h : cp.pcie_uplink)
       out += fmt::format("  PCIe uplink: {} {}{}\n", h.pci, format_pcie_link(h.link),
-                         h.name.empty() ? "" : " (" + display_string(h.name) + ")");
+                         h.name.empty() ? "" : " (" + topology::display_string(h.name) + ")");
     if (!cp.controller.companions.empty())
       out += "  companions: " + topology::join(cp.controller.companions, " ") + "\n";
     out += fmt::format("  {} connectors, {} occupied, {} empty\n", cp.connectors.size(), cp.occupied(),
@@ -97,10 +97,10 @@ std::string render_ports_text(const ViewInput& in) {
     for (const auto& h : cp.hubs) {
       const std::string name = h.hub + (h.peer ? "+" + *h.peer : "");
       if (h.drives.size() >= 2)
-        out += fmt::format("  drives sharing hub {} ({}): {}\n", name, display_string(h.description),
-                           topology::join(h.drives, " "));
+        out += fmt::format("  drives sharing hub {} ({}): {}\n", name,
+                           topology::display_string(h.description), topology::join(h.drives, " "));
       else if (h.drives.size() == 1)
-        out += fmt::format("  drives behind hub {} ({}): {}\n", name, display_string(h.description),
+        out += fmt::format("  drives behind hub {} ({}): {}\n", name, topology::display_string(h.description),
                            h.drives[0]);
     }
   }

@@ -1,6 +1,6 @@
 #include "report/progress.hpp"
 
-#include "report/escape.hpp"
+#include "topology/escape.hpp"
 
 #include <fmt/format.h>
 
@@ -22,7 +22,7 @@ std::string format_progress(const load::Snapshot& s, std::int64_t now_ns) {
   std::string out = fmt::format("[phase {}/{}] {:.1f}/{:.1f} s{}", s.phase + 1, s.phase_count, elapsed, total,
                                 now_ns < s.measure_ns ? " ramp" : "");
   for (const auto& t : s.targets) out += fmt::format(" | {} {:.1f} MB/s", basename(t.label), t.mbs);
-  return terminal_safe(out);  // target names are user text
+  return topology::terminal_safe(out);  // target names are user text
 }
 
 }  // namespace usbsat::report

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "report/escape.hpp"
+#include "topology/escape.hpp"
 
 namespace usbsat::report {
 namespace {
@@ -65,7 +65,8 @@ std::string prometheus_label_value(std::string_view raw) {
   std::size_t start = 0;
   while (true) {
     const auto nl = raw.find('\n', start);
-    append_escaped(out, text_safe(raw.substr(start, nl == std::string_view::npos ? nl : nl - start)));
+    append_escaped(out,
+                   topology::text_safe(raw.substr(start, nl == std::string_view::npos ? nl : nl - start)));
     if (nl == std::string_view::npos) break;
     out += "\\n";
     start = nl + 1;

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "report/escape.hpp"
 #include "report/json_common.hpp"
+#include "topology/escape.hpp"
 
 #include "load/job.hpp"
 
@@ -83,7 +83,7 @@ void render_pass_text(std::string& out, const SaturatePass& p, const TextStyle& 
   };
   row("MB/s", [](const SaturatePhaseRow& ph) { return level_label(ph.n); });
   for (const auto& dev : devs)
-    row(text_safe(dev), [&](const SaturatePhaseRow& ph) {
+    row(topology::text_safe(dev), [&](const SaturatePhaseRow& ph) {
       for (const auto& d : ph.per_drive)
         if (d.dev == dev) return cell(d.mbs);
       return std::string("-");
@@ -108,7 +108,7 @@ void render_pass_text(std::string& out, const SaturatePass& p, const TextStyle& 
   if (!p.verdict) {
     out += "    verdict: none (no concurrent phase finished)\n";
   } else if (*p.verdict == "saturated" && p.plateau_mbs) {
-    std::string by = p.bottleneck ? " by " + text_safe(p.bottleneck->label) : "";
+    std::string by = p.bottleneck ? " by " + topology::text_safe(p.bottleneck->label) : "";
     if (p.bottleneck && p.bottleneck->capacity_mbs)
       by += fmt::format(" ({:.1f} MB/s modelled)", *p.bottleneck->capacity_mbs);
     out += fmt::format("    verdict: {} at {:.1f} MB/s{}\n", paint("saturated", Color::Warning, style),
@@ -122,8 +122,8 @@ void render_pass_text(std::string& out, const SaturatePass& p, const TextStyle& 
   }
   if (p.verdict)
     out += fmt::format("    tolerance ±{:.0f}%, confidence {}\n", p.tolerance * 100, p.confidence);
-  if (!p.conclusion.empty()) out += "    " + terminal_safe(p.conclusion) + "\n";
-  for (const auto& n : p.notes) out += "    note: " + terminal_safe(n) + "\n";
+  if (!p.conclusion.empty()) out += "    " + topology::terminal_safe(p.conclusion) + "\n";
+  for (const auto& n : p.notes) out += "    note: " + topology::terminal_safe(n) + "\n";
 }
 
 ordered_json pass_json(const SaturatePass& p) {
@@ -213,16 +213,16 @@ std::string render_saturate_text(const SaturateReport& r) {
                   r.repeat > 1 ? fmt::format(", {} repeats", r.repeat) : "", r.engine);
   if (r.interrupted) out += "interrupted: only the phases that finished are shown\n";
   for (const auto& g : r.groups) {
-    out += "\n" + terminal_safe(group_heading(g)) + "\n";
-    out += "  drives: " + terminal_safe(drive_list(g)) + "\n";
+    out += "\n" + topology::terminal_safe(group_heading(g)) + "\n";
+    out += "  drives: " + topology::terminal_safe(drive_list(g)) + "\n";
     for (const auto& p : g.passes) render_pass_text(out, p, r.style);
     if (g.passes.empty()) out += "  not measured\n";
     for (const auto& f : g.failures)
-      out += terminal_safe(
+      out += topology::terminal_safe(
           fmt::format("  failed: {} ({} {}): {}\n", f.dev, f.pass, level_label(f.n), f.message));
   }
   for (const auto& d : r.diagnostics)
-    out += terminal_safe(fmt::format("{}: {}: {}\n", d.severity, d.target, d.message));
+    out += topology::terminal_safe(fmt::format("{}: {}: {}\n", d.severity, d.target, d.message));
   return out;
 }
 
@@ -302,7 +302,7 @@ std::string render_saturate_plan(const SaturateReport& r, bool json) {
   }
   if (r.groups.empty()) out += "\nno groups: nothing would be measured\n";
   for (const auto& d : r.diagnostics) out += fmt::format("{}: {}: {}\n", d.severity, d.target, d.message);
-  return terminal_safe(out);  // no colour here: the whole block goes through the one escaping rule
+  return topology::terminal_safe(out);  // no colour here: the whole block goes through the one escaping rule
 }
 
 std::string format_saturate_progress(std::string_view group, std::string_view step, std::size_t index,
@@ -322,7 +322,7 @@ std::string format_saturate_progress(std::string_view group, std::string_view st
     sum += t.mbs;
   }
   if (s.targets.size() > 1) out += fmt::format(" | total {:.1f}", sum);
-  return terminal_safe(out + " MB/s");  // group names and paths come from the command line
+  return topology::terminal_safe(out + " MB/s");  // group names and paths come from the command line
 }
 
 }  // namespace usbsat::report

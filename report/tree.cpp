@@ -4,11 +4,11 @@
 
 #include <fmt/format.h>
 
-#include "report/describe.hpp"
-#include "report/escape.hpp"
 #include "report/formatters.hpp"
 #include "report/table.hpp"
 #include "topology/connectors.hpp"
+#include "topology/describe.hpp"
+#include "topology/escape.hpp"
 #include "topology/text.hpp"
 
 namespace usbsat::report {
@@ -126,14 +126,14 @@ class TreeWriter {
         const auto& h = n.as<topology::PciHopInfo>();
         std::string s = "PCI " + h.bdf;
         if (h.vendor_id && h.device_id) s += fmt::format(" [{:04x}:{:04x}]", *h.vendor_id, *h.device_id);
-        if (!h.model_name.empty()) s += " " + display_string(h.model_name);
+        if (!h.model_name.empty()) s += " " + topology::display_string(h.model_name);
         if (!h.driver.empty()) s += " (" + h.driver + ")";
         if (!h.link.empty()) s += ", PCIe " + format_pcie_link(h.link);
         return s;
       }
       case NodeKind::Controller: {
         const auto c = topology::summarize_controller(t_, v);
-        std::string s = "Controller " + describe_controller(c);
+        std::string s = "Controller " + topology::describe_controller(c);
         if (!c.driver.empty()) s += " (" + c.driver + ")";
         if (!c.link.empty()) s += ", PCIe " + format_pcie_link(c.link);
         if (!c.companions.empty()) s += ", companions " + topology::join(c.companions, " ");
@@ -146,15 +146,15 @@ class TreeWriter {
       }
       case NodeKind::Hub: {
         const auto& d = n.as<topology::UsbDeviceInfo>();
-        std::string s = fmt::format("hub {} {} {}, {}", d.name, describe_usb_device(d),
-                                    describe_speed(d.speed, d.capable_speed), hub_ports_summary(v));
+        std::string s = fmt::format("hub {} {} {}, {}", d.name, topology::describe_usb_device(d),
+                                    topology::describe_speed(d.speed, d.capable_speed), hub_ports_summary(v));
         if (d.hub_peer) s += ", peer " + basename(*d.hub_peer);
         return s;
       }
       case NodeKind::Device: {
         const auto& d = n.as<topology::UsbDeviceInfo>();
-        return fmt::format("{} {} {}", d.name, describe_usb_device(d),
-                           describe_speed(d.speed, d.capable_speed));
+        return fmt::format("{} {} {}", d.name, topology::describe_usb_device(d),
+                           topology::describe_speed(d.speed, d.capable_speed));
       }
       case NodeKind::Interface:
         return interface_line(n.as<topology::InterfaceInfo>());
@@ -180,7 +180,7 @@ class TreeWriter {
       s += fmt::format(" ({})", protocol_label(i.storage));
     if (i.uas_capable && i.storage != topology::StorageProtocol::Uas) {
       s += ", UAS alt setting present";
-      if (i.uas_blocked_reason) s += ": not used (" + display_string(*i.uas_blocked_reason) + ")";
+      if (i.uas_blocked_reason) s += ": not used (" + topology::display_string(*i.uas_blocked_reason) + ")";
     }
     return s;
   }
@@ -193,7 +193,7 @@ class TreeWriter {
     if (!blocks.empty()) return topology::join(blocks, "; ");
     std::string line = "scsi " + s.hctl;
     for (const auto& x : {s.vendor, s.model})
-      if (x) line += " " + display_string(*x);
+      if (x) line += " " + topology::display_string(*x);
     if (s.type) line += fmt::format(", type {}", *s.type);
     return line + ", no block device";
   }
@@ -211,13 +211,13 @@ class TreeWriter {
       if (s.queue_depth) parts.push_back(fmt::format("qd {}", *s.queue_depth));
       parts.push_back("[" + s.hctl + "]");
     }
-    if (auto model = disk_model(b.vendor, b.model); !model.empty()) parts.push_back(model);
+    if (auto model = topology::disk_model(b.vendor, b.model); !model.empty()) parts.push_back(model);
     if (b.max_sectors_kb) parts.push_back(fmt::format("max_sectors {} KiB", *b.max_sectors_kb));
     if (b.rotational) parts.emplace_back(*b.rotational ? "rotational" : "non-rotational");
     std::vector<std::string> mounts = b.mountpoints;
     for (const auto& p : b.partitions)
       mounts.insert(mounts.end(), p.mountpoints.begin(), p.mountpoints.end());
-    if (!mounts.empty()) parts.push_back("mounted " + display_string(topology::join(mounts, " ")));
+    if (!mounts.empty()) parts.push_back("mounted " + topology::display_string(topology::join(mounts, " ")));
     return topology::join(parts, " ");
   }
 

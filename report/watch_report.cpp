@@ -4,11 +4,11 @@
 
 #include <fmt/format.h>
 
-#include "report/describe.hpp"
 #include "report/doctor_report.hpp"
-#include "report/escape.hpp"
 #include "report/formatters.hpp"
 #include "report/json_common.hpp"
+#include "topology/describe.hpp"
+#include "topology/escape.hpp"
 #include "topology/speed.hpp"
 
 namespace usbsat::report {
@@ -39,7 +39,7 @@ std::string protocol_reason(const WatchEvent& e) {
   if (e.protocol != "bot") return e.protocol.empty() ? "" : "neither uas nor usb-storage is bound";
   if (!e.uas_capable.value_or(false)) return "the device offers no UAS interface, so usb-storage runs it";
   if (e.uas_blocked_reason)
-    return "UAS-capable but driven by usb-storage: " + display_string(*e.uas_blocked_reason);
+    return "UAS-capable but driven by usb-storage: " + topology::display_string(*e.uas_blocked_reason);
   return "UAS-capable but driven by usb-storage (see the findings)";
 }
 
@@ -55,7 +55,7 @@ std::string render_watch_text(const WatchEvent& e, const TextStyle& style) {
   if (!e.connector_text.empty())
     out += fmt::format("  connector: {}{}{}\n", e.connector_text,
                        e.side.empty() ? "" : ", " + e.side + " side", e.where.empty() ? "" : ", " + e.where);
-  out += fmt::format("  speed: {}\n", describe_speed(e.speed, e.capable));
+  out += fmt::format("  speed: {}\n", topology::describe_speed(e.speed, e.capable));
   if (!e.protocol.empty()) {
     const bool uas = e.protocol == "uas";
     out += fmt::format("  protocol: {}: {}\n",

@@ -15,18 +15,19 @@ namespace usbsat::report {
 
 /// Another shared node on the drive's path and the drives that now share it.
 struct WatchShare {
-  std::string kind;                 ///< "hub", "usb_bus", "controller", "pcie_link"
-  std::string node;                 ///< "2-1", "usb1", "0000:03:00.0"
-  std::string label;                ///< describe_node(): "controller 0000:03:00.0 (ASMedia ASM1042 ...)"
+  std::string kind;   ///< "hub", "usb_bus", "controller", "pcie_link"
+  std::string node;   ///< "2-1", "usb1", "0000:03:00.0"
+  std::string label;  ///< topology::describe_node(): "controller 0000:03:00.0 (ASMedia ASM1042 ...)"
   std::vector<std::string> drives;  ///< the other drives below it, block names
 };
 
 /// A better free connector for the drive (the planner's choice for this one drive).
 struct WatchMove {
   topology::ConnectorSummary connector;
-  std::string description;  ///< describe_connector(): "usb1-port3 (USB3 side usb2-port3, back panel, ...)"
-  std::string speed;        ///< its class: "USB3 10G"
-  std::string controller;   ///< controller_label() of its controller
+  std::string
+      description;  ///< topology::describe_connector(): "usb1-port3 (USB3 side usb2-port3, back panel, ...)"
+  std::string speed;            ///< its class: "USB3 10G"
+  std::string controller;       ///< topology::controller_label() of its controller
   bool own_controller = false;  ///< no other drive on that controller
   double now_mbs = 0;           ///< the model's rate where the drive is
   double then_mbs = 0;          ///< ... and on that connector
@@ -38,13 +39,13 @@ struct WatchEvent {
   std::string action;   ///< "add" or "remove"
   std::string dev;      ///< "sdb"
   std::string devnode;  ///< "/dev/sdb"
-  std::string drive;    ///< describe_drive(): "sdb (Samsung Portable SSD T5, 04e8:61f5)"
+  std::string drive;    ///< topology::describe_drive(): "sdb (Samsung Portable SSD T5, 04e8:61f5)"
   std::optional<std::uint64_t> size_bytes;
   bool has_media = true;
   std::optional<topology::ConnectorSummary> connector;  ///< where it is (add) or was (remove)
-  std::string connector_text;                           ///< describe_connector(), "" when unknown
+  std::string connector_text;                           ///< topology::describe_connector(), "" when unknown
   std::string side;   ///< the side it uses: "USB3" or "USB2" ("" when unknown)
-  std::string where;  ///< drive_where(): "port 2 of hub 2-1"
+  std::string where;  ///< topology::drive_where(): "port 2 of hub 2-1"
   std::optional<topology::UsbSpeed> speed, capable;
   std::string protocol;                           ///< "uas", "bot", "other", "" (remove)
   std::optional<bool> uas_capable;                ///< the device offers a UAS interface

@@ -16,7 +16,6 @@
 #include "load/runner.hpp"
 #include "load/safety.hpp"
 #include "load/target.hpp"
-#include "report/escape.hpp"
 #include "report/line_printer.hpp"
 #include "report/load_report.hpp"
 #include "report/progress.hpp"
@@ -26,6 +25,7 @@
 #include "src/cli/signal_stop.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
+#include "topology/escape.hpp"
 
 namespace usbsat::cli {
 namespace {
@@ -96,7 +96,7 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
   if (auto rc = refuse_recording(global, "load")) return *rc;
   const bool show_notes = !global.quiet;
   auto note = [&](const std::string& s) {
-    if (show_notes) fmt::print(stderr, "usbsat: {}\n", report::text_safe(s));  // target names are user text
+    if (show_notes) fmt::print(stderr, "usbsat: {}\n", topology::text_safe(s));  // target names are user text
   };
   auto usage = [&](const std::string& s) { return fail(global, kExitUsage, "load", s); };
 

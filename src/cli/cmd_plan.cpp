@@ -6,7 +6,6 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
-#include "report/describe.hpp"
 #include "report/plan_report.hpp"
 #include "src/analysis/common/usb_drives.hpp"
 #include "src/analysis/plan/demands.hpp"
@@ -21,6 +20,7 @@
 #include "src/cli/terminal.hpp"
 #include "src/cli/views.hpp"
 #include "topology/connectors.hpp"
+#include "topology/describe.hpp"
 #include "topology/scan.hpp"
 
 namespace usbsat::cli {
@@ -73,7 +73,7 @@ report::PlanInput to_report(const topology::Topology& t, const analysis::plan::P
     report::PredictInput cur;
     for (const auto& d : plan.current->drives) {
       const auto v = t.find_by_name(d.dev);
-      cur.drives.push_back({d.dev, v ? report::drive_where(t, *v) : "", d.demand.mbs(),
+      cur.drives.push_back({d.dev, v ? topology::drive_where(t, *v) : "", d.demand.mbs(),
                             std::string(analysis::model::to_string(d.demand_source)), d.predicted.mbs(),
                             to_report(d.bottleneck)});
     }

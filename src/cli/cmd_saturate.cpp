@@ -16,7 +16,6 @@
 #include "load/job.hpp"
 #include "load/runner.hpp"
 #include "load/target.hpp"
-#include "report/escape.hpp"
 #include "report/line_printer.hpp"
 #include "report/saturate_report.hpp"
 #include "src/analysis/common/usb_drives.hpp"
@@ -24,9 +23,11 @@
 #include "src/cli/cmd_saturate.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
+#include "src/cli/saturate_input.hpp"
 #include "src/cli/signal_stop.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
+#include "topology/escape.hpp"
 #include "topology/scan.hpp"
 
 namespace usbsat::cli {
@@ -76,7 +77,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   const bool json = global.json;
   auto note = [&](const std::string& s) {
     if (!global.quiet)
-      fmt::print(stderr, "usbsat saturate: {}\n", report::text_safe(s));  // paths are user text
+      fmt::print(stderr, "usbsat saturate: {}\n", topology::text_safe(s));  // paths are user text
   };
   auto usage = [&](const std::string& s) { return fail(global, kExitUsage, "saturate", s); };
 
@@ -130,9 +131,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
     if (usb.empty()) {
       // Nothing failed: there is just nothing to measure here. Exit 0 (src/README.md, "usbsat saturate").
       if (json)
-        std::fputs(report::render_saturate_json(analysis::saturate::build_report(plan, settings, nullptr, &t))
-                       .c_str(),
-                   stdout);
+        std::fputs(report::render_saturate_json(build_report(plan, settings, nullptr, &t)).c_str(), stdout);
       std::fputs(std::string(kNothingToMeasure).c_str(), stderr);
       return kExitOk;
     }
@@ -153,7 +152,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   }
 
   if (o.dry_run || plan.groups.empty()) {
-    auto r = analysis::saturate::build_report(plan, settings, nullptr, topo);
+    auto r = build_report(plan, settings, nullptr, topo);
     std::fputs(plan.groups.empty() && json ? report::render_saturate_json(r).c_str()
                                            : report::render_saturate_plan(r, json).c_str(),
                stdout);
@@ -225,7 +224,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   }
 
   // 6. Judge each group and pass, render.
-  auto r = analysis::saturate::build_report(plan, settings, &m, topo, tolerance);
+  auto r = build_report(plan, settings, &m, topo, tolerance);
   r.diagnostics = diags;
   r.interrupted = interrupted;
   r.style = terminal_for(kStdoutFd, global.no_color).style();

@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
-#include "report/escape.hpp"
 #include "report/formatters.hpp"
 #include "src/cli/exit_codes.hpp"
+#include "topology/escape.hpp"
 
 namespace usbsat::cli {
 
@@ -15,9 +15,9 @@ std::string format_diagnostics(std::span<const topology::Diagnostic> diags, cons
   for (const auto& d : diags) {
     if (d.severity == topology::Severity::Info && !opts.verbose) continue;
     if (d.severity == topology::Severity::Warning && opts.quiet) continue;
-    out +=
-        fmt::format("usbsat: {}: {}{}\n", report::severity_label(d.severity),
-                    d.where.empty() ? "" : report::text_safe(d.where) + ": ", report::text_safe(d.message));
+    out += fmt::format("usbsat: {}: {}{}\n", report::severity_label(d.severity),
+                       d.where.empty() ? "" : topology::text_safe(d.where) + ": ",
+                       topology::text_safe(d.message));
   }
   return out;
 }

@@ -1,7 +1,7 @@
 #include "src/cli/predict_input.hpp"
 
-#include "report/describe.hpp"
 #include "src/analysis/plan/planner.hpp"
+#include "topology/describe.hpp"
 
 namespace usbsat::cli {
 
@@ -16,7 +16,7 @@ report::PredictInput to_report(const topology::Topology& t, const analysis::mode
   report::PredictInput in;
   for (const auto& d : pred.drives) {
     const auto v = t.find_by_name(d.dev);
-    in.drives.push_back({d.dev, v ? report::drive_where(t, *v) : "", d.demand.mbs(),
+    in.drives.push_back({d.dev, v ? topology::drive_where(t, *v) : "", d.demand.mbs(),
                          std::string(analysis::model::to_string(d.demand_source)), d.predicted.mbs(),
                          to_report(d.bottleneck)});
   }

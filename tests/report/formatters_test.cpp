@@ -1,6 +1,5 @@
 #include <doctest/doctest.h>
 
-#include "report/escape.hpp"
 #include "report/formatters.hpp"
 #include "report/json_common.hpp"
 #include "report/table.hpp"
@@ -48,27 +47,7 @@ TEST_CASE("class names, triples, labels") {
   CHECK(format_class_triple(8, 6, 0x62) == "08/06/62");
   CHECK(protocol_label(tp::StorageProtocol::Uas) == "UAS");
   CHECK(protocol_label(tp::StorageProtocol::None) == "");
-  CHECK(hcd_label(tp::HcdKind::Xhci) == "xHCI");
   CHECK(severity_label(tp::Severity::Error) == "error");
-}
-
-TEST_CASE("text_safe escapes control characters and invalid UTF-8, keeps valid UTF-8") {
-  CHECK(text_safe("SanDisk") == "SanDisk");
-  CHECK(text_safe("a\nb") == "a\\x0ab");
-  CHECK(text_safe("\x1b[31m") == "\\x1b[31m");
-  CHECK(text_safe("Gr\xc3\xbc\xc3\x9f") == "Gr\xc3\xbc\xc3\x9f");  // "Grüß"
-  CHECK(text_safe("bad\xff") == "bad\\xff");
-  CHECK(text_safe("\xc0\xaf") == "\\xc0\\xaf");           // overlong '/'
-  CHECK(text_safe("\xed\xa0\x80") == "\\xed\\xa0\\x80");  // surrogate
-  CHECK(text_safe("trunc\xe2\x82") == "trunc\\xe2\\x82");
-}
-
-TEST_CASE("display_string trims and collapses blanks of firmware strings") {
-  CHECK(display_string("VIA Labs, Inc.         ") == "VIA Labs, Inc.");
-  CHECK(display_string(" SanDisk") == "SanDisk");
-  CHECK(display_string("USB  SanDisk 3.2Gen1") == "USB SanDisk 3.2Gen1");
-  CHECK(display_string("   ") == "");
-  CHECK(display_string("a\tb") == "a\\x09b");
 }
 
 TEST_CASE("dump_json: stable order, nulls, escaping, invalid UTF-8 replaced") {
@@ -89,17 +68,6 @@ TEST_CASE("render_table aligns columns by display width") {
   CHECK(render_table({"A", "BB"}, {{"xyz", "1"}, {"\xc3\xbc", "22"}}) == "A    BB\nxyz  1\n\xc3\xbc    22\n");
   CHECK(render_table({"A", "B", "C"}, {{"1"}}) == "A  B  C\n1\n");
   CHECK(display_width("Gr\xc3\xbc\xc3\x9f") == 4);
-}
-
-TEST_CASE("terminal_safe: text_safe's rule for whole blocks, newlines and tabs kept") {
-  CHECK(terminal_safe("a\tb\nc") == "a\tb\nc");
-  CHECK(text_safe("a\tb\nc") == "a\\x09b\\x0ac");
-  CHECK(terminal_safe("\x1b[31mred\a") == "\\x1b[31mred\\x07");
-  CHECK(terminal_safe("\xff ok \xc3\xbc") == "\\xff ok \xc3\xbc");
-  // C1 controls (U+009B is CSI on some terminals) are escaped too, byte by byte.
-  CHECK(text_safe("x\xc2\x9b"
-                  "31m") == "x\\xc2\\x9b31m");
-  CHECK(text_safe("\xc2\xa0") == "\xc2\xa0");  // U+00A0 is not a control
 }
 
 #include "report/plan_report.hpp"

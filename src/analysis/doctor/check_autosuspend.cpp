@@ -1,8 +1,8 @@
 // autosuspend: USB runtime power management enabled for a storage device.
 #include <fmt/format.h>
 
-#include "report/describe.hpp"
 #include "src/analysis/doctor/checks.hpp"
+#include "topology/describe.hpp"
 #include "topology/text.hpp"
 
 namespace usbsat::analysis::doctor {

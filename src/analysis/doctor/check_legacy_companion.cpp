@@ -1,10 +1,9 @@
 // legacy_companion: a storage device on an OHCI/UHCI companion controller at 12 Mb/s.
 #include <fmt/format.h>
 
-#include "report/describe.hpp"
-#include "report/formatters.hpp"
 #include "src/analysis/doctor/checks.hpp"
 #include "topology/bandwidth.hpp"
+#include "topology/describe.hpp"
 
 namespace usbsat::analysis::doctor {
 
@@ -24,7 +23,7 @@ void check_legacy_companion(const Context& cx) {
     const auto best = usb_drive_capacity(usb_rate(speed, 1), StorageProtocol::Bot);
     if (!best) continue;
     auto f = cx.finding(FindingSeverity::Problem, device_names(cx.t, d));
-    ev(f, u.name + "/speed", report::sysfs_speed_text(u.speed));
+    ev(f, u.name + "/speed", topology::sysfs_speed_text(u.speed));
     if (!u.version.empty()) ev(f, u.name + "/version", u.version);
     ev(f, ci.bdf + "/driver", ci.driver.empty() ? "(none)" : ci.driver);
     std::vector<std::string> ehci_state;
@@ -57,7 +56,8 @@ void check_legacy_companion(const Context& cx) {
           "Nothing on this machine makes a USB 1.1 device faster; use it only for small files or replace it.";
     }
     f.message = fmt::format("{} runs at {} on {}, about {} at best: {}.", device_label(cx.t, d),
-                            report::usb_rate_text(speed), report::controller_label(ci), *best, why);
+                            topology::usb_rate_text(speed), topology::controller_label(ci),
+                            topology::bandwidth_text(*best), why);
     f.fix = std::move(fix);
     cx.out.push_back(std::move(f));
   }

@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "report/describe.hpp"
 #include "src/analysis/doctor/checks.hpp"
+#include "topology/describe.hpp"
 #include "topology/text.hpp"
 
 namespace usbsat::analysis::doctor {
@@ -32,7 +32,7 @@ void check_max_sectors_below_hw(const Context& cx) {
           "to {} KiB lets large sequential reads and writes go out in {}x fewer commands, which mostly helps "
           "Bulk-Only (usb-storage) drives that handle one command at a time; it is Linux's equivalent of the "
           "Windows \"Turbo mode\" of USB drive tools.",
-          report::describe_drive(u, b.name), *b.max_sectors_kb, *b.max_hw_sectors_kb, target,
+          topology::describe_drive(u, b.name), *b.max_sectors_kb, *b.max_hw_sectors_kb, target,
           std::max(1u, target / std::max(1u, *b.max_sectors_kb)));
       std::string rule;
       if (u.vendor_id && u.product_id)

@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "report/describe.hpp"
 #include "src/analysis/doctor/checks.hpp"
+#include "topology/describe.hpp"
 
 namespace usbsat::analysis::doctor {
 
@@ -52,7 +52,7 @@ void check_overcurrent(const Context& cx) {
         "supplies, or something is shorted, and the port was switched off. A drive on it can vanish in the "
         "middle "
         "of a write.",
-        report::describe_connector(cx.t, c), total, total == 1 ? "" : "s", occupant_txt);
+        topology::describe_connector(cx.t, c), total, total == 1 ? "" : "s", occupant_txt);
     f.fix =
         "Power bus-powered drives from a powered hub or their own supply (or a Y cable), check the cable and "
         "the "

@@ -3,9 +3,9 @@
 
 #include <fmt/format.h>
 
-#include "report/describe.hpp"
 #include "src/analysis/doctor/checks.hpp"
 #include "topology/bandwidth.hpp"
+#include "topology/describe.hpp"
 
 namespace usbsat::analysis::doctor {
 namespace {
@@ -91,14 +91,14 @@ void check_pcie_link_degraded(const Context& cx) {
       for (const PciFn* fn : {&lo_raw, hi_raw}) {
         if (!fn) continue;
         const PcieLink l = plausible_only(fn->link);
-        if (l.speed_gts) ev(f, fn->bdf + "/current_link_speed", report::sysfs_pcie_speed(*l.speed_gts));
-        if (l.max_speed_gts) ev(f, fn->bdf + "/max_link_speed", report::sysfs_pcie_speed(*l.max_speed_gts));
+        if (l.speed_gts) ev(f, fn->bdf + "/current_link_speed", topology::sysfs_pcie_speed(*l.speed_gts));
+        if (l.max_speed_gts) ev(f, fn->bdf + "/max_link_speed", topology::sysfs_pcie_speed(*l.max_speed_gts));
         if (l.width) ev(f, fn->bdf + "/current_link_width", std::to_string(*l.width));
         if (l.max_width) ev(f, fn->bdf + "/max_link_width", std::to_string(*l.max_width));
       }
       const double now = pcie_mbytes(*lo.speed_gts, *lo.width);
       const double could = pcie_mbytes(max_speed.value_or(*lo.speed_gts), max_width.value_or(*lo.width));
-      const std::string ctrl = report::controller_label(ci);
+      const std::string ctrl = topology::controller_label(ci);
       std::string what;
       if (lo_raw.bdf == ci.bdf)
         what = hi_raw ? fmt::format("The PCIe link of {} to {}", ctrl, hi_raw->bdf)

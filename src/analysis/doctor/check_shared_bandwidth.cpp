@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "report/describe.hpp"
-#include "report/escape.hpp"
 #include "src/analysis/doctor/checks.hpp"
+#include "topology/describe.hpp"
+#include "topology/escape.hpp"
 
 namespace usbsat::analysis::doctor {
 
@@ -58,7 +58,7 @@ void check_shared_bandwidth(const Context& cx) {
     }
     if (g.size() < 2 || slowed == 0) continue;
     // The model's labels carry product strings from device firmware: made text-safe for sentences.
-    const std::string label = report::text_safe(g.front()->bottleneck_label);
+    const std::string label = topology::text_safe(g.front()->bottleneck_label);
     std::vector<std::string> devices, shares_txt;
     auto f = cx.finding(FindingSeverity::Warning, {});
     ev(f, "bottleneck", label);
@@ -84,7 +84,7 @@ void check_shared_bandwidth(const Context& cx) {
         if (!free_usb3_connector(cx.t, c)) continue;
         const auto up = ancestors(cx.t, *c.usb3_port);
         if (*c.usb3_port == *bv || std::find(up.begin(), up.end(), *bv) != up.end()) continue;
-        avoid.push_back(report::describe_connector(cx.t, c));
+        avoid.push_back(topology::describe_connector(cx.t, c));
       }
     }
     if (!avoid.empty()) ev(f, "free connectors not behind the bottleneck", topology::join(avoid, ", "));

@@ -4,14 +4,13 @@
 
 #include <fmt/format.h>
 
-#include "report/describe.hpp"
 #include "src/analysis/doctor/checks.hpp"
+#include "topology/describe.hpp"
 
 namespace usbsat::analysis::doctor {
 
 using namespace topology;
 using report::FindingSeverity;
-using report::usb_rate_text;
 
 void check_slow_hub_uplink(const Context& cx) {
   // For every hub: all devices below it, and the devices for which it is the root-most hub slower than the
@@ -62,15 +61,16 @@ void check_slow_hub_uplink(const Context& cx) {
       for (auto& n : device_names(cx.t, *d)) add_unique(devices, n);
     devices.push_back(hu.name);
     auto f = cx.finding(slowed.empty() ? FindingSeverity::Info : FindingSeverity::Warning, devices);
-    ev(f, hu.name + "/speed", report::sysfs_speed_text(hu.speed));
+    ev(f, hu.name + "/speed", topology::sysfs_speed_text(hu.speed));
     if (!hu.version.empty()) ev(f, hu.name + "/version", hu.version);
-    if (const auto ids = report::usb_ids(hu); !ids.empty()) ev(f, hu.name + " idVendor:idProduct", ids);
+    if (const auto ids = topology::usb_ids(hu); !ids.empty()) ev(f, hu.name + " idVendor:idProduct", ids);
     for (const auto* d : ds) {
       const auto& u = usb(cx.t, d->dev);
-      ev(f, u.name + "/speed", report::sysfs_speed_text(u.speed));
+      ev(f, u.name + "/speed", topology::sysfs_speed_text(u.speed));
       if (u.capable_speed) ev(f, u.name + " capable speed", std::string(to_sysfs_string(*u.capable_speed)));
     }
-    const std::string hub_rate = plausible_speed(hu.speed) ? usb_rate_text(*hu.speed) : "an unknown speed";
+    const std::string hub_rate =
+        plausible_speed(hu.speed) ? topology::usb_rate_text(*hu.speed) : "an unknown speed";
     std::vector<std::string> parts;
     if (!slowed.empty()) {
       std::vector<std::string> names;
@@ -79,10 +79,10 @@ void check_slow_hub_uplink(const Context& cx) {
       std::string why;
       if (plausible_speed(hu.capable_speed) && *hu.capable_speed > *hu.speed && !hu.hub_peer)
         why = fmt::format(" although the hub itself can do {} (its USB3 half did not connect: cable or port)",
-                          usb_rate_text(*hu.capable_speed));
+                          topology::usb_rate_text(*hu.capable_speed));
       parts.push_back(fmt::format("{} is connected upstream at {}{}, slower than {} behind it can run ({})",
-                                  report::describe_hub(hu), hub_rate, why, topology::join(names, ", "),
-                                  usb_rate_text(want)));
+                                  topology::describe_hub(hu), hub_rate, why, topology::join(names, ", "),
+                                  topology::usb_rate_text(want)));
     }
     if (several)
       parts.push_back(fmt::format(
@@ -94,7 +94,7 @@ void check_slow_hub_uplink(const Context& cx) {
                 : fmt::format(
                       "Connect the drive(s) directly to a {} connector of the computer, or replace the hub "
                       "with one whose uplink is at least as fast as the drives.",
-                      usb_rate_text(*want_of(*slowed.front())));
+                      topology::usb_rate_text(*want_of(*slowed.front())));
     cx.out.push_back(std::move(f));
   }
 }

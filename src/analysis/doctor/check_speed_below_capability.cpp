@@ -1,15 +1,14 @@
 // speed_below_capability: a device negotiated below what it, its port and its controller can do.
 #include <fmt/format.h>
 
-#include "report/describe.hpp"
 #include "src/analysis/doctor/checks.hpp"
+#include "topology/describe.hpp"
 
 namespace usbsat::analysis::doctor {
 namespace {
 
 using namespace topology;
 using report::FindingSeverity;
-using report::usb_rate_text;
 
 /// Free connectors with a SuperSpeed side fast enough for `need`, on controller `ctrl` (or on any other
 /// controller when `other_controllers`).
@@ -28,7 +27,7 @@ std::vector<std::string> free_fast_connectors(const Topology& t, Vertex ctrl, Us
     if (!free_usb3_connector(t, c)) continue;
     const auto& p3 = t[*c.usb3_port].as<PortInfo>();
     if (p3.hub_speed && *p3.hub_speed < need) continue;
-    out.push_back(report::describe_connector(t, c));
+    out.push_back(topology::describe_connector(t, c));
   }
   return out;
 }
@@ -46,7 +45,7 @@ void check_speed_below_capability(const Context& cx) {
 
     auto f = cx.finding(is_superspeed(speed) ? FindingSeverity::Warning : FindingSeverity::Problem,
                         device_names(cx.t, d));
-    ev(f, u.name + "/speed", report::sysfs_speed_text(u.speed));
+    ev(f, u.name + "/speed", topology::sysfs_speed_text(u.speed));
     ev(f, u.name + (u.capable_from_bos ? "/bos_descriptors (capable speed)" : "/version (capable speed)"),
        std::string(to_sysfs_string(cap)));
     if (!u.version.empty()) ev(f, u.name + "/version", u.version);
@@ -56,11 +55,11 @@ void check_speed_below_capability(const Context& cx) {
     const PortInfo* pi = port ? cx.t[*port].get_if<PortInfo>() : nullptr;
     std::optional<Connector> conn;
     if (pi) {
-      ev(f, pi->name + "/peer", report::describe_peer(cx.t, *pi));
+      ev(f, pi->name + "/peer", topology::describe_peer(cx.t, *pi));
       if (auto ci = connector_of(cx.t, *port)) conn = cx.t.connectors()[*ci];
     }
     // A peer attribute that names nothing in the scan (or the port itself) says nothing about the connector.
-    const bool peer_garbage = pi && pi->peer && !report::peer_resolves(cx.t, *pi);
+    const bool peer_garbage = pi && pi->peer && !topology::peer_resolves(cx.t, *pi);
     std::optional<Vertex> slow_hub;
     for (Vertex h : hub_chain(cx.t, d.dev)) {
       const auto& hu = usb(cx.t, h);
@@ -82,12 +81,13 @@ void check_speed_below_capability(const Context& cx) {
         root_speed = ru->speed;
       }
     }
-    if (root) ev(f, usb(cx.t, *root).name + "/speed", report::sysfs_speed_text(root_speed));
+    if (root) ev(f, usb(cx.t, *root).name + "/speed", topology::sysfs_speed_text(root_speed));
     std::string fix_extra;
     if (slow_hub) {
       const auto& hu = usb(cx.t, *slow_hub);
-      ev(f, hu.name + "/speed", report::sysfs_speed_text(hu.speed));
-      cause = fmt::format("it is behind hub {} whose own link runs at {}", hu.name, usb_rate_text(*hu.speed));
+      ev(f, hu.name + "/speed", topology::sysfs_speed_text(hu.speed));
+      cause = fmt::format("it is behind hub {} whose own link runs at {}", hu.name,
+                          topology::usb_rate_text(*hu.speed));
       fix_extra = "or connect it directly instead of through hub " + hu.name;
     } else if (!root_speed) {
       // No root hub (or none with a known speed) above it: what the controller can do is unknown.
@@ -99,11 +99,11 @@ void check_speed_below_capability(const Context& cx) {
       cause = is_superspeed(*root_speed)
                   ? fmt::format(
                         "its controller's SuperSpeed root hub runs at most {} (a USB 3.2 Gen 1 controller)",
-                        usb_rate_text(*root_speed))
+                        topology::usb_rate_text(*root_speed))
                   : "its controller has no SuperSpeed root hub (USB 2.0 only)";
     } else if (!is_superspeed(speed) && peer_garbage) {
       cause = fmt::format("the cause is unknown: port {} names a USB3 peer that is not in the scan ({})",
-                          pi->name, report::describe_peer(cx.t, *pi));
+                          pi->name, topology::describe_peer(cx.t, *pi));
     } else if (!is_superspeed(speed) && conn && (!conn->usb3_port || not_used(cx.t, conn->usb3_port))) {
       if (conn->usb3_port) ev(f, cx.t[*conn->usb3_port].as<PortInfo>().name + "/connect_type", "not used");
       cause =
@@ -123,11 +123,11 @@ void check_speed_below_capability(const Context& cx) {
       cause = fmt::format(
           "port and controller support {} but the link trained at {}: a cable or adapter rated for "
           "{} only, or a connector problem",
-          usb_rate_text(cap), usb_rate_text(speed), usb_rate_text(speed));
-      fix_extra = "or use a cable rated for " + usb_rate_text(cap);
+          topology::usb_rate_text(cap), topology::usb_rate_text(speed), topology::usb_rate_text(speed));
+      fix_extra = "or use a cable rated for " + topology::usb_rate_text(cap);
     }
     f.message = fmt::format("{} can run at {} but negotiated {}: {}.", device_label(cx.t, d),
-                            usb_rate_text(cap), usb_rate_text(speed), cause);
+                            topology::usb_rate_text(cap), topology::usb_rate_text(speed), cause);
 
     std::vector<std::string> same =
         ctrl ? free_fast_connectors(cx.t, *ctrl, cap, false) : std::vector<std::string>{};
@@ -136,16 +136,16 @@ void check_speed_below_capability(const Context& cx) {
     if (!same.empty()) {
       ev(f, "free connectors at full speed (same controller)", topology::join(same, ", "));
       f.fix = fmt::format("Move it to {} on the same controller (these have a {} side){}.", short_list(same),
-                          usb_rate_text(cap), fix_extra.empty() ? "" : ", " + fix_extra);
+                          topology::usb_rate_text(cap), fix_extra.empty() ? "" : ", " + fix_extra);
     } else if (!other.empty()) {
       ev(f, "free connectors at full speed (other controllers)", topology::join(other, ", "));
       f.fix = fmt::format(
           "No free connector of this controller runs at {}; move it to {} on another controller{}.",
-          usb_rate_text(cap), short_list(other), fix_extra.empty() ? "" : ", " + fix_extra);
+          topology::usb_rate_text(cap), short_list(other), fix_extra.empty() ? "" : ", " + fix_extra);
     } else {
       f.fix = fmt::format("No free connector on this machine runs at {}{}; a {} card or hub would.",
-                          usb_rate_text(cap), fix_extra.empty() ? "" : " (" + fix_extra + ")",
-                          usb_rate_text(cap));
+                          topology::usb_rate_text(cap), fix_extra.empty() ? "" : " (" + fix_extra + ")",
+                          topology::usb_rate_text(cap));
     }
     cx.out.push_back(std::move(f));
   }

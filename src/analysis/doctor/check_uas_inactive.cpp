@@ -1,8 +1,8 @@
 // uas_inactive: a UAS-capable bridge driven by usb-storage (Bulk-Only), and why.
 #include <fmt/format.h>
 
-#include "report/describe.hpp"
 #include "src/analysis/doctor/checks.hpp"
+#include "topology/describe.hpp"
 #include "topology/sysfs_parse.hpp"
 #include "topology/text.hpp"
 
@@ -39,7 +39,7 @@ void check_uas_inactive(const Context& cx) {
       auto f = cx.finding(FindingSeverity::Warning, device_names(cx.t, d));
       if (u.vendor_id) ev(f, u.name + "/idVendor", format_hex4(*u.vendor_id));
       if (u.product_id) ev(f, u.name + "/idProduct", format_hex4(*u.product_id));
-      ev(f, u.name + "/speed", report::sysfs_speed_text(u.speed));
+      ev(f, u.name + "/speed", topology::sysfs_speed_text(u.speed));
       ev(f, i.name + "/driver", i.driver);
       if (!i.alt_settings.empty()) ev(f, i.name + "/descriptors (alt settings)", alt_settings_text(i));
       const auto ctrl = controller_of(cx.t, d.dev);
@@ -77,7 +77,7 @@ void check_uas_inactive(const Context& cx) {
         why = fmt::format(
             "the kernel ignores UAS for ASMedia {} bridges below SuperSpeed (built-in rule in the uas "
             "driver), and this one runs at {}",
-            report::usb_ids(u), report::usb_rate_text(*u.speed));
+            topology::usb_ids(u), topology::usb_rate_text(*u.speed));
         fix = "Connect it to a USB 3 (SuperSpeed) connector; UAS is then used automatically.";
       } else if (companion) {
         why = fmt::format(

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "report/describe.hpp"
+#include "topology/describe.hpp"
 #include "topology/pcie_link.hpp"
 
 namespace usbsat::analysis::doctor {
@@ -66,7 +66,7 @@ std::vector<std::string> device_names(const Topology& t, const StorageDevice& d)
 
 std::string device_label(const Topology& t, const StorageDevice& d) {
   const auto media = d.media();
-  return report::describe_drive(usb(t, d.dev), media.empty() ? usb(t, d.dev).name : media.front()->name);
+  return topology::describe_drive(usb(t, d.dev), media.empty() ? usb(t, d.dev).name : media.front()->name);
 }
 
 void add_unique(std::vector<std::string>& v, const std::string& s) {

@@ -1,5 +1,5 @@
 #include "src/analysis/saturate/group_input.hpp"
-#include "report/describe.hpp"
+#include "topology/describe.hpp"
 
 #include "src/analysis/saturate/attribution.hpp"
 #include "src/analysis/saturate/verdict_text.hpp"
@@ -49,13 +49,13 @@ GroupInput topology_group_input(const topology::Topology& t, const model::DriveG
   std::vector<DemandSpec> specs;
   for (const auto& dev : group.drives) {
     const auto v = t.find_by_name(dev);
-    in.drives.push_back({dev, v ? report::drive_where(t, *v) : std::string{}});
+    in.drives.push_back({dev, v ? topology::drive_where(t, *v) : std::string{}});
     if (v) blocks.push_back(*v);
     specs.push_back({dev, std::nullopt});
   }
   in.candidates = common_resources(t, blocks, m);
   const auto lca = lowest_common_ancestor(t, blocks);
-  in.common_ancestor = lca ? report::describe_node(t, *lca) : group.name;
+  in.common_ancestor = lca ? topology::describe_node(t, *lca) : group.name;
   // Solo-less drives fall back to their link ceiling inside subproblem(): the base problem carries it.
   const FlowProblem base = make_problem(t, specs, m);
   in.predictions = predict_phases(base, phases);

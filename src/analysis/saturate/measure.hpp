@@ -10,7 +10,6 @@
 
 #include "load/job.hpp"
 #include "load/runner.hpp"
-#include "report/saturate_report.hpp"
 #include "src/analysis/saturate/attribution.hpp"
 #include "src/analysis/saturate/saturate_plan.hpp"
 
@@ -37,6 +36,14 @@ struct SaturateSettings {
   std::vector<PassSpec> passes{PassSpec{}};
 };
 
+/// A drive whose run failed: which drive, in which pass and phase, and the error.
+struct DriveFailure {
+  std::string dev;   ///< "sdb"
+  std::string pass;  ///< pattern of the pass
+  unsigned n = 0;    ///< the phase it failed in
+  std::string message;
+};
+
 /// The measurement of one group in one pass.
 struct GroupPassMeasurement {
   std::vector<PhaseMeasurement> phases;  ///< n == 1 first (every healthy drive), then the concurrent ones
@@ -48,7 +55,7 @@ struct SaturateMeasurement {
   /// [group][pass], in plan and settings order; groups never reached (interrupted) have empty phases.
   std::vector<std::vector<GroupPassMeasurement>> groups;
   /// failures per group (a drive that failed in a solo phase is reported in every group it belongs to).
-  std::vector<std::vector<report::SaturateFailure>> failures;
+  std::vector<std::vector<DriveFailure>> failures;
   bool interrupted = false;
 };
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <set>
 
-#include "report/describe.hpp"
 #include "src/analysis/common/usb_drives.hpp"
+#include "topology/describe.hpp"
 #include "topology/text.hpp"
 
 namespace usbsat::analysis::saturate {
@@ -70,7 +70,7 @@ SaturatePlan plan_topology(const topology::Topology& t, std::span<const std::str
     p.name = g.name;
     p.node_kind = std::string(topology::to_string(g.kind));
     p.node_id = g.name;
-    p.node_label = report::describe_node(t, g.node);
+    p.node_label = topology::describe_node(t, g.node);
     bool any_queued = false, all_bot = true;
     std::set<std::string> protocols;
     for (const auto& dev : g.drives) {
@@ -78,7 +78,7 @@ SaturatePlan plan_topology(const topology::Topology& t, std::span<const std::str
       PlannedDrive d{dev, "/dev/" + dev, "", topology::StorageProtocol::None};
       if (v) {
         d.path = t[*v].as<topology::BlockInfo>().devnode;
-        d.where = report::drive_where(t, *v);
+        d.where = topology::drive_where(t, *v);
         d.protocol = protocol_of(t, *v);
       }
       protocols.insert(std::string(topology::to_string(d.protocol)));

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "report/describe.hpp"
+#include "topology/describe.hpp"
 
 namespace usbsat::analysis::saturate {
 namespace {
@@ -18,7 +18,7 @@ std::string drive_list(const std::vector<GroupDrive>& drives) {
   std::string out;
   for (std::size_t i = 0; i < drives.size(); ++i) {
     if (i) out += i + 1 == drives.size() ? " and " : ", ";
-    out += report::drive_at(drives[i].dev, drives[i].where);
+    out += topology::drive_at(drives[i].dev, drives[i].where);
   }
   return out;
 }

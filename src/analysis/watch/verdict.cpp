@@ -3,11 +3,11 @@
 
 #include <algorithm>
 
-#include "report/describe.hpp"
 #include "report/drives_view.hpp"
 #include "src/analysis/common/usb_drives.hpp"
 #include "src/analysis/model/grouping.hpp"
 #include "src/analysis/plan/planner.hpp"
+#include "topology/describe.hpp"
 #include "topology/drives.hpp"
 
 namespace usbsat::analysis::watch {
@@ -37,12 +37,12 @@ report::WatchEvent basics(const Topology& t, const common::UsbDrive& d, std::str
   e.dev = d.name;
   e.devnode = d.devnode;
   e.has_media = d.has_media;
-  e.drive = report::describe_drive(t[d.device].as<topology::UsbDeviceInfo>(), d.name);
+  e.drive = topology::describe_drive(t[d.device].as<topology::UsbDeviceInfo>(), d.name);
   const auto s = topology::summarize_drive(t, d.block);
   e.size_bytes = s.size_bytes;
   e.connector = s.connector;
-  if (s.connector) e.connector_text = report::describe_connector(t, t.connectors()[s.connector->index]);
-  e.where = report::drive_where(t, d.block);
+  if (s.connector) e.connector_text = topology::describe_connector(t, t.connectors()[s.connector->index]);
+  e.where = topology::drive_where(t, d.block);
   return e;
 }
 
@@ -52,7 +52,7 @@ std::vector<report::WatchShare> sharing(const Topology& t, const common::UsbDriv
   std::vector<report::WatchShare> out;
   for (const auto& g : model::shared_node_groups(t, blocks)) {
     if (std::find(g.drives.begin(), g.drives.end(), d.name) == g.drives.end()) continue;
-    report::WatchShare s{std::string(share_kind(g.kind)), g.name, report::describe_node(t, g.node), {}};
+    report::WatchShare s{std::string(share_kind(g.kind)), g.name, topology::describe_node(t, g.node), {}};
     for (const auto& other : g.drives)
       if (other != d.name) s.drives.push_back(other);
     out.push_back(std::move(s));
@@ -82,9 +82,9 @@ std::optional<report::WatchMove> better_connector(const Topology& t, const commo
   const auto& c = t.connectors()[pl.connector];
   report::WatchMove m;
   m.connector = topology::summarize_connector(t, pl.connector);
-  m.description = report::describe_connector(t, c);
+  m.description = topology::describe_connector(t, c);
   m.speed = std::string(topology::to_string(m.connector.speed_class));
-  m.controller = report::controller_label(t[c.controller].as<topology::ControllerInfo>());
+  m.controller = topology::controller_label(t[c.controller].as<topology::ControllerInfo>());
   m.own_controller = true;
   for (const auto& other : common::usb_drives_with_media(t))
     if (other.name != d.name && topology::controller_of(t, other.block) == c.controller)

@@ -2,10 +2,10 @@
 
 #include <cstdint>
 
-#include "report/describe.hpp"
 #include "src/analysis/model/grouping.hpp"
 #include "src/analysis/model/predict.hpp"
 #include "tests/support/machines.hpp"
+#include "topology/describe.hpp"
 
 using namespace usbsat::analysis::model;
 using namespace usbsat::testing;
@@ -349,6 +349,6 @@ TEST_CASE("shared_node_groups: nested groups with different drives are all liste
   CHECK(node_id(t, *lca) == "2-1");
   CHECK(node_id(t, *lowest_common_ancestor(t, blocks(t, {"sdb", "sdd"}))) == "usb2");
   CHECK(node_id(t, *lowest_common_ancestor(t, blocks(t, {"sdb"}))) == "sdb");
-  CHECK(usbsat::report::describe_node(t, *lca) == "hub 2-1");
-  CHECK(usbsat::report::describe_node(t, t.controllers()[0]) == "controller 0000:00:14.0");
+  CHECK(usbsat::topology::describe_node(t, *lca) == "hub 2-1");
+  CHECK(usbsat::topology::describe_node(t, t.controllers()[0]) == "controller 0000:00:14.0");
 }

@@ -1,13 +1,12 @@
-#include "report/describe.hpp"
+#include "topology/describe.hpp"
 
 #include <fmt/format.h>
 
-#include "report/escape.hpp"
-#include "report/formatters.hpp"
 #include "topology/bandwidth.hpp"
+#include "topology/escape.hpp"
 #include "topology/text.hpp"
 
-namespace usbsat::report {
+namespace usbsat::topology {
 
 std::string describe_usb_device(const topology::UsbDeviceInfo& d) {
   std::string out;
@@ -17,6 +16,24 @@ std::string describe_usb_device(const topology::UsbDeviceInfo& d) {
   for (const auto* s : {&vendor, &product})
     if (!s->empty()) out += (out.empty() ? "" : " ") + display_string(*s);
   return out;
+}
+
+std::string_view hcd_label(topology::HcdKind k) {
+  switch (k) {
+    case topology::HcdKind::Uhci:
+      return "UHCI";
+    case topology::HcdKind::Ohci:
+      return "OHCI";
+    case topology::HcdKind::Ehci:
+      return "EHCI";
+    case topology::HcdKind::Xhci:
+      return "xHCI";
+    case topology::HcdKind::Usb4:
+      return "USB4";
+    case topology::HcdKind::Unknown:
+      break;
+  }
+  return "unknown";
 }
 
 std::string describe_controller(const topology::ControllerSummary& c) {
@@ -125,6 +142,11 @@ std::string controller_label(const topology::ControllerInfo& c) {
   return out;
 }
 
+std::string bandwidth_text(Bandwidth b) {
+  const double v = b.mbs();
+  return v >= 1000 ? fmt::format("{:.0f} MB/s", v) : fmt::format("{:.3g} MB/s", v);
+}
+
 std::string usb_rate_text(topology::UsbSpeed s) {
   const double mbps = topology::nominal_mbps(s);
   if (mbps >= 1000) return fmt::format("{:g} Gb/s", mbps / 1000);
@@ -193,4 +215,4 @@ std::string drive_at(std::string_view dev, std::string_view where) {
   return where.empty() ? d : d + " (" + text_safe(where) + ")";
 }
 
-}  // namespace usbsat::report
+}  // namespace usbsat::topology

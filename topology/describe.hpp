@@ -9,15 +9,18 @@
 #include <string>
 #include <string_view>
 
+#include "topology/bandwidth.hpp"
 #include "topology/connectors.hpp"
 #include "topology/node.hpp"
 #include "topology/topology.hpp"
 
-namespace usbsat::report {
+namespace usbsat::topology {
 
 /// "0781:5567 SanDisk Cruzer Blade" (vendor:product ids, then manufacturer/product strings, falling back to
 /// hwdb names).
 std::string describe_usb_device(const topology::UsbDeviceInfo& d);
+/// Controller kind as users know it: "xHCI", "EHCI", "OHCI", "UHCI", "USB4", "unknown".
+std::string_view hcd_label(topology::HcdKind k);
 /// "0000:00:14.0 xHCI [8086:7a60] Intel Corporation Raptor Lake ... Controller".
 std::string describe_controller(const topology::ControllerSummary& c);
 /// "00:14.0" — the PCI address without the default domain "0000:".
@@ -53,6 +56,9 @@ std::string describe_drive(const topology::UsbDeviceInfo& u, std::string_view na
 std::string describe_hub(const topology::UsbDeviceInfo& hub);
 /// "xhci controller 0000:03:00.0 (ASM1042 SuperSpeed USB Host Controller)".
 std::string controller_label(const topology::ControllerInfo& c);
+/// A throughput for sentences and tables: "392 MB/s", "1.22 MB/s", "1575 MB/s" (three significant digits
+/// below 1000 MB/s, whole MB/s above; report's fmt::formatter<Bandwidth> prints this).
+std::string bandwidth_text(Bandwidth b);
 /// The signalling rate of a USB speed for sentences: "480 Mb/s", "5 Gb/s", "12 Mb/s".
 std::string usb_rate_text(topology::UsbSpeed s);
 /// A USB speed as sysfs spells it ("480", "5000"), "unknown" when absent: evidence values.
@@ -71,4 +77,4 @@ bool peer_resolves(const topology::Topology& t, const topology::PortInfo& p);
 /// "sdb (port 1)": a drive with the place it is plugged in (drive_where()), just `dev` when `where` is "".
 std::string drive_at(std::string_view dev, std::string_view where);
 
-}  // namespace usbsat::report
+}  // namespace usbsat::topology

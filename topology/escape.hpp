@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace usbsat::report {
+namespace usbsat::topology {
 
 /// Text-safe copy for terminal output: control characters (C0, DEL and the C1 range U+0080..U+009F) become
 /// "\xNN" byte by byte, invalid UTF-8 bytes become "\xNN", other valid multi-byte UTF-8 is kept.
@@ -20,4 +20,4 @@ std::string terminal_safe(std::string_view s);
 /// blanks collapsed to one ("VIA Labs, Inc.         " -> "VIA Labs, Inc."). JSON keeps the raw value.
 std::string display_string(std::string_view s);
 
-}  // namespace usbsat::report
+}  // namespace usbsat::topology

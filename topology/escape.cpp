@@ -1,8 +1,8 @@
-#include "report/escape.hpp"
+#include "topology/escape.hpp"
 
 #include <fmt/format.h>
 
-namespace usbsat::report {
+namespace usbsat::topology {
 namespace {
 
 /// Length of the valid UTF-8 sequence starting at s[i], or 0 when it is not valid (overlongs, surrogates and
@@ -82,4 +82,4 @@ std::string display_string(std::string_view s) {
   return out;
 }
 
-}  // namespace usbsat::report
+}  // namespace usbsat::topology

@@ -1,16 +1,18 @@
-#include "src/analysis/saturate/to_report.hpp"
+#include "src/cli/saturate_input.hpp"
 
 #include <algorithm>
 #include <cmath>
 
+#include "src/analysis/saturate/attribution.hpp"
 #include "src/analysis/saturate/group_input.hpp"
 #include "src/analysis/saturate/verdict_text.hpp"
 
-namespace usbsat::analysis::saturate {
+namespace usbsat::cli {
 
 namespace {
 
-report::SaturatePass to_pass(const GroupVerdict& v, const PassSpec& pass, unsigned qd, bool complete) {
+report::SaturatePass to_pass(const analysis::saturate::GroupVerdict& v,
+                             const analysis::saturate::PassSpec& pass, unsigned qd, bool complete) {
   report::SaturatePass p;
   p.pattern = std::string(load::to_string(pass.pattern));
   p.bs = pass.block_size;
@@ -28,19 +30,19 @@ report::SaturatePass to_pass(const GroupVerdict& v, const PassSpec& pass, unsign
     row.spread = ph.spread;
     row.repeats = ph.repeats;
     if (ph.verdict) {
-      row.verdict = std::string(to_string(*ph.verdict));
+      row.verdict = std::string(analysis::saturate::to_string(*ph.verdict));
       judged = true;
     }
     p.phases.push_back(std::move(row));
   }
   p.tolerance = v.tolerance;
-  p.confidence = std::string(to_string(v.confidence));
+  p.confidence = std::string(analysis::saturate::to_string(v.confidence));
   p.notes = v.notes;
   if (!judged) {
     p.notes.push_back("no concurrent phase finished: no verdict");
     return p;
   }
-  p.verdict = std::string(to_string(v.verdict));
+  p.verdict = std::string(analysis::saturate::to_string(v.verdict));
   p.plateau_mbs = v.plateau_mbs;
   if (v.bottleneck) {
     const auto& b = *v.bottleneck;
@@ -48,15 +50,16 @@ report::SaturatePass to_pass(const GroupVerdict& v, const PassSpec& pass, unsign
         b.node, b.kind ? std::string(topology::to_string(*b.kind)) : "lowest_common_ancestor", b.capacity_mbs,
         b.label};
   }
-  p.conclusion = conclusion(v);
+  p.conclusion = analysis::saturate::conclusion(v);
   return p;
 }
 
 }  // namespace
 
-report::SaturateReport build_report(const SaturatePlan& plan, const SaturateSettings& settings,
-                                    const SaturateMeasurement* m, const topology::Topology* t,
-                                    std::optional<double> tolerance) {
+report::SaturateReport build_report(const analysis::saturate::SaturatePlan& plan,
+                                    const analysis::saturate::SaturateSettings& settings,
+                                    const analysis::saturate::SaturateMeasurement* m,
+                                    const topology::Topology* t, std::optional<double> tolerance) {
   report::SaturateReport r;
   r.engine = settings.engine;
   r.runtime_s = static_cast<double>(settings.job.runtime.count()) / 1000.0;
@@ -77,20 +80,21 @@ report::SaturateReport build_report(const SaturatePlan& plan, const SaturateSett
     out.qd_reason = g.qd_reason;
     out.levels = g.levels;
     if (m) {
-      out.failures = m->failures.at(gi);
+      for (const auto& f : m->failures.at(gi)) out.failures.push_back({f.dev, f.pass, f.n, f.message});
       for (std::size_t pi = 0; pi < settings.passes.size(); ++pi) {
         const auto& gm = m->groups.at(gi).at(pi);
         if (gm.phases.empty()) continue;  // never reached
-        GroupInput in;
+        analysis::saturate::GroupInput in;
         if (g.topology_group && t) {
-          in = topology_group_input(*t, *g.topology_group, gm.phases);
+          in = analysis::saturate::topology_group_input(*t, *g.topology_group, gm.phases);
         } else {
           std::vector<std::string> devs;
           for (const auto& d : g.drives) devs.push_back(d.dev);
-          in = declared_group_input(g.name, devs, g.declared_capacity, gm.phases);
+          in = analysis::saturate::declared_group_input(g.name, devs, g.declared_capacity, gm.phases);
         }
         in.tolerance = tolerance;
-        out.passes.push_back(to_pass(attribute(in), settings.passes[pi], gm.qd, gm.complete));
+        out.passes.push_back(
+            to_pass(analysis::saturate::attribute(in), settings.passes[pi], gm.qd, gm.complete));
       }
     }
     r.groups.push_back(std::move(out));
@@ -98,4 +102,4 @@ report::SaturateReport build_report(const SaturatePlan& plan, const SaturateSett
   return r;
 }
 
-}  // namespace usbsat::analysis::saturate
+}  // namespace usbsat::cli

@@ -1,0 +1,35 @@
+#include <doctest/doctest.h>
+
+#include "topology/escape.hpp"
+
+using namespace usbsat::topology;
+
+TEST_CASE("text_safe escapes control characters and invalid UTF-8, keeps valid UTF-8") {
+  CHECK(text_safe("SanDisk") == "SanDisk");
+  CHECK(text_safe("a\nb") == "a\\x0ab");
+  CHECK(text_safe("\x1b[31m") == "\\x1b[31m");
+  CHECK(text_safe("Gr\xc3\xbc\xc3\x9f") == "Gr\xc3\xbc\xc3\x9f");  // "Grüß"
+  CHECK(text_safe("bad\xff") == "bad\\xff");
+  CHECK(text_safe("\xc0\xaf") == "\\xc0\\xaf");           // overlong '/'
+  CHECK(text_safe("\xed\xa0\x80") == "\\xed\\xa0\\x80");  // surrogate
+  CHECK(text_safe("trunc\xe2\x82") == "trunc\\xe2\\x82");
+}
+
+TEST_CASE("display_string trims and collapses blanks of firmware strings") {
+  CHECK(display_string("VIA Labs, Inc.         ") == "VIA Labs, Inc.");
+  CHECK(display_string(" SanDisk") == "SanDisk");
+  CHECK(display_string("USB  SanDisk 3.2Gen1") == "USB SanDisk 3.2Gen1");
+  CHECK(display_string("   ") == "");
+  CHECK(display_string("a\tb") == "a\\x09b");
+}
+
+TEST_CASE("terminal_safe: text_safe's rule for whole blocks, newlines and tabs kept") {
+  CHECK(terminal_safe("a\tb\nc") == "a\tb\nc");
+  CHECK(text_safe("a\tb\nc") == "a\\x09b\\x0ac");
+  CHECK(terminal_safe("\x1b[31mred\a") == "\\x1b[31mred\\x07");
+  CHECK(terminal_safe("\xff ok \xc3\xbc") == "\\xff ok \xc3\xbc");
+  // C1 controls (U+009B is CSI on some terminals) are escaped too, byte by byte.
+  CHECK(text_safe("x\xc2\x9b"
+                  "31m") == "x\\xc2\\x9b31m");
+  CHECK(text_safe("\xc2\xa0") == "\xc2\xa0");  // U+00A0 is not a control
+}
