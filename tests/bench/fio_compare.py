@@ -33,9 +33,13 @@ JOBS = [("4k randread qd1", "randread", "4k", 1), ("4k randread qd32", "randread
 
 
 def run_usbsat(usbsat, devs, pattern, bs, qd, runtime, ramp):
+    # A session of its own, as fio gives each job (its job processes call setsid()): with the scheduler's
+    # autogroups (/proc/sys/kernel/sched_autogroup_enabled) a session is one scheduling group, so without this
+    # usbsat shares its CPU share with everything else in the caller's session (a build, this script) while
+    # fio's job gets a whole share to itself; on a busy machine that alone made usbsat 10-100x slower at QD1.
     out = subprocess.run([usbsat, "load", "--json", "--pattern", pattern, "--bs", bs, "--qd", str(qd),
                           "--runtime", str(runtime), "--ramp", str(ramp), *devs],
-                         capture_output=True, text=True, check=True).stdout
+                         capture_output=True, text=True, check=True, start_new_session=True).stdout
     ph = json.loads(out)["phases"][0]
     ios = sum(t["ios"] for t in ph["per_target"])
     cpu = sum(t["cpu"]["user_s"] + t["cpu"]["sys_s"] for t in ph["per_target"])
