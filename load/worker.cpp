@@ -23,120 +23,154 @@ struct Slot {
 
 }  // namespace
 
-WorkerOutcome run_worker(Engine& engine, std::span<std::byte> buffers, const WorkerSetup& setup,
-                         const PhaseTiming& timing, const Clock& clock, std::stop_token stop,
-                         LiveCounters* live) {
-  WorkerOutcome out;
-  WorkerStats& st = out.stats;
-  const JobSpec& job = setup.job;
-  const auto caps = engine.capabilities();
-  const unsigned depth = caps.synchronous ? 1u : job.queue_depth;
-  const std::uint32_t bs = job.block_size;
+unsigned reap_batch(unsigned in_device) {
+  return in_device >= kReapBatchDivisor ? in_device / kReapBatchDivisor : 1u;
+}
 
-  OffsetGenerator offsets(setup.region, bs, setup.align, is_random(job.pattern), setup.seed);
-  Rng mix(setup.seed ^ 0x6d69785f72776d78ULL);
-  // One counter per second of the window, never more than the longest window a job may have (kMaxRuntime):
-  // the series is bounded whatever the timing says.
-  const std::int64_t window_ns = std::max<std::int64_t>(timing.end_ns - timing.measure_ns, 0);
-  const auto seconds = static_cast<std::size_t>(
-      std::min<std::int64_t>((window_ns + 999'999'999) / 1'000'000'000, kMaxRuntime.count()));
-  st.bytes_per_second.assign(seconds, 0);
+namespace {
 
-  std::vector<Slot> slots(job.queue_depth);
-  std::vector<std::uint32_t> free_slots;
-  free_slots.reserve(job.queue_depth);
-  for (unsigned i = job.queue_depth; i-- > 0;) free_slots.push_back(i);
+/// One worker's run, in named steps around the engine: fill() the queue, submit() it, reap() and account().
+class WorkerLoop {
+ public:
+  WorkerLoop(Engine& engine, std::span<std::byte> buffers, const WorkerSetup& setup,
+             const PhaseTiming& timing, const Clock& clock, LiveCounters* live)
+      : engine_(engine),
+        buffers_(buffers),
+        job_(setup.job),
+        timing_(timing),
+        clock_(clock),
+        live_(live),
+        depth_(engine.capabilities().synchronous ? 1u : job_.queue_depth),
+        offsets_(setup.region, job_.block_size, setup.align, is_random(job_.pattern), setup.seed),
+        mix_(setup.seed ^ 0x6d69785f72776d78ULL),
+        slots_(job_.queue_depth),
+        stop_ns_(timing.end_ns) {
+    // One counter per second of the window, never more than the longest window a job may have (kMaxRuntime):
+    // the series is bounded whatever the timing says.
+    const std::int64_t window_ns = std::max<std::int64_t>(timing.end_ns - timing.measure_ns, 0);
+    const auto seconds = static_cast<std::size_t>(
+        std::min<std::int64_t>((window_ns + 999'999'999) / 1'000'000'000, kMaxRuntime.count()));
+    out_.stats.bytes_per_second.assign(seconds, 0);
+    free_slots_.reserve(job_.queue_depth);
+    for (unsigned i = job_.queue_depth; i-- > 0;) free_slots_.push_back(i);
+  }
 
-  unsigned inflight = 0;  // queued to the engine and not yet reaped
-  unsigned pending = 0;   // queued but not yet accepted by submit()
-  bool stopping = false;
-  std::int64_t stop_ns = timing.end_ns;
-  bool measuring = false;
-  CpuTime cpu_start{};
-  std::uint64_t live_bytes = 0, live_ios = 0;
-
-  auto fail = [&](int err, const std::string& what) {
-    if (out.error == 0) {
-      out.error = err;
-      out.error_message = what + ": " + std::strerror(err);
-    }
-  };
-
-  for (;;) {
-    std::int64_t now = clock.now_ns();
-    if (!measuring && now >= timing.measure_ns) {
-      measuring = true;
-      cpu_start = thread_cpu();
-    }
-    if (!stopping && (now >= timing.end_ns || stop.stop_requested() || out.error != 0)) {
-      stopping = true;
-      // Read the clock again: a stop requested at the window's end (the runner's phase stop) may be seen here
-      // with `now` read before that end, and the window would come out short of the runtime.
-      now = clock.now_ns();
-      stop_ns = now < timing.end_ns ? now : timing.end_ns;
-    }
-    if (!stopping) {
-      // Fill the queue. One clock read stamps the whole batch: the batch is submitted together.
-      while (inflight < depth && !free_slots.empty()) {
-        const std::uint32_t s = free_slots.back();
-        Slot& slot = slots[s];
-        slot.offset = offsets.next();
-        slot.length = bs;
-        slot.dir = job.pattern == Pattern::Read || job.pattern == Pattern::RandRead ? IoDir::Read
-                   : job.pattern == Pattern::RandRW
-                       ? (mix.below(100) < job.rwmix_read ? IoDir::Read : IoDir::Write)
-                       : IoDir::Write;
-        slot.issued_ns = now;
-        const IoRequest req{slot.dir, s, bs, slot.offset, buffers.data() + static_cast<std::size_t>(s) * bs};
-        if (!engine.queue(req)) break;  // busy: nothing was counted for it, the slot stays free
-        free_slots.pop_back();
-        ++inflight;
-        ++pending;
+  WorkerOutcome run(std::stop_token stop) {
+    for (;;) {
+      std::int64_t now = clock_.now_ns();
+      if (!measuring_ && now >= timing_.measure_ns) {
+        measuring_ = true;
+        cpu_start_ = thread_cpu();
       }
-    }
-    if (pending > 0) {
-      const int r = engine.submit();
-      if (r > 0) {
-        pending -= static_cast<unsigned>(r) < pending ? static_cast<unsigned>(r) : pending;
-      } else if (r < 0 && r != -EAGAIN && r != -EBUSY && r != -EINTR) {
-        fail(-r, "submit failed");
-        stopping = true;
-        stop_ns = now < timing.end_ns ? now : timing.end_ns;
-        // Nothing pending reached the device; those requests will never complete.
-        inflight -= pending;
-        pending = 0;
+      if (!stopping_ && (now >= timing_.end_ns || stop.stop_requested() || out_.error != 0)) {
+        // Read the clock again: a stop requested at the window's end (the runner's phase stop) may be seen
+        // here with `now` read before that end, and the window would come out short of the runtime.
+        stop_at(clock_.now_ns());
       }
-      // -EAGAIN/-EBUSY: the kernel is short of resources; reap below frees some, then retry.
-    }
-    if (inflight == 0) {
-      if (stopping) break;
-      continue;
-    }
-    if (stopping && clock.now_ns() - stop_ns > kDrainLimitNs) {
-      fail(ETIMEDOUT, "in-flight I/O did not complete");
-      break;
-    }
-    const auto done = engine.reap(inflight > pending ? 1 : 0, kReapTimeout);
-    if (done.empty()) continue;
-    now = clock.now_ns();
-    const bool in_window = now >= timing.measure_ns && now < stop_ns;  // stop_ns == end_ns until stopping
-    for (const Completion& c : done) {
-      Slot& slot = slots[c.slot];
-      --inflight;
-      free_slots.push_back(c.slot);
-      if (c.result < 0) {
-        ++st.errors;
-        fail(-c.result, "I/O error at offset " + std::to_string(slot.offset));
+      if (!stopping_) fill(now);
+      if (pending_ > 0) submit(now);
+      if (inflight_ == 0) {
+        if (stopping_) break;
         continue;
       }
-      if (c.result == 0) {
+      if (stopping_ && clock_.now_ns() - stop_ns_ > kDrainLimitNs) {
+        fail(ETIMEDOUT, "in-flight I/O did not complete");
+        break;
+      }
+      // Wait for a batch of what the device holds (none when all of it is still pending: submit only).
+      const unsigned in_device = inflight_ - pending_;
+      const auto done = engine_.reap(in_device > 0 ? reap_batch(in_device) : 0, kReapTimeout);
+      if (!done.empty()) account(done);
+    }
+    WorkerStats& st = out_.stats;
+    if (measuring_) {
+      const CpuTime end = thread_cpu();
+      st.cpu = {end.user_s - cpu_start_.user_s, end.sys_s - cpu_start_.sys_s};
+    }
+    st.measured_ns = stop_ns_ > timing_.measure_ns ? stop_ns_ - timing_.measure_ns : 0;
+    return std::move(out_);
+  }
+
+ private:
+  void stop_at(std::int64_t now) {
+    stopping_ = true;
+    stop_ns_ = now < timing_.end_ns ? now : timing_.end_ns;
+  }
+
+  void fail(int err, const std::string& what) {
+    if (out_.error == 0) {
+      out_.error = err;
+      out_.error_message = what + ": " + std::strerror(err);
+    }
+  }
+
+  IoDir next_dir() {
+    switch (job_.pattern) {
+      case Pattern::Read:
+      case Pattern::RandRead:
+        return IoDir::Read;
+      case Pattern::RandRW:
+        return mix_.below(100) < job_.rwmix_read ? IoDir::Read : IoDir::Write;
+      case Pattern::Write:
+      case Pattern::RandWrite:
+        break;
+    }
+    return IoDir::Write;
+  }
+
+  /// Queue requests into every free slot. One clock read stamps the whole batch: it is submitted together.
+  void fill(std::int64_t now) {
+    const std::uint32_t bs = job_.block_size;
+    while (inflight_ < depth_ && !free_slots_.empty()) {
+      const std::uint32_t s = free_slots_.back();
+      Slot& slot = slots_[s];
+      slot.offset = offsets_.next();
+      slot.length = bs;
+      slot.dir = next_dir();
+      slot.issued_ns = now;
+      const IoRequest req{slot.dir, s, bs, slot.offset, buffers_.data() + static_cast<std::size_t>(s) * bs};
+      if (!engine_.queue(req)) break;  // busy: nothing was counted for it, the slot stays free
+      free_slots_.pop_back();
+      ++inflight_;
+      ++pending_;
+    }
+  }
+
+  /// Hand the queued requests to the engine. -EAGAIN/-EBUSY: the kernel is short of resources; the reap that
+  /// follows frees some, then the next turn retries.
+  void submit(std::int64_t now) {
+    const int r = engine_.submit();
+    if (r > 0) {
+      pending_ -= std::min(static_cast<unsigned>(r), pending_);
+    } else if (r < 0 && r != -EAGAIN && r != -EBUSY && r != -EINTR) {
+      fail(-r, "submit failed");
+      stop_at(now);
+      // Nothing pending reached the device; those requests will never complete.
+      inflight_ -= pending_;
+      pending_ = 0;
+    }
+  }
+
+  /// Free the completed slots and count what finished inside the window.
+  void account(std::span<const Completion> done) {
+    WorkerStats& st = out_.stats;
+    const std::int64_t now = clock_.now_ns();
+    const bool in_window = now >= timing_.measure_ns && now < stop_ns_;  // stop_ns_ == end_ns until stopping
+    for (const Completion& c : done) {
+      Slot& slot = slots_[c.slot];
+      --inflight_;
+      free_slots_.push_back(c.slot);
+      if (c.result <= 0) {
         ++st.errors;
-        fail(EIO, "unexpected end of target at offset " + std::to_string(slot.offset));
+        if (c.result < 0)
+          fail(-c.result, "I/O error at offset " + std::to_string(slot.offset));
+        else
+          fail(EIO, "unexpected end of target at offset " + std::to_string(slot.offset));
         continue;
       }
       const auto n = static_cast<std::uint64_t>(c.result);
-      live_bytes += n;
-      ++live_ios;
+      live_bytes_ += n;
+      ++live_ios_;
       if (!in_window) continue;
       const auto lat = static_cast<std::uint64_t>(now - slot.issued_ns);
       st.lat_hist.record(lat);
@@ -144,20 +178,42 @@ WorkerOutcome run_worker(Engine& engine, std::span<std::byte> buffers, const Wor
       ++st.ios;
       ++(slot.dir == IoDir::Read ? st.read_ios : st.write_ios);
       st.bytes += n;
-      const auto sec = static_cast<std::size_t>((now - timing.measure_ns) / 1'000'000'000);
+      const auto sec = static_cast<std::size_t>((now - timing_.measure_ns) / 1'000'000'000);
       if (sec < st.bytes_per_second.size()) st.bytes_per_second[sec] += n;
     }
-    if (live) {
-      live->bytes.store(live_bytes, std::memory_order_relaxed);
-      live->ios.store(live_ios, std::memory_order_relaxed);
+    if (live_) {
+      live_->bytes.store(live_bytes_, std::memory_order_relaxed);
+      live_->ios.store(live_ios_, std::memory_order_relaxed);
     }
   }
-  if (measuring) {
-    const CpuTime end = thread_cpu();
-    st.cpu = {end.user_s - cpu_start.user_s, end.sys_s - cpu_start.sys_s};
-  }
-  st.measured_ns = stop_ns > timing.measure_ns ? stop_ns - timing.measure_ns : 0;
-  return out;
+
+  Engine& engine_;
+  std::span<std::byte> buffers_;
+  const JobSpec& job_;
+  const PhaseTiming& timing_;
+  const Clock& clock_;
+  LiveCounters* live_;
+  unsigned depth_;
+  OffsetGenerator offsets_;
+  Rng mix_;
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> free_slots_;
+  WorkerOutcome out_;
+  unsigned inflight_ = 0;  // queued to the engine and not yet reaped
+  unsigned pending_ = 0;   // queued but not yet accepted by submit()
+  bool stopping_ = false;
+  std::int64_t stop_ns_;
+  bool measuring_ = false;
+  CpuTime cpu_start_{};
+  std::uint64_t live_bytes_ = 0, live_ios_ = 0;
+};
+
+}  // namespace
+
+WorkerOutcome run_worker(Engine& engine, std::span<std::byte> buffers, const WorkerSetup& setup,
+                         const PhaseTiming& timing, const Clock& clock, std::stop_token stop,
+                         LiveCounters* live) {
+  return WorkerLoop(engine, buffers, setup, timing, clock, live).run(stop);
 }
 
 }  // namespace usbsat::load

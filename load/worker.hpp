@@ -44,6 +44,14 @@ struct WorkerOutcome {
   std::string error_message;  ///< one sentence, empty = none
 };
 
+/// How many completions a worker waits for when `in_device` requests are at the device: a quarter of them
+/// (at least 1; fio's iodepth_batch_complete_min, which fio leaves at 1). Waiting for one at a deep queue
+/// makes the completing CPU (the device's softirq, the loop driver's worker) wake the worker for every
+/// completion or two; waiting for a quarter wakes it once per batch while three quarters of the queue stay
+/// at the device, so the device never runs dry while the worker refills.
+inline constexpr unsigned kReapBatchDivisor = 4;
+unsigned reap_batch(unsigned in_device);
+
 /// Run one phase on one target until `timing.end_ns`, a stop request, or the first I/O error; then drain
 /// what is in flight. `buffers` holds queue_depth × block_size bytes, slot i uses the i-th block.
 WorkerOutcome run_worker(Engine& engine, std::span<std::byte> buffers, const WorkerSetup& setup,

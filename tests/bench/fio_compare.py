@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark `usbsat load` against fio (ioengine=io_uring, direct=1) on identical jobs, in one run.
 
-    fio_compare.py USBSAT [--runtime S] [--ramp S] [--repeat N] [--job NAME] [--devices 1|4]
+    fio_compare.py USBSAT [--runtime S] [--ramp S] [--repeat N] [--max-repeat M] [--tolerance F]
+                   [--job NAME] [--devices 1|4]
 
 Devices: loop devices (--direct-io=on) over files in a private tmpfs, from tests/bed/testbed.sh (`solo`
 drives, no throttling). Jobs: 4 KiB randread QD1 and QD32, 128 KiB sequential read QD1 and QD8, on one
@@ -9,6 +10,12 @@ device and on 4 devices at once. Prints IOPS, MB/s (10^6 B/s) and CPU time per I
 ratios usbsat/fio (goal: IOPS and MB/s ≥ 1.0, CPU per I/O ≤ 1.0). Each tool runs --repeat N times (default
 3, at least 3), interleaved (usbsat, fio, fio, usbsat, ...: neither tool always goes first), and the median run
 of each counts: on a shared machine a best-of hides how often a tool is disturbed, a median does not.
+
+Signal or noise: the runs are taken in interleaved pairs (one usbsat run, one fio run), and each pair gives one
+IOPS ratio. Every row prints the min-median-max of those ratios and the number of pairs. After --repeat
+pairs a row goes on (one more pair at a time, up to --max-repeat, default 9) while its median ratio is not
+within +-5 % (--tolerance): the half-width of the ratios' interquartile range, over the median. A row that
+stops wider says so ("unsettled") instead of standing for a single figure.
 Root only; not a CTest test.
 """
 import argparse
@@ -26,9 +33,13 @@ JOBS = [("4k randread qd1", "randread", "4k", 1), ("4k randread qd32", "randread
 
 
 def run_usbsat(usbsat, devs, pattern, bs, qd, runtime, ramp):
+    # A session of its own, as fio gives each job (its job processes call setsid()): with the scheduler's
+    # autogroups (/proc/sys/kernel/sched_autogroup_enabled) a session is one scheduling group, so without this
+    # usbsat shares its CPU share with everything else in the caller's session (a build, this script) while
+    # fio's job gets a whole share to itself; on a busy machine that alone made usbsat 10-100x slower at QD1.
     out = subprocess.run([usbsat, "load", "--json", "--pattern", pattern, "--bs", bs, "--qd", str(qd),
                           "--runtime", str(runtime), "--ramp", str(ramp), *devs],
-                         capture_output=True, text=True, check=True).stdout
+                         capture_output=True, text=True, check=True, start_new_session=True).stdout
     ph = json.loads(out)["phases"][0]
     ios = sum(t["ios"] for t in ph["per_target"])
     cpu = sum(t["cpu"]["user_s"] + t["cpu"]["sys_s"] for t in ph["per_target"])
@@ -54,6 +65,32 @@ def median_run(runs):
     return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
 
 
+def spread(ratios):
+    """How far the median ratio can be trusted: half the interquartile range of the pair ratios over their
+    median (0.05 = +-5 %). Inclusive quartiles: with 3 pairs they lie halfway between the median and the
+    extremes, so one disturbed pair of three widens the spread by half its distance."""
+    q = statistics.quantiles(ratios, n=4, method="inclusive")
+    return (q[2] - q[0]) / 2 / statistics.median(ratios)
+
+
+def run_row(a, devs, pattern, bs, qd):
+    """Interleaved pairs (usbsat first in even pairs, fio first in odd ones) until the IOPS ratio settles
+    (spread within the tolerance) or --max-repeat pairs ran. Returns both tools' runs and the pair ratios."""
+    us_runs, fio_runs, ratios = [], [], []
+    while len(ratios) < a.max_repeat:
+        i = len(ratios)
+        order = (0, 1) if i % 2 == 0 else (1, 0)
+        for tool in order:
+            if tool == 0:
+                us_runs.append(run_usbsat(a.usbsat, devs, pattern, bs, qd, a.runtime, a.ramp))
+            else:
+                fio_runs.append(run_fio(devs, pattern, bs, qd, a.runtime, a.ramp))
+        ratios.append(us_runs[-1]["iops"] / fio_runs[-1]["iops"])
+        if len(ratios) >= a.repeat and spread(ratios) <= a.tolerance:
+            break
+    return us_runs, fio_runs, ratios
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("usbsat")
@@ -62,9 +99,15 @@ def main():
     ap.add_argument("--repeat", type=int, default=3, help="interleaved runs per tool and job, median counts (>= 3)")
     ap.add_argument("--job", choices=[j[0] for j in JOBS], help="only this job (e.g. '4k randread qd1')")
     ap.add_argument("--devices", type=int, choices=(1, 4), help="only this many devices at once")
+    ap.add_argument("--max-repeat", type=int, default=9,
+                    help="keep adding interleaved pairs up to this many while the ratio's spread is wider than "
+                         "--tolerance (default 9)")
+    ap.add_argument("--tolerance", type=float, default=0.05,
+                    help="spread of the median IOPS ratio that counts as settled (default 0.05: +-5 %%)")
     a = ap.parse_args()
     if a.repeat < 3:
         ap.error("--repeat must be at least 3 (the median of fewer runs is not robust)")
+    a.max_repeat = max(a.max_repeat, a.repeat)
     if os.geteuid() != 0:
         print("SKIP: needs root", file=sys.stderr)
         return 77
@@ -78,29 +121,32 @@ def main():
     devs = [line.split()[2] for line in up.stdout.split("\n") if line.strip()]
     try:
         print(f"{'job':<22}{'devices':>8} | {'usbsat IOPS':>12} {'fio IOPS':>12} {'ratio':>6} | "
-              f"{'usbsat MB/s':>11} {'fio MB/s':>9} {'ratio':>6} | {'usbsat µs/IO':>12} {'fio µs/IO':>10} {'ratio':>6}")
+              f"{'usbsat MB/s':>11} {'fio MB/s':>9} {'ratio':>6} | {'usbsat µs/IO':>12} {'fio µs/IO':>10} "
+              f"{'ratio':>6} | IOPS ratio per pair: min-median-max (pairs, spread)")
+        unsettled = 0
         for ndev in (1, 4):
             if a.devices and ndev != a.devices:
                 continue
             for name, pattern, bs, qd in JOBS:
                 if a.job and name != a.job:
                     continue
-                us_runs, fio_runs = [], []
-                for i in range(a.repeat):
-                    order = (0, 1) if i % 2 == 0 else (1, 0)
-                    for tool in order:
-                        if tool == 0:
-                            us_runs.append(run_usbsat(a.usbsat, devs[:ndev], pattern, bs, qd, a.runtime, a.ramp))
-                        else:
-                            fio_runs.append(run_fio(devs[:ndev], pattern, bs, qd, a.runtime, a.ramp))
+                us_runs, fio_runs, ratios = run_row(a, devs[:ndev], pattern, bs, qd)
                 u, f = median_run(us_runs), median_run(fio_runs)
-                if a.repeat > 3:  # the spread behind the median
-                    print(f"  IOPS of each run: usbsat {sorted(round(r['iops']) for r in us_runs)}, "
-                          f"fio {sorted(round(r['iops']) for r in fio_runs)}")
+                sp = spread(ratios)
+                verdict = "" if sp <= a.tolerance else "  unsettled: wider than the tolerance, not one figure"
+                unsettled += sp > a.tolerance
                 print(f"{name:<22}{ndev:>8} | {u['iops']:>12.0f} {f['iops']:>12.0f} {u['iops'] / f['iops']:>6.2f} | "
                       f"{u['mbs']:>11.1f} {f['mbs']:>9.1f} {u['mbs'] / f['mbs']:>6.2f} | "
                       f"{u['cpu_us_per_io']:>12.2f} {f['cpu_us_per_io']:>10.2f} "
-                      f"{u['cpu_us_per_io'] / f['cpu_us_per_io']:>6.2f}", flush=True)
+                      f"{u['cpu_us_per_io'] / f['cpu_us_per_io']:>6.2f} | "
+                      f"{min(ratios):.2f}-{statistics.median(ratios):.2f}-{max(ratios):.2f} "
+                      f"({len(ratios)}, ±{sp * 100:.0f} %){verdict}", flush=True)
+                if len(ratios) > 3:  # the runs behind the medians
+                    print(f"  IOPS of each run: usbsat {sorted(round(r['iops']) for r in us_runs)}, "
+                          f"fio {sorted(round(r['iops']) for r in fio_runs)}", flush=True)
+        if unsettled:
+            print(f"{unsettled} row(s) unsettled: their spread stayed wider than ±{a.tolerance * 100:.0f} % after "
+                  f"{a.max_repeat} pairs (a busy machine); rerun them when it is quiet.")
     finally:
         subprocess.run([TESTBED, "down"], env=env, check=True)
     return 0

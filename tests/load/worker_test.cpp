@@ -213,3 +213,12 @@ TEST_CASE("engine table and choice") {
   CHECK(choose_engine("null").name == "null");
   CHECK_THROWS(choose_engine("nope"));
 }
+
+TEST_CASE("worker waits for a quarter of what the device holds, at least one") {
+  CHECK(reap_batch(1) == 1);
+  CHECK(reap_batch(3) == 1);
+  CHECK(reap_batch(4) == 1);
+  CHECK(reap_batch(8) == 2);
+  CHECK(reap_batch(31) == 7);
+  CHECK(reap_batch(32) == 8);
+}
