@@ -20,7 +20,9 @@ BUILD_DEPS=(g++ cmake ninja-build pkg-config ccache
 # checks every `usbsat export --prometheus` and the shipped rules, and its server, which in fleet.scrape_e2e
 # scrapes prometheus-node-exporter reading a real export (the test starts both on loopback ports, never the
 # packaged services); man-db renders the packaged man page (man -l); zsh runs the zsh completion; chromium
-# (headless) loads every `usbsat report` page offline and screenshots it (report_browser.* tests); clang-format checks every C++ source (format.check); graphviz's own `dot` lays out every fixture's `topo --dot` (views_e2e.*). clang
+# (headless) loads every `usbsat report` page offline and screenshots it (report_browser.* tests); clang-format
+# checks every C++ source (format.check); graphviz's own `dot` lays out every fixture's `topo --dot`
+# (views_e2e.*). clang
 # and its runtime (libclang-rt-14-dev) build the libFuzzer targets (tests/fuzz) under ASan + UBSan. The Windows
 # leg: g++-mingw-w64-x86-64-posix cross-builds for Windows x64 (posix thread model for std::thread, static
 # runtime), wine64 runs the cross-built unit tests.
