@@ -127,7 +127,7 @@ struct Resource {
 std::string node_id(const Topology& t, Vertex v);
 /// What a vertex calls itself, raw (not escaped): vendor + model for controllers and PCI hops ("ASMedia
 /// ASM1042"), the product string (else the hwdb model) for USB devices; "" otherwise. The resource labels
-/// below and report::describe_node() (which escapes it) share this one rule.
+/// below and topology::describe_node() (which escapes it) share this one rule.
 std::string node_product(const Topology& t, Vertex v);
 
 /// The resources on the path of block device `block` to its root, nearest to the drive first: its drive
