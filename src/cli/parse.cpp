@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "src/cli/exit_codes.hpp"
+#include "topology/text.hpp"
 
 namespace usbsat::cli {
 
@@ -16,15 +17,13 @@ std::string_view version_string() {
 namespace {
 
 /// A global flag, or a global option with its value attached ("--from=x").
-bool is_global_flag(std::string_view a) {
-  const auto names = global_option_names();
+bool is_global_flag(const GlobalOptionNames& names, std::string_view a) {
   if (std::find(names.flags.begin(), names.flags.end(), a) != names.flags.end()) return true;
   return std::any_of(names.valued.begin(), names.valued.end(),
                      [&](const std::string& o) { return a.starts_with(o + "="); });
 }
 /// A global option followed by its value.
-bool is_global_option(std::string_view a) {
-  const auto names = global_option_names();
+bool is_global_option(const GlobalOptionNames& names, std::string_view a) {
   return std::find(names.valued.begin(), names.valued.end(), a) != names.valued.end();
 }
 
@@ -36,16 +35,17 @@ bool json_requested(const std::vector<std::string>& reversed) {
 }
 
 std::string command_list() {
-  std::string out;
-  for (const auto& c : commands()) out += (out.empty() ? "" : ", ") + std::string(c.name);
-  return out;
+  std::vector<std::string> names;
+  for (const auto& c : commands()) names.emplace_back(c.name);
+  return topology::join(names, ", ");
 }
 
 /// No subcommand was recognised: name the word or option that is not one, or say that one is needed.
 std::string no_command_message(const std::vector<std::string>& reversed) {
+  const auto names = global_option_names();
   for (auto it = reversed.rbegin(); it != reversed.rend(); ++it) {
-    if (is_global_flag(*it)) continue;
-    if (is_global_option(*it)) {
+    if (is_global_flag(names, *it)) continue;
+    if (is_global_option(names, *it)) {
       if (std::next(it) == reversed.rend()) return "--from needs a recording file (usbsat record -o FILE)";
       ++it;
       continue;
