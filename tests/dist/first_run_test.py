@@ -124,7 +124,8 @@ def case_mainjob(src, with_fixture, usbsat, fixtures):
         if os.path.isfile(page):
             html = open(page, encoding="utf-8").read()
             check("<svg" in html and "sdc" in html, "no USB: the page has the picture and the drives")
-        os.remove(page) if os.path.exists(page) else None
+        if os.path.exists(page):
+            os.remove(page)
         p = run([with_fixture, os.path.join(fixtures, "asm1042-card"), "--", "bash", bootstrap, "main-job", usbsat],
                 env=env)
         check(p.returncode == 0, f"USB: main-job exits 0 (got {p.returncode}; {p.stderr.strip()[-400:]})")
