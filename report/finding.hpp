@@ -1,5 +1,6 @@
 #pragma once
-/// One doctor finding as the renderers consume it (G15: report/ defines its input, src/doctor.cpp fills it).
+/// One doctor finding as the renderers consume it (G15: report/ defines its input, src/cli/doctor_input.cpp
+/// fills it from the doctor's own findings).
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -10,11 +11,7 @@
 
 namespace usbsat::report {
 
-/// How bad a finding is. Policy (src/README.md, "usbsat doctor"): Problem = broken or losing most of the
-/// possible throughput (USB3 drive at 480 Mb/s, 12 Mb/s companion, over-current); Warning = working but
-/// measurably slower than it could be and fixable (no UAS without a deliberate quirk, 5 instead of 10 Gb/s,
-/// degraded PCIe, drives sharing a bottleneck); Info = a deliberate setting or a tuning hint (quirked UAS,
-/// max_sectors_kb, autosuspend, several drives behind one hub).
+/// How bad a finding is; the policy is the doctor's (src/README.md, "usbsat doctor").
 enum class FindingSeverity : std::uint8_t { Info, Warning, Problem };
 
 /// "info", "warning", "problem".

@@ -11,6 +11,7 @@
 #include "src/cli/cmd_doctor.hpp"
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/doctor_facts.hpp"
+#include "src/cli/doctor_input.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
@@ -43,11 +44,12 @@ static int run_doctor(const DoctorOptions& o, const GlobalOptions& global) {
   // 3. The checks (with the few facts outside the topology the scan recorded: quirks, uas loaded), then the
   //    rendering; the exit code is the worst severity.
   const auto result = diagnose_system(scan, o.max_sectors_target_kb);
-  const report::DoctorReportInput in{result.findings, scan.diagnostics, result.controllers_checked,
+  const auto findings = to_report(result.findings);
+  const report::DoctorReportInput in{findings, scan.diagnostics, result.controllers_checked,
                                      result.drives_checked, terminal_for(kStdoutFd, global.no_color).style()};
   const std::string out = global.json ? report::render_doctor_json(in) : report::render_doctor_text(in);
   std::fwrite(out.data(), 1, out.size(), stdout);
-  return doctor_exit_code(report::worst_severity(result.findings));
+  return doctor_exit_code(report::worst_severity(findings));
 }
 
 Runner configure_doctor(CLI::App& sub) {

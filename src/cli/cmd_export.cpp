@@ -13,6 +13,7 @@
 #include "src/analysis/plan/planner.hpp"
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/doctor_facts.hpp"
+#include "src/cli/doctor_input.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
 #include "src/cli/output_file.hpp"
@@ -96,7 +97,7 @@ static int run_export(const ExportOptions& o, const GlobalOptions& global) {
   // 2. The doctor as `usbsat doctor` runs it, then the metrics.
   const auto doctor = diagnose_system(scan);
   const std::string text = report::render_prometheus(
-      prometheus_input(scan.topology, doctor.findings, took.count(), scan.diagnostics));
+      prometheus_input(scan.topology, to_report(doctor.findings), took.count(), scan.diagnostics));
 
   // 3. Out by the -o rule: a file is replaced atomically so the collector never reads half of it.
   write_output(o.output, text);

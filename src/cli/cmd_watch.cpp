@@ -20,6 +20,7 @@
 #include "src/cli/signal_stop.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
+#include "src/cli/watch_input.hpp"
 #include "topology/scan.hpp"
 #include "topology/udev_monitor.hpp"
 #include "topology/utc_time.hpp"
@@ -58,12 +59,14 @@ static int run_watch(const WatchOptions& o, const GlobalOptions& global) {
     while (const auto ev = monitor.receive()) {
       auto after = scan_for(global);
       print_diagnostics(stderr, after.diagnostics, global);
-      auto v = analysis::watch::verdict(before.topology, after.topology, {ev->action, ev->sysname}, config);
+      const auto v =
+          analysis::watch::verdict(before.topology, after.topology, {ev->action, ev->sysname}, config);
       before = std::move(after);
       if (!v) continue;
-      v->time = topology::utc_now(topology::UtcFormat::Milliseconds);
+      auto e = to_report(*v);
+      e.time = topology::utc_now(topology::UtcFormat::Milliseconds);
       const std::string out =
-          global.json ? report::render_watch_json(*v) : report::render_watch_text(*v, style);
+          global.json ? report::render_watch_json(e) : report::render_watch_text(e, style);
       std::fwrite(out.data(), 1, out.size(), stdout);
       std::fflush(stdout);
       if (o.count && ++printed >= o.count) return kExitOk;

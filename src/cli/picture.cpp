@@ -1,6 +1,7 @@
 #include "src/cli/picture.hpp"
 
 #include "src/cli/doctor_facts.hpp"
+#include "src/cli/doctor_input.hpp"
 #include "src/cli/predict_input.hpp"
 
 namespace usbsat::cli {
@@ -9,8 +10,8 @@ PictureFacts gather_picture_facts(const topology::ScanResult& scan) {
   PictureFacts f;
   const auto& t = scan.topology;
   if (t.controllers().empty()) return f;
-  auto result = diagnose_system(scan);
-  f.findings = std::move(result.findings);
+  const auto result = diagnose_system(scan);
+  f.findings = to_report(result.findings);
   f.drives_checked = result.drives_checked;
   f.predict = predict_current(t);
   return f;

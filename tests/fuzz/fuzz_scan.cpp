@@ -12,6 +12,7 @@
 #include "report/json_topology.hpp"
 #include "src/analysis/doctor/doctor.hpp"
 #include "src/analysis/doctor/share_predictor.hpp"
+#include "src/cli/doctor_input.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 #include "tests/support/fake_system.hpp"
 #include "topology/scan.hpp"
@@ -50,7 +51,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   dc.predictor = &model;
   dc.usb_storage_quirks = "174c:55aa:u";
   const auto result = doctor::diagnose(scan.topology, dc);
-  const usbsat::report::DoctorReportInput in{result.findings, scan.diagnostics, result.controllers_checked,
+  const auto findings = usbsat::cli::to_report(result.findings);
+  const usbsat::report::DoctorReportInput in{findings, scan.diagnostics, result.controllers_checked,
                                              result.drives_checked};
   (void)usbsat::report::render_doctor_text(in);
   const usbsat::report::ViewInput view{scan.topology, scan.diagnostics};

@@ -8,7 +8,6 @@
 namespace usbsat::analysis::doctor {
 
 using namespace topology;
-using report::FindingSeverity;
 
 void check_legacy_companion(const Context& cx) {
   for (const auto& d : cx.devices) {

@@ -10,7 +10,6 @@
 namespace usbsat::analysis::doctor {
 
 using namespace topology;
-using report::FindingSeverity;
 
 void check_max_sectors_below_hw(const Context& cx) {
   for (const auto& d : cx.devices) {

@@ -9,7 +9,6 @@
 namespace usbsat::analysis::doctor {
 
 using namespace topology;
-using report::FindingSeverity;
 
 void check_overcurrent(const Context& cx) {
   for (const auto& c : cx.t.connectors()) {

@@ -11,7 +11,6 @@ namespace usbsat::analysis::doctor {
 namespace {
 
 using namespace topology;
-using report::FindingSeverity;
 
 struct PciFn {
   std::string bdf;

@@ -13,7 +13,6 @@
 namespace usbsat::analysis::doctor {
 
 using namespace topology;
-using report::FindingSeverity;
 
 namespace {
 

@@ -10,7 +10,6 @@
 namespace usbsat::analysis::doctor {
 
 using namespace topology;
-using report::FindingSeverity;
 
 void check_slow_hub_uplink(const Context& cx) {
   // For every hub: all devices below it, and the devices for which it is the root-most hub slower than the

@@ -8,7 +8,6 @@ namespace usbsat::analysis::doctor {
 namespace {
 
 using namespace topology;
-using report::FindingSeverity;
 
 /// Free connectors with a SuperSpeed side fast enough for `need`, on controller `ctrl` (or on any other
 /// controller when `other_controllers`).

@@ -10,7 +10,6 @@ namespace usbsat::analysis::doctor {
 namespace {
 
 using namespace topology;
-using report::FindingSeverity;
 
 /// "alt 0: 08/06/50; alt 1: 08/06/62": the interface's alternate settings as evidence.
 std::string alt_settings_text(const InterfaceInfo& i) {

@@ -45,8 +45,8 @@ std::vector<StorageDevice> storage_devices(const Topology& t) {
   return out;
 }
 
-report::Finding Context::finding(report::FindingSeverity s, std::vector<std::string> names) const {
-  report::Finding f;
+Finding Context::finding(FindingSeverity s, std::vector<std::string> names) const {
+  Finding f;
   f.id = std::string(id);
   f.severity = s;
   f.devices = std::move(names);
@@ -81,7 +81,7 @@ std::string short_list(const std::vector<std::string>& v) {
   return out;
 }
 
-void ev(report::Finding& f, std::string key, std::string value) {
+void ev(Finding& f, std::string key, std::string value) {
   f.evidence.emplace_back(std::move(key), std::move(value));
 }
 

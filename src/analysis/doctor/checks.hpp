@@ -3,20 +3,20 @@
 /// and what they share: the storage devices they look at, the Context a check runs in, and small helpers.
 ///
 /// Adding a check = one file check_<id>.cpp defining `void check_<id>(const Context&)`, its declaration and
-/// one row in kChecks (diagnose.cpp), one test in tests/analysis/doctor/doctor_test.cpp, and the file in
-/// src/analysis/CMakeLists.txt. The row's id is the findings' id (stable API).
+/// one row in kChecks (diagnose.cpp), one test file tests/analysis/doctor/check_<id>_test.cpp (in doctor_test, tests/CMakeLists.txt),
+/// and the file in src/analysis/CMakeLists.txt. The row's id is the findings' id (stable API).
 ///
-/// Wording that names drives, controllers, ports and links comes from report/describe.hpp; figures come from
-/// topology/bandwidth.hpp. A check never builds a finding on an implausible value (plausible_* below).
+/// Wording that names drives, controllers, ports and links comes from topology/describe.hpp; figures come
+/// from topology/bandwidth.hpp. A check never builds a finding on an implausible value (plausible_* below).
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "report/finding.hpp"
 #include "src/analysis/common/usb_drives.hpp"
 #include "src/analysis/doctor/doctor.hpp"
+#include "src/analysis/doctor/finding.hpp"
 #include "topology/text.hpp"
 #include "topology/topology.hpp"
 
@@ -41,10 +41,10 @@ struct Context {
   const topology::Topology& t;
   const DoctorConfig& config;
   const std::vector<StorageDevice>& devices;
-  std::vector<report::Finding>& out;
+  std::vector<Finding>& out;
 
   /// A new finding of this check.
-  report::Finding finding(report::FindingSeverity s, std::vector<std::string> devices) const;
+  Finding finding(FindingSeverity s, std::vector<std::string> devices) const;
 };
 
 using CheckFn = void (*)(const Context&);
@@ -79,7 +79,7 @@ std::string device_label(const topology::Topology& t, const StorageDevice& d);
 void add_unique(std::vector<std::string>& v, const std::string& s);
 /// A fix names at most three connectors ("a or b or c (2 more in the evidence)"); the evidence lists all.
 std::string short_list(const std::vector<std::string>& v);
-void ev(report::Finding& f, std::string key, std::string value);
+void ev(Finding& f, std::string key, std::string value);
 /// The firmware marks `port` as "not used" (no physical connector).
 bool not_used(const topology::Topology& t, std::optional<topology::Vertex> port);
 /// Free connectors usable by a new device: nothing plugged in, a USB3 side, neither side "not used".

@@ -33,9 +33,8 @@ DoctorResult diagnose(const topology::Topology& t, const DoctorConfig& config) {
   // Drives are counted as plan and saturate count them: one per medium (common::usb_drives_with_media).
   r.drives_checked = common::usb_drives_with_media(t).size();
   for (const auto& row : kChecks) row.run(Context{row.id, t, config, devices, r.findings});
-  std::stable_sort(
-      r.findings.begin(), r.findings.end(),
-      [](const report::Finding& a, const report::Finding& b) { return a.severity > b.severity; });
+  std::stable_sort(r.findings.begin(), r.findings.end(),
+                   [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
   return r;
 }
 

@@ -1,18 +1,19 @@
 #pragma once
 /// The doctor: findings about USB storage computed purely from a scanned Topology plus a small config.
-/// Nothing here reads files or prints; src/cli/cmd_doctor.cpp gathers the config and renders the result.
+/// Nothing here reads files or prints; src/cli/cmd_doctor.cpp gathers the config, converts the findings
+/// (src/cli/doctor_input.hpp) and renders them.
 /// One file per check (check_<id>.cpp) and a {id, check} table (diagnose.cpp); see checks.hpp.
 ///
 /// Finding ids are stable API (scripts match on them): uas_inactive, speed_below_capability, slow_hub_uplink,
 /// shared_bandwidth, pcie_link_degraded, max_sectors_below_hw, autosuspend, overcurrent, legacy_companion.
-/// Severity policy: see report::FindingSeverity.
+/// Severity policy: see FindingSeverity (finding.hpp).
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "report/finding.hpp"
+#include "src/analysis/doctor/finding.hpp"
 #include "topology/topology.hpp"
 
 namespace usbsat::analysis::doctor {
@@ -55,7 +56,7 @@ struct DoctorConfig {
 
 struct DoctorResult {
   /// Problems first, then warnings, then info; within one severity in check order, then topology order.
-  std::vector<report::Finding> findings;
+  std::vector<Finding> findings;
   std::size_t controllers_checked = 0;
   std::size_t drives_checked = 0;  ///< USB drives with media, counted as plan and saturate count them
 };

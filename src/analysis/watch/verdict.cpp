@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "report/drives_view.hpp"
 #include "src/analysis/common/usb_drives.hpp"
 #include "src/analysis/model/grouping.hpp"
 #include "src/analysis/plan/planner.hpp"
@@ -16,23 +15,9 @@ namespace {
 using topology::Topology;
 using topology::Vertex;
 
-std::string_view share_kind(topology::NodeKind k) {
-  switch (k) {
-    case topology::NodeKind::Hub:
-      return "hub";
-    case topology::NodeKind::RootHub:
-      return "usb_bus";
-    case topology::NodeKind::PciHop:
-      return "pcie_link";
-    default:
-      break;
-  }
-  return "controller";
-}
-
 /// The facts every verdict has: the drive's name, size and where it is plugged in.
-report::WatchEvent basics(const Topology& t, const common::UsbDrive& d, std::string action) {
-  report::WatchEvent e;
+Verdict basics(const Topology& t, const common::UsbDrive& d, std::string action) {
+  Verdict e;
   e.action = std::move(action);
   e.dev = d.name;
   e.devnode = d.devnode;
@@ -46,13 +31,13 @@ report::WatchEvent basics(const Topology& t, const common::UsbDrive& d, std::str
   return e;
 }
 
-std::vector<report::WatchShare> sharing(const Topology& t, const common::UsbDrive& d) {
+std::vector<Share> sharing(const Topology& t, const common::UsbDrive& d) {
   std::vector<Vertex> blocks;
   for (const auto& m : common::usb_drives_with_media(t)) blocks.push_back(m.block);
-  std::vector<report::WatchShare> out;
+  std::vector<Share> out;
   for (const auto& g : model::shared_node_groups(t, blocks)) {
     if (std::find(g.drives.begin(), g.drives.end(), d.name) == g.drives.end()) continue;
-    report::WatchShare s{std::string(share_kind(g.kind)), g.name, topology::describe_node(t, g.node), {}};
+    Share s{g.kind, g.name, topology::describe_node(t, g.node), {}};
     for (const auto& other : g.drives)
       if (other != d.name) s.drives.push_back(other);
     out.push_back(std::move(s));
@@ -60,10 +45,10 @@ std::vector<report::WatchShare> sharing(const Topology& t, const common::UsbDriv
   return out;
 }
 
-std::vector<report::Finding> findings_for(const Topology& t, const common::UsbDrive& d,
+std::vector<doctor::Finding> findings_for(const Topology& t, const common::UsbDrive& d,
                                           const doctor::DoctorConfig& config) {
   const std::string usb = t[d.device].as<topology::UsbDeviceInfo>().name;
-  std::vector<report::Finding> out;
+  std::vector<doctor::Finding> out;
   for (auto& f : doctor::diagnose(t, config).findings)
     if (std::find_if(f.devices.begin(), f.devices.end(),
                      [&](const std::string& n) { return n == d.name || n == usb; }) != f.devices.end())
@@ -72,7 +57,7 @@ std::vector<report::Finding> findings_for(const Topology& t, const common::UsbDr
 }
 
 /// The planner's best connector for this one drive, when it is not the one it is in.
-std::optional<report::WatchMove> better_connector(const Topology& t, const common::UsbDrive& d) {
+std::optional<Move> better_connector(const Topology& t, const common::UsbDrive& d) {
   plan::PlanRequest req;
   req.devices = {d.name};
   const auto p = plan::make_plan(t, req);
@@ -80,10 +65,9 @@ std::optional<report::WatchMove> better_connector(const Topology& t, const commo
     return std::nullopt;
   const auto& pl = p.placements[0];
   const auto& c = t.connectors()[pl.connector];
-  report::WatchMove m;
+  Move m;
   m.connector = topology::summarize_connector(t, pl.connector);
   m.description = topology::describe_connector(t, c);
-  m.speed = std::string(topology::to_string(m.connector.speed_class));
   m.controller = topology::controller_label(t[c.controller].as<topology::ControllerInfo>());
   m.own_controller = true;
   for (const auto& other : common::usb_drives_with_media(t))
@@ -96,8 +80,8 @@ std::optional<report::WatchMove> better_connector(const Topology& t, const commo
 
 }  // namespace
 
-std::optional<report::WatchEvent> verdict(const Topology& before, const Topology& after, const BlockEvent& ev,
-                                          const doctor::DoctorConfig& doctor) {
+std::optional<Verdict> verdict(const Topology& before, const Topology& after, const BlockEvent& ev,
+                               const doctor::DoctorConfig& doctor) {
   const auto find = [&](const Topology& t) -> std::optional<common::UsbDrive> {
     for (auto& d : common::usb_drives(t))
       if (d.name == ev.dev) return d;
@@ -119,7 +103,7 @@ std::optional<report::WatchEvent> verdict(const Topology& before, const Topology
   if (s.protocol) e.protocol = std::string(topology::to_string(*s.protocol));
   e.uas_capable = s.uas_capable;
   e.uas_blocked_reason = s.uas_blocked_reason;
-  e.notes = report::drive_notes(s);
+  e.running = s;
   e.sharing = sharing(after, *d);
   e.findings = findings_for(after, *d, doctor);
   if (d->has_media) e.move = better_connector(after, *d);

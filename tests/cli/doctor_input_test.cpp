@@ -1,0 +1,85 @@
+// The doctor's findings as report input (src/cli/doctor_input.hpp): severities and fields carried over, the
+// text and JSON renderings of them, and the goldens.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "report/doctor_report.hpp"
+#include "src/cli/doctor_input.hpp"
+#include "tests/analysis/doctor/doctor_fixture.hpp"
+#include "tests/support/golden.hpp"
+
+using namespace usbsat;
+using namespace usbsat::testing;
+using cli::to_report;
+
+TEST_CASE("doctor input: every field and severity carried over, no findings said, drives counted") {
+  CHECK(to_report(FindingSeverity::Info) == report::FindingSeverity::Info);
+  CHECK(to_report(FindingSeverity::Warning) == report::FindingSeverity::Warning);
+  CHECK(to_report(FindingSeverity::Problem) == report::FindingSeverity::Problem);
+  const auto ws = diagnose(workstation(), {.usb_storage_quirks = kWorkstationQuirks});
+  const auto converted = to_report(ws.findings);
+  REQUIRE(converted.size() == ws.findings.size());
+  for (std::size_t i = 0; i < converted.size(); ++i) {
+    const auto& a = ws.findings[i];
+    CHECK(converted[i] ==
+          report::Finding{a.id, to_report(a.severity), a.devices, a.evidence, a.message, a.fix});
+  }
+  CHECK(report::worst_severity(converted) == report::FindingSeverity::Problem);
+
+  const auto healthy = diagnose(healthy_ssd(), {.usb_storage_quirks = "", .uas_driver_loaded = true});
+  CHECK(!report::worst_severity(to_report(healthy.findings)));
+  CHECK(contains(report::render_doctor_text({{}, {}, healthy.controllers_checked, healthy.drives_checked}),
+                 "no findings"));
+
+  const analysis::doctor::ModelSharePredictor model;
+  const auto r = diagnose(card_reader_two_cards(), {.predictor = &model});
+  const auto findings = to_report(r.findings);
+  const auto text = report::render_doctor_text({findings, {}, r.controllers_checked, r.drives_checked});
+  CHECK(contains(text, "checked 2 USB drives on 1 USB controller"));
+}
+
+TEST_CASE("workstation renders to the golden text and JSON") {
+  const auto t = workstation();
+  const auto r = diagnose(t, {.usb_storage_quirks = kWorkstationQuirks, .uas_driver_loaded = true});
+  const auto findings = to_report(r.findings);
+  const report::DoctorReportInput in{findings, {}, r.controllers_checked, r.drives_checked};
+  check_golden("doctor_workstation.txt", report::render_doctor_text(in));
+  check_golden("doctor_workstation.json", report::render_doctor_json(in));
+}
+
+TEST_CASE(
+    "device strings with ESC or BEL never reach doctor's text raw, invalid UTF-8 never breaks its JSON") {
+  Machine m;
+  const auto rp = m.pci_hop(std::nullopt, "0000:00:1c.4", {.link = pcie(5.0, 1)});
+  const auto x = m.controller(rp, "0000:03:00.0", HcdKind::Xhci,
+                              {.model = "ASM1042\x1b]0;owned\a", .link = pcie(5.0, 1)});
+  const auto u3 = m.root_hub(x, 3, UsbSpeed::High, 2);
+  const auto u4 = m.root_hub(x, 4, UsbSpeed::Super, 2);
+  m.pair_ports(u3, u4, 2);
+  // Raw in the evidence and the message: the renderers, not the check, make it safe.
+  m.drive(Machine::port_of(u4, 1),
+          {.vid = 0x1234, .pid = 0x5678, .product = "Evil\x1b[31m SSD\a", .speed = UsbSpeed::Super},
+          {.name = "sdb"},
+          {.driver = "usb-storage", .uas_alt = true, .uas_blocked_reason = "firmware says \xff\xfe\x1b[2J"});
+  m.drive(Machine::port_of(u4, 2),
+          {.product = "Bad \xff\xfe UTF-8", .speed = UsbSpeed::Super, .power_control = "auto"},
+          {.name = "sdc"});
+  const auto t = m.finish();
+  const analysis::doctor::ModelSharePredictor model;
+  const auto r = diagnose(t, {.uas_driver_loaded = true, .predictor = &model});
+  REQUIRE(!r.findings.empty());
+  const auto findings = to_report(r.findings);
+  const report::DoctorReportInput in{findings, {}, r.controllers_checked, r.drives_checked};
+  const auto text = report::render_doctor_text(in);
+  CHECK(text.find('\x1b') == std::string::npos);
+  CHECK(text.find('\a') == std::string::npos);
+  CHECK(text.find('\xff') == std::string::npos);
+  CHECK(contains(text, "Evil\\x1b[31m SSD\\x07"));  // shown, escaped
+  std::string json;
+  REQUIRE_NOTHROW(json = report::render_doctor_json(in));
+  const auto doc = nlohmann::json::parse(json);  // valid UTF-8, valid JSON
+  CHECK(doc.at("findings").size() == r.findings.size());
+  CHECK(json.find('\x1b') == std::string::npos);
+  CHECK(json.find("\xef\xbf\xbd") != std::string::npos);  // U+FFFD where the invalid bytes were
+}
