@@ -31,6 +31,132 @@ std::vector<std::string> free_fast_connectors(const Topology& t, Vertex ctrl, Us
   return out;
 }
 
+/// Where the device is plugged in, as far as the cause of a slow link goes.
+struct Where {
+  const PortInfo* port = nullptr;      ///< its upstream port, if scanned
+  std::optional<Connector> conn;       ///< that port's connector
+  bool peer_garbage = false;           ///< the port's peer attribute names nothing in the scan (or itself)
+  std::optional<Vertex> slow_hub;      ///< the first hub above it whose own link is slower than `cap`
+  std::optional<Vertex> ctrl;          ///< its controller
+  std::optional<Vertex> root;          ///< the controller's fastest root hub with a known speed
+  std::optional<UsbSpeed> root_speed;  ///< ... and its speed
+};
+
+/// Step 1: the port, connector, hub chain and controller of `d`; adds the port's peer and the root hub's
+/// speed to the evidence.
+Where locate(const Context& cx, const StorageDevice& d, UsbSpeed cap, Finding& f) {
+  Where w;
+  const auto port = parent(cx.t, d.dev);
+  w.port = port ? cx.t[*port].get_if<PortInfo>() : nullptr;
+  if (w.port) {
+    ev(f, w.port->name + "/peer", topology::describe_peer(cx.t, *w.port));
+    if (auto ci = connector_of(cx.t, *port)) w.conn = cx.t.connectors()[*ci];
+  }
+  w.peer_garbage = w.port && w.port->peer && !topology::peer_resolves(cx.t, *w.port);
+  for (Vertex h : hub_chain(cx.t, d.dev)) {
+    const auto& hu = usb(cx.t, h);
+    if (plausible_speed(hu.speed) && *hu.speed < cap) {
+      w.slow_hub = h;
+      break;
+    }
+  }
+  // The fastest root hub of the controller says what the controller can do (an xHCI has a USB2 and a USB3
+  // one).
+  w.ctrl = controller_of(cx.t, d.dev);
+  for (Vertex rh : w.ctrl ? children(cx.t, *w.ctrl) : std::vector<Vertex>{}) {
+    const auto* ru = cx.t[rh].get_if<UsbDeviceInfo>();
+    if (!ru || cx.t[rh].kind != NodeKind::RootHub || !plausible_speed(ru->speed)) continue;
+    if (!w.root_speed || *ru->speed > *w.root_speed) {
+      w.root = rh;
+      w.root_speed = ru->speed;
+    }
+  }
+  if (w.root) ev(f, usb(cx.t, *w.root).name + "/speed", topology::sysfs_speed_text(w.root_speed));
+  return w;
+}
+
+/// Why the link runs slower than the device can, and what the fix adds to moving it ("" for nothing).
+struct Cause {
+  std::string text;
+  std::string fix_extra;
+};
+
+/// Step 2: the cause, from the most to the least certain; adds the evidence it rests on.
+Cause explain(const Context& cx, const Where& w, UsbSpeed speed, UsbSpeed cap, Finding& f) {
+  const auto& conn = w.conn;
+  if (w.slow_hub) {
+    const auto& hu = usb(cx.t, *w.slow_hub);
+    ev(f, hu.name + "/speed", topology::sysfs_speed_text(hu.speed));
+    return {fmt::format("it is behind hub {} whose own link runs at {}", hu.name,
+                        topology::usb_rate_text(*hu.speed)),
+            "or connect it directly instead of through hub " + hu.name};
+  }
+  if (!w.root_speed)  // No root hub (or none with a known speed) above it: what the controller can do is
+                      // unknown.
+    return {w.ctrl
+                ? "the cause is unknown: its controller's root hub is missing from the scan or has no known "
+                  "speed"
+                : "the cause is unknown: its host controller is missing from the scan",
+            ""};
+  if (*w.root_speed < cap)
+    return {
+        is_superspeed(*w.root_speed)
+            ? fmt::format("its controller's SuperSpeed root hub runs at most {} (a USB 3.2 Gen 1 controller)",
+                          topology::usb_rate_text(*w.root_speed))
+            : "its controller has no SuperSpeed root hub (USB 2.0 only)",
+        ""};
+  if (!is_superspeed(speed) && w.peer_garbage)
+    return {fmt::format("the cause is unknown: port {} names a USB3 peer that is not in the scan ({})",
+                        w.port->name, topology::describe_peer(cx.t, *w.port)),
+            ""};
+  if (!is_superspeed(speed) && conn && (!conn->usb3_port || not_used(cx.t, conn->usb3_port))) {
+    if (conn->usb3_port) ev(f, cx.t[*conn->usb3_port].as<PortInfo>().name + "/connect_type", "not used");
+    return {
+        conn->usb3_port
+            ? fmt::format("connector {} is USB 2.0 only (the firmware marks its USB3 peer {} as not used)",
+                          conn->id, cx.t[*conn->usb3_port].as<PortInfo>().name)
+            : fmt::format("connector {} is USB 2.0 only (its port has no USB3 peer)", conn->id),
+        ""};
+  }
+  if (!is_superspeed(speed) && conn && conn->usb3_port)
+    return {fmt::format(
+                "connector {} has a USB3 side ({}) but the device connected on its USB 2.0 side: a USB 2.0 "
+                "cable, "
+                "extension or adapter, a dirty or damaged connector, or SuperSpeed link training failed (the "
+                "kernel log "
+                "then says 'Cannot enable. Maybe the USB cable is bad?')",
+                conn->id, cx.t[*conn->usb3_port].as<PortInfo>().name),
+            "or use a short USB 3 cable directly into this connector"};
+  return {fmt::format(
+              "port and controller support {} but the link trained at {}: a cable or adapter rated for "
+              "{} only, or a connector problem",
+              topology::usb_rate_text(cap), topology::usb_rate_text(speed), topology::usb_rate_text(speed)),
+          "or use a cable rated for " + topology::usb_rate_text(cap)};
+}
+
+/// Step 3: the fix: a free connector at full speed on the same controller, else on another, else none.
+void suggest(const Context& cx, std::optional<Vertex> ctrl, UsbSpeed cap, const std::string& fix_extra,
+             Finding& f) {
+  std::vector<std::string> same =
+      ctrl ? free_fast_connectors(cx.t, *ctrl, cap, false) : std::vector<std::string>{};
+  std::vector<std::string> other =
+      ctrl ? free_fast_connectors(cx.t, *ctrl, cap, true) : std::vector<std::string>{};
+  if (!same.empty()) {
+    ev(f, "free connectors at full speed (same controller)", topology::join(same, ", "));
+    f.fix = fmt::format("Move it to {} on the same controller (these have a {} side){}.", short_list(same),
+                        topology::usb_rate_text(cap), fix_extra.empty() ? "" : ", " + fix_extra);
+  } else if (!other.empty()) {
+    ev(f, "free connectors at full speed (other controllers)", topology::join(other, ", "));
+    f.fix = fmt::format(
+        "No free connector of this controller runs at {}; move it to {} on another controller{}.",
+        topology::usb_rate_text(cap), short_list(other), fix_extra.empty() ? "" : ", " + fix_extra);
+  } else {
+    f.fix = fmt::format("No free connector on this machine runs at {}{}; a {} card or hub would.",
+                        topology::usb_rate_text(cap), fix_extra.empty() ? "" : " (" + fix_extra + ")",
+                        topology::usb_rate_text(cap));
+  }
+}
+
 }  // namespace
 
 void check_speed_below_capability(const Context& cx) {
@@ -48,104 +174,11 @@ void check_speed_below_capability(const Context& cx) {
     ev(f, u.name + (u.capable_from_bos ? "/bos_descriptors (capable speed)" : "/version (capable speed)"),
        std::string(to_sysfs_string(cap)));
     if (!u.version.empty()) ev(f, u.name + "/version", u.version);
-
-    std::string cause;
-    const auto port = parent(cx.t, d.dev);
-    const PortInfo* pi = port ? cx.t[*port].get_if<PortInfo>() : nullptr;
-    std::optional<Connector> conn;
-    if (pi) {
-      ev(f, pi->name + "/peer", topology::describe_peer(cx.t, *pi));
-      if (auto ci = connector_of(cx.t, *port)) conn = cx.t.connectors()[*ci];
-    }
-    // A peer attribute that names nothing in the scan (or the port itself) says nothing about the connector.
-    const bool peer_garbage = pi && pi->peer && !topology::peer_resolves(cx.t, *pi);
-    std::optional<Vertex> slow_hub;
-    for (Vertex h : hub_chain(cx.t, d.dev)) {
-      const auto& hu = usb(cx.t, h);
-      if (plausible_speed(hu.speed) && *hu.speed < cap) {
-        slow_hub = h;
-        break;
-      }
-    }
-    // The fastest root hub of the controller says what the controller can do (an xHCI has a USB2 and a USB3
-    // one).
-    const auto ctrl = controller_of(cx.t, d.dev);
-    std::optional<Vertex> root;
-    std::optional<UsbSpeed> root_speed;
-    for (Vertex rh : ctrl ? children(cx.t, *ctrl) : std::vector<Vertex>{}) {
-      const auto* ru = cx.t[rh].get_if<UsbDeviceInfo>();
-      if (!ru || cx.t[rh].kind != NodeKind::RootHub || !plausible_speed(ru->speed)) continue;
-      if (!root_speed || *ru->speed > *root_speed) {
-        root = rh;
-        root_speed = ru->speed;
-      }
-    }
-    if (root) ev(f, usb(cx.t, *root).name + "/speed", topology::sysfs_speed_text(root_speed));
-    std::string fix_extra;
-    if (slow_hub) {
-      const auto& hu = usb(cx.t, *slow_hub);
-      ev(f, hu.name + "/speed", topology::sysfs_speed_text(hu.speed));
-      cause = fmt::format("it is behind hub {} whose own link runs at {}", hu.name,
-                          topology::usb_rate_text(*hu.speed));
-      fix_extra = "or connect it directly instead of through hub " + hu.name;
-    } else if (!root_speed) {
-      // No root hub (or none with a known speed) above it: what the controller can do is unknown.
-      cause =
-          ctrl ? "the cause is unknown: its controller's root hub is missing from the scan or has no known "
-                 "speed"
-               : "the cause is unknown: its host controller is missing from the scan";
-    } else if (*root_speed < cap) {
-      cause = is_superspeed(*root_speed)
-                  ? fmt::format(
-                        "its controller's SuperSpeed root hub runs at most {} (a USB 3.2 Gen 1 controller)",
-                        topology::usb_rate_text(*root_speed))
-                  : "its controller has no SuperSpeed root hub (USB 2.0 only)";
-    } else if (!is_superspeed(speed) && peer_garbage) {
-      cause = fmt::format("the cause is unknown: port {} names a USB3 peer that is not in the scan ({})",
-                          pi->name, topology::describe_peer(cx.t, *pi));
-    } else if (!is_superspeed(speed) && conn && (!conn->usb3_port || not_used(cx.t, conn->usb3_port))) {
-      if (conn->usb3_port) ev(f, cx.t[*conn->usb3_port].as<PortInfo>().name + "/connect_type", "not used");
-      cause =
-          conn->usb3_port
-              ? fmt::format("connector {} is USB 2.0 only (the firmware marks its USB3 peer {} as not used)",
-                            conn->id, cx.t[*conn->usb3_port].as<PortInfo>().name)
-              : fmt::format("connector {} is USB 2.0 only (its port has no USB3 peer)", conn->id);
-    } else if (!is_superspeed(speed) && conn && conn->usb3_port) {
-      cause = fmt::format(
-          "connector {} has a USB3 side ({}) but the device connected on its USB 2.0 side: a USB 2.0 cable, "
-          "extension or adapter, a dirty or damaged connector, or SuperSpeed link training failed (the "
-          "kernel log "
-          "then says 'Cannot enable. Maybe the USB cable is bad?')",
-          conn->id, cx.t[*conn->usb3_port].as<PortInfo>().name);
-      fix_extra = "or use a short USB 3 cable directly into this connector";
-    } else {
-      cause = fmt::format(
-          "port and controller support {} but the link trained at {}: a cable or adapter rated for "
-          "{} only, or a connector problem",
-          topology::usb_rate_text(cap), topology::usb_rate_text(speed), topology::usb_rate_text(speed));
-      fix_extra = "or use a cable rated for " + topology::usb_rate_text(cap);
-    }
+    const Where w = locate(cx, d, cap, f);
+    const Cause cause = explain(cx, w, speed, cap, f);
     f.message = fmt::format("{} can run at {} but negotiated {}: {}.", device_label(cx.t, d),
-                            topology::usb_rate_text(cap), topology::usb_rate_text(speed), cause);
-
-    std::vector<std::string> same =
-        ctrl ? free_fast_connectors(cx.t, *ctrl, cap, false) : std::vector<std::string>{};
-    std::vector<std::string> other =
-        ctrl ? free_fast_connectors(cx.t, *ctrl, cap, true) : std::vector<std::string>{};
-    if (!same.empty()) {
-      ev(f, "free connectors at full speed (same controller)", topology::join(same, ", "));
-      f.fix = fmt::format("Move it to {} on the same controller (these have a {} side){}.", short_list(same),
-                          topology::usb_rate_text(cap), fix_extra.empty() ? "" : ", " + fix_extra);
-    } else if (!other.empty()) {
-      ev(f, "free connectors at full speed (other controllers)", topology::join(other, ", "));
-      f.fix = fmt::format(
-          "No free connector of this controller runs at {}; move it to {} on another controller{}.",
-          topology::usb_rate_text(cap), short_list(other), fix_extra.empty() ? "" : ", " + fix_extra);
-    } else {
-      f.fix = fmt::format("No free connector on this machine runs at {}{}; a {} card or hub would.",
-                          topology::usb_rate_text(cap), fix_extra.empty() ? "" : " (" + fix_extra + ")",
-                          topology::usb_rate_text(cap));
-    }
+                            topology::usb_rate_text(cap), topology::usb_rate_text(speed), cause.text);
+    suggest(cx, w.ctrl, cap, cause.fix_extra, f);
     cx.out.push_back(std::move(f));
   }
 }
