@@ -1,7 +1,7 @@
 #pragma once
 /// `usbsat watch`: one verdict per hotplug event of a USB drive, as text lines or one JSON object per line
-/// (JSON Lines, report/schemas/watch-event.schema.json). src/cli/watch_input.cpp fills the input from the watch
-/// verdict (G15); the wording of drives, connectors and nodes comes from topology/describe.
+/// (JSON Lines, report/schemas/watch-event.schema.json). src/cli/watch_input.cpp fills the input from the
+/// watch verdict (G15); the wording of drives, connectors and nodes comes from topology/describe.
 #include <cstdint>
 #include <optional>
 #include <string>
