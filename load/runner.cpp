@@ -86,7 +86,7 @@ PhaseResult run_phase(const std::vector<RunTarget>& targets, const RunConfig& cf
         buffers = alloc_io_buffers(bytes, 4096, setup.seed, phase_stop.get_token());
         if (buffers) engine = factory->make({t.fd, job.queue_depth, {buffers.get(), bytes}, job.block_size});
       } catch (const std::bad_alloc&) {
-        r.error = "cannot allocate " + format_size(std::uint64_t{job.queue_depth} * job.block_size) +
+        r.error = "cannot allocate " + format_binary_size(std::uint64_t{job.queue_depth} * job.block_size) +
                   " of I/O buffers";
       } catch (const std::exception& e) {
         r.error = e.what();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "load/engine.hpp"
 #include "load/job.hpp"
 #include "load/runner.hpp"
 #include "src/analysis/saturate/attribution.hpp"
@@ -31,7 +32,7 @@ using StepSnapshotFn = std::function<void(const StepInfo&, const load::Snapshot&
 
 struct SaturateSettings {
   load::JobSpec job;  ///< runtime, ramp, seed (pattern, block size and queue depth come from passes/groups)
-  std::string engine = "uring";
+  std::string engine{load::default_engine()};  ///< already chosen (load::choose_engine)
   unsigned repeat = 1;
   std::vector<PassSpec> passes{PassSpec{}};
 };
