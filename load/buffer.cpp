@@ -35,9 +35,10 @@ std::optional<std::string> check_buffer_memory(std::uint32_t block_size, unsigne
                                                std::size_t targets, std::uint64_t limit) {
   const std::uint64_t needed = buffer_memory(block_size, queue_depth, targets);
   if (needed <= limit) return std::nullopt;
-  return "the I/O buffers would take " + format_size(needed) + " (bs " + format_size(block_size) + " × qd " +
-         std::to_string(queue_depth) + " × " + std::to_string(targets) +
-         (targets == 1 ? " target" : " targets") + " at once), more than the " + format_size(limit) +
+  return "the I/O buffers would take " + format_binary_size(needed) + " (bs " +
+         format_binary_size(block_size) + " × qd " + std::to_string(queue_depth) + " × " +
+         std::to_string(targets) + (targets == 1 ? " target" : " targets") + " at once), more than the " +
+         format_binary_size(limit) +
          " limit; lower --bs or --qd (or run fewer targets at once), or raise --max-buffer-memory";
 }
 

@@ -9,10 +9,10 @@ namespace {
 constexpr EngineFactory kEngines[] = {
 #ifdef _WIN32
     {"iocp", "overlapped I/O on an I/O completion port (default)", &make_iocp_engine},
-    {"sync", "ReadFile/WriteFile at an offset, one I/O in flight per target", &make_sync_engine},
+    {"sync", "ReadFile/WriteFile at an offset, one I/O in flight per target", &make_sync_engine, true},
 #else
     {"uring", "io_uring via liburing (default)", &make_uring_engine},
-    {"sync", "pread/pwrite, one I/O in flight per target", &make_sync_engine},
+    {"sync", "pread/pwrite, one I/O in flight per target", &make_sync_engine, true},
 #endif
     {"null", "completes instantly without I/O (engine overhead)", &make_null_engine},
 };
@@ -46,12 +46,14 @@ const EngineFactory* find_engine(std::string_view name) {
 }
 
 EngineChoice choose_engine(std::string_view requested) {
-  if (!find_engine(requested)) throw LoadError("unknown engine '" + std::string(requested) + "'");
+  const auto* row = find_engine(requested);
+  if (!row) throw LoadError("unknown engine '" + std::string(requested) + "'");
 #ifndef _WIN32
   if (requested == "uring" && !uring_available())
-    return {"sync", "io_uring is unavailable here; using the sync engine (pread/pwrite)"};
+    return {"sync", "io_uring is unavailable here; using the sync engine (pread/pwrite)",
+            find_engine("sync")->synchronous};
 #endif
-  return {std::string(requested), {}};
+  return {std::string(requested), {}, row->synchronous};
 }
 
 }  // namespace usbsat::load

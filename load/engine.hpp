@@ -72,6 +72,8 @@ struct EngineFactory {
   std::string_view name;
   std::string_view summary;
   std::unique_ptr<Engine> (*make)(const EngineConfig& cfg);
+  bool synchronous =
+      false;  ///< its engines' Capabilities::synchronous (one I/O in flight), known before a run
 };
 /// This platform's engines: uring, sync, null on Linux; iocp, sync, null on Windows (engine.cpp).
 std::span<const EngineFactory> engine_table();
@@ -97,6 +99,7 @@ bool uring_available();
 struct EngineChoice {
   std::string name;
   std::string notice;
+  bool synchronous = false;  ///< the chosen row's EngineFactory::synchronous
 };
 EngineChoice choose_engine(std::string_view requested);
 

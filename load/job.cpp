@@ -74,7 +74,7 @@ std::optional<std::uint64_t> parse_size(std::string_view s) {
   return v << shift;
 }
 
-std::string format_size(std::uint64_t b) {
+std::string format_binary_size(std::uint64_t b) {
   constexpr struct {
     unsigned shift;
     char c;
@@ -119,7 +119,7 @@ std::vector<std::string> validate(const JobSpec& job) {
 RegionOrError resolve_region(const JobSpec& job, std::uint64_t target_size, std::uint32_t lbs) {
   if (lbs == 0) lbs = 512;
   if (job.block_size % lbs != 0)
-    return {std::nullopt, "block size " + format_size(job.block_size) +
+    return {std::nullopt, "block size " + format_binary_size(job.block_size) +
                               " is not a multiple of the logical block size " + std::to_string(lbs)};
   if (job.offset % lbs != 0)
     return {std::nullopt, "offset is not a multiple of the logical block size " + std::to_string(lbs)};

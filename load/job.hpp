@@ -21,8 +21,9 @@ bool writes(Pattern p);
 
 /// "4k", "128K", "1m", "1MiB", "512", "2g" → bytes (binary multiples); nullopt on garbage or overflow.
 std::optional<std::uint64_t> parse_size(std::string_view s);
-/// Inverse for display: "4k", "128k", "1m", "1536" (largest exact binary unit, lower case).
-std::string format_size(std::uint64_t bytes);
+/// Inverse of parse_size for display and messages: "4k", "128k", "1m", "1536" (largest exact binary unit,
+/// lower case; compare report::format_disk_size, decimal "500.1 GB").
+std::string format_binary_size(std::uint64_t bytes);
 
 struct JobSpec {
   Pattern pattern = Pattern::Read;

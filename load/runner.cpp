@@ -46,6 +46,106 @@ class Latch {
   std::ptrdiff_t count_;
 };
 
+/// What the workers of one phase share with the thread that runs the phase.
+struct PhaseSync {
+  explicit PhaseSync(std::size_t n)
+      : live(std::make_unique<LiveCounters[]>(n)), ready(static_cast<std::ptrdiff_t>(n)) {}
+  std::unique_ptr<LiveCounters[]> live;  ///< per worker, read by the progress snapshots
+  std::atomic<std::size_t> finished{0};  ///< workers done
+  PhaseTiming timing;                    ///< set after `ready`, before `go`
+  Latch ready;                           ///< every worker has its engine and buffers
+  Latch go{1};                           ///< the clock has started
+  std::stop_source stop;                 ///< ends the phase (window over, or the run's stop)
+};
+
+/// A worker's engine, buffers and setup, made before the phase starts; `error` when it cannot run.
+struct PreparedWorker {
+  AlignedBytes buffers;
+  std::size_t buffer_bytes = 0;
+  std::unique_ptr<Engine> engine;
+  WorkerSetup setup;
+  std::optional<std::string> error;
+};
+
+PreparedWorker prepare_worker(const RunTarget& t, std::size_t target, const JobSpec& job,
+                              const EngineFactory& factory, std::stop_token stop) {
+  PreparedWorker w;
+  try {
+    const auto region = resolve_region(job, t.size_bytes, t.logical_block);
+    if (!region.region) throw TargetError(region.error, EINVAL);
+    w.setup = {job, *region.region, t.logical_block, job.seed * 0x9e3779b97f4a7c15ULL + target + 1};
+    w.buffer_bytes = static_cast<std::size_t>(job.queue_depth) * job.block_size;
+    // Filling big buffers takes a while: a stop request ends it, and this worker then runs nothing.
+    w.buffers = alloc_io_buffers(w.buffer_bytes, 4096, w.setup.seed, stop);
+    if (w.buffers)
+      w.engine = factory.make({t.fd, job.queue_depth, {w.buffers.get(), w.buffer_bytes}, job.block_size});
+  } catch (const std::bad_alloc&) {
+    w.error = "cannot allocate " + format_binary_size(std::uint64_t{job.queue_depth} * job.block_size) +
+              " of I/O buffers";
+  } catch (const std::exception& e) {
+    w.error = e.what();
+  }
+  return w;
+}
+
+/// One worker thread: prepare, wait for the common start, run, record in `r`.
+void phase_worker(const RunTarget& t, std::size_t target, const JobSpec& job, const EngineFactory& factory,
+                  const Clock& clock, PhaseSync& sync, LiveCounters* live, TargetResult& r) {
+  r.target = target;
+  auto w = prepare_worker(t, target, job, factory, sync.stop.get_token());
+  if (w.error) r.error = std::move(w.error);
+  sync.ready.count_down();
+  sync.go.wait();
+  if (w.engine) {
+    auto outcome = run_worker(*w.engine, {w.buffers.get(), w.buffer_bytes}, w.setup, sync.timing, clock,
+                              sync.stop.get_token(), live);
+    r.stats = std::move(outcome.stats);
+    if (outcome.error) r.error = std::move(outcome.error_message);
+  }
+  sync.finished.fetch_add(1, std::memory_order_release);
+}
+
+/// Sample progress every snapshot interval until the window ends, the run stops or every worker finished.
+/// Returns the process CPU time over the measurement window (zero when it never started).
+CpuTime supervise(const std::vector<RunTarget>& targets, const RunConfig& cfg, std::size_t phase_index,
+                  std::stop_token stop, const Clock& clock, const SnapshotFn& on_snapshot, PhaseSync& sync) {
+  const PhaseTargets& members = cfg.phases[phase_index];
+  const std::size_t n = members.size();
+  const PhaseTiming& timing = sync.timing;
+  const auto interval = std::chrono::duration_cast<std::chrono::nanoseconds>(cfg.snapshot_interval).count();
+  std::vector<std::uint64_t> last_bytes(n, 0);
+  std::int64_t last_ns = timing.start_ns;
+  bool cpu_started = false;
+  CpuTime cpu0{};
+  for (;;) {
+    const std::int64_t now = clock.now_ns();
+    if (!cpu_started && now >= timing.measure_ns) {
+      cpu_started = true;
+      cpu0 = process_cpu();
+    }
+    if (now >= timing.end_ns || stop.stop_requested() || sync.finished.load(std::memory_order_acquire) == n)
+      break;
+    if (on_snapshot && now - last_ns >= interval / 2) {  // not at t=0: a rate needs an interval
+      Snapshot s{phase_index, cfg.phases.size(), timing.start_ns, timing.measure_ns, timing.end_ns, {}};
+      const double dt = static_cast<double>(now - last_ns) / 1e9;
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto b = sync.live[i].bytes.load(std::memory_order_relaxed);
+        s.targets.push_back(
+            {targets[members[i]].label, b, dt > 0 ? static_cast<double>(b - last_bytes[i]) / 1e6 / dt : 0.0});
+        last_bytes[i] = b;
+      }
+      last_ns = now;
+      on_snapshot(s);
+    }
+    std::int64_t next = now + interval;
+    if (!cpu_started) next = std::min(next, timing.measure_ns);
+    sleep_until(clock, std::min(next, timing.end_ns), stop);
+  }
+  if (!cpu_started) return {};
+  const CpuTime cpu1 = process_cpu();
+  return {cpu1.user_s - cpu0.user_s, cpu1.sys_s - cpu0.sys_s};
+}
+
 /// One phase: start the workers behind a latch, sample progress, join, collect.
 PhaseResult run_phase(const std::vector<RunTarget>& targets, const RunConfig& cfg, std::size_t phase_index,
                       std::stop_token stop, const Clock& clock, const SnapshotFn& on_snapshot) {
@@ -59,93 +159,28 @@ PhaseResult run_phase(const std::vector<RunTarget>& targets, const RunConfig& cf
   result.targets = members;
   result.per_target.resize(n);
   result.window_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(job.runtime).count();
-  auto live = std::make_unique<LiveCounters[]>(n);
-  std::atomic<std::size_t> finished{0};
-  PhaseTiming timing;
-  Latch ready(static_cast<std::ptrdiff_t>(n));
-  Latch go(1);
-  std::stop_source phase_stop;
-  std::stop_callback forward(stop, [&phase_stop] { phase_stop.request_stop(); });
+  PhaseSync sync(n);
+  std::stop_callback forward(stop, [&sync] { sync.stop.request_stop(); });
 
   std::vector<std::jthread> threads;
   threads.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < n; ++i)
     threads.emplace_back([&, i] {
-      const RunTarget& t = targets[members[i]];
-      TargetResult& r = result.per_target[i];
-      r.target = members[i];
-      AlignedBytes buffers;
-      std::unique_ptr<Engine> engine;
-      WorkerSetup setup;
-      try {
-        const auto region = resolve_region(job, t.size_bytes, t.logical_block);
-        if (!region.region) throw TargetError(region.error, EINVAL);
-        setup = {job, *region.region, t.logical_block, job.seed * 0x9e3779b97f4a7c15ULL + members[i] + 1};
-        const std::size_t bytes = static_cast<std::size_t>(job.queue_depth) * job.block_size;
-        // Filling big buffers takes a while: a stop request ends it, and this worker then runs nothing.
-        buffers = alloc_io_buffers(bytes, 4096, setup.seed, phase_stop.get_token());
-        if (buffers) engine = factory->make({t.fd, job.queue_depth, {buffers.get(), bytes}, job.block_size});
-      } catch (const std::bad_alloc&) {
-        r.error = "cannot allocate " + format_size(std::uint64_t{job.queue_depth} * job.block_size) +
-                  " of I/O buffers";
-      } catch (const std::exception& e) {
-        r.error = e.what();
-      }
-      ready.count_down();
-      go.wait();
-      if (engine) {
-        auto outcome =
-            run_worker(*engine, {buffers.get(), static_cast<std::size_t>(job.queue_depth) * job.block_size},
-                       setup, timing, clock, phase_stop.get_token(), &live[i]);
-        r.stats = std::move(outcome.stats);
-        if (outcome.error) r.error = std::move(outcome.error_message);
-      }
-      finished.fetch_add(1, std::memory_order_release);
+      phase_worker(targets[members[i]], members[i], job, *factory, clock, sync, &sync.live[i],
+                   result.per_target[i]);
     });
-  }
 
   // Start together: every worker has its engine and buffers before the clock starts.
-  ready.wait();
-  timing.start_ns = clock.now_ns();
-  timing.measure_ns =
-      timing.start_ns + std::chrono::duration_cast<std::chrono::nanoseconds>(job.ramp).count();
-  timing.end_ns = timing.measure_ns + result.window_ns;
-  go.count_down();
+  sync.ready.wait();
+  sync.timing.start_ns = clock.now_ns();
+  sync.timing.measure_ns =
+      sync.timing.start_ns + std::chrono::duration_cast<std::chrono::nanoseconds>(job.ramp).count();
+  sync.timing.end_ns = sync.timing.measure_ns + result.window_ns;
+  sync.go.count_down();
 
-  const auto interval = std::chrono::duration_cast<std::chrono::nanoseconds>(cfg.snapshot_interval).count();
-  std::vector<std::uint64_t> last_bytes(n, 0);
-  std::int64_t last_ns = timing.start_ns;
-  bool cpu_started = false;
-  CpuTime cpu0{};
-  for (;;) {
-    const std::int64_t now = clock.now_ns();
-    if (!cpu_started && now >= timing.measure_ns) {
-      cpu_started = true;
-      cpu0 = process_cpu();
-    }
-    if (now >= timing.end_ns || stop.stop_requested() || finished.load(std::memory_order_acquire) == n) break;
-    if (on_snapshot && now - last_ns >= interval / 2) {  // not at t=0: a rate needs an interval
-      Snapshot s{phase_index, cfg.phases.size(), timing.start_ns, timing.measure_ns, timing.end_ns, {}};
-      const double dt = static_cast<double>(now - last_ns) / 1e9;
-      for (std::size_t i = 0; i < n; ++i) {
-        const auto b = live[i].bytes.load(std::memory_order_relaxed);
-        s.targets.push_back(
-            {targets[members[i]].label, b, dt > 0 ? static_cast<double>(b - last_bytes[i]) / 1e6 / dt : 0.0});
-        last_bytes[i] = b;
-      }
-      last_ns = now;
-      on_snapshot(s);
-    }
-    std::int64_t next = now + interval;
-    if (!cpu_started) next = std::min(next, timing.measure_ns);
-    sleep_until(clock, std::min(next, timing.end_ns), stop);
-  }
-  if (cpu_started) {
-    const CpuTime cpu1 = process_cpu();
-    result.cpu = {cpu1.user_s - cpu0.user_s, cpu1.sys_s - cpu0.sys_s};
-  }
+  result.cpu = supervise(targets, cfg, phase_index, stop, clock, on_snapshot, sync);
   result.complete = !stop.stop_requested();
-  phase_stop.request_stop();
+  sync.stop.request_stop();
   for (auto& t : threads) t.join();
   return result;
 }

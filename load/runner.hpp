@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "load/clock.hpp"
+#include "load/engine.hpp"
 #include "load/job.hpp"
 #include "load/phases.hpp"
 #include "load/stats.hpp"
@@ -26,7 +27,7 @@ struct RunTarget {
 
 struct RunConfig {
   JobSpec job;
-  std::string engine = "uring";  ///< a name from engine_table(), already chosen
+  std::string engine{default_engine()};  ///< a name from engine_table(), already chosen
   std::vector<PhaseTargets> phases;
   std::chrono::milliseconds snapshot_interval{500};
 };

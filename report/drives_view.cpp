@@ -106,9 +106,9 @@ std::string render_drives_text(const ViewInput& in) {
                                           : "-";
     std::string name = topology::disk_model(d.vendor, d.model);
     if (name.empty()) name = d.usb_name.value_or("");
-    rows.push_back({d.dev, d.size_bytes ? format_size(*d.size_bytes) : "-", d.transport, dash(d.port_path),
-                    speed, proto, d.queue_depth ? std::to_string(*d.queue_depth) : "-", ctrl,
-                    d.connector ? d.connector->id : "-",
+    rows.push_back({d.dev, d.size_bytes ? format_disk_size(*d.size_bytes) : "-", d.transport,
+                    dash(d.port_path), speed, proto, d.queue_depth ? std::to_string(*d.queue_depth) : "-",
+                    ctrl, d.connector ? d.connector->id : "-",
                     name.empty() ? "-" : topology::display_string(name)});
     auto n = drive_notes(d);
     notes.insert(notes.end(), n.begin(), n.end());

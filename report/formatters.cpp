@@ -20,7 +20,7 @@ std::string format_pcie_link(const topology::PcieLink& l) {
   return out;
 }
 
-std::string format_size(std::uint64_t bytes) {
+std::string format_disk_size(std::uint64_t bytes) {
   static constexpr const char* kUnits[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
   if (bytes < 1000) return fmt::format("{} B", bytes);
   double v = static_cast<double>(bytes);

@@ -19,7 +19,7 @@ std::string format_pcie_link(const topology::PcieLink& l);
 /// "2.5", "5", "8", "16": GT/s without trailing zeros.
 std::string format_gts(double gts);
 /// Disk size in decimal units as drive vendors label them: "500.1 GB", "2.0 TB", "16.0 GB", "512 B".
-std::string format_size(std::uint64_t bytes);
+std::string format_disk_size(std::uint64_t bytes);
 /// Mb/s without trailing zeros: "1.5", "12", "480", "5000".
 std::string format_mbps(double mbps);
 /// "back upper left", "front center right, dock", "" when nothing is known.

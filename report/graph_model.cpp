@@ -264,7 +264,7 @@ class GraphBuilder {
   void drive(Vertex v, const topology::UsbDeviceInfo* usb) {
     const auto& b = t_[v].as<topology::BlockInfo>();
     GraphNode g{b.name, "drive", {b.name}, {"cylinder", "filled", palette::kOtherDrive, "", 1}, "", ""};
-    if (b.size_bytes) g.lines.front() += "  " + format_size(*b.size_bytes);
+    if (b.size_bytes) g.lines.front() += "  " + format_disk_size(*b.size_bytes);
     if (auto m = topology::disk_model(b.vendor, b.model); !m.empty()) g.lines.push_back(m);
     if (usb) {
       const auto proto = storage_of(v);

@@ -56,7 +56,7 @@ std::string job_line(const LoadReportInput& in) {
   const auto& j = in.job;
   std::string mix = j.pattern == load::Pattern::RandRW ? fmt::format(" ({}% reads)", j.rwmix_read) : "";
   return fmt::format("{}{} {} qd{}, {:g} s per phase after {:g} s ramp, engine {}",
-                     load::to_string(j.pattern), mix, load::format_size(j.block_size), j.queue_depth,
+                     load::to_string(j.pattern), mix, load::format_binary_size(j.block_size), j.queue_depth,
                      static_cast<double>(j.runtime.count()) / 1e3, static_cast<double>(j.ramp.count()) / 1e3,
                      in.engine);
 }

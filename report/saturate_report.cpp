@@ -30,7 +30,7 @@ std::string level_label(unsigned n) {
 }
 
 std::string pass_title(const SaturatePass& p) {
-  return fmt::format("{} {} qd{}", p.pattern, load::format_size(p.bs), p.qd);
+  return fmt::format("{} {} qd{}", p.pattern, load::format_binary_size(p.bs), p.qd);
 }
 
 std::string cell(const std::optional<double>& v, int digits = 1) {

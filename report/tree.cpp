@@ -200,7 +200,7 @@ class TreeWriter {
 
   std::string block_line(const topology::BlockInfo& b, std::optional<Vertex> scsi) const {
     std::vector<std::string> parts{b.name};
-    if (b.size_bytes) parts.push_back(format_size(*b.size_bytes));
+    if (b.size_bytes) parts.push_back(format_disk_size(*b.size_bytes));
     if (!b.usb) parts.push_back(b.transport.empty() ? "unknown transport" : b.transport);
     if (scsi) {
       const auto& s = t_[*scsi].as<topology::ScsiDeviceInfo>();

@@ -45,7 +45,7 @@ std::string protocol_reason(const WatchEvent& e) {
 
 std::string render_watch_text(const WatchEvent& e, const TextStyle& style) {
   std::string out;
-  const std::string size = e.size_bytes && *e.size_bytes ? ", " + format_size(*e.size_bytes) : "";
+  const std::string size = e.size_bytes && *e.size_bytes ? ", " + format_disk_size(*e.size_bytes) : "";
   if (e.action == "remove") {
     out += fmt::format("- {} removed{}{}\n", e.drive, e.connector_text.empty() ? "" : " from ",
                        e.connector_text);

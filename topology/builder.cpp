@@ -40,40 +40,41 @@ Node* TopologyBuilder::get(std::string_view syspath) {
   return it == index_.end() ? nullptr : &pending_[it->second].node;
 }
 
-Topology TopologyBuilder::finish(std::vector<Diagnostic>& diagnostics) && {
-  Topology t;
+TopologyBuilder::Forest TopologyBuilder::forest(std::vector<Diagnostic>& diagnostics) const {
   const std::size_t n = pending_.size();
-  std::vector<std::vector<std::size_t>> kids(n);
-  std::vector<std::size_t> roots;
+  Forest f{std::vector<std::vector<std::size_t>>(n), {}};
   for (std::size_t i = 0; i < n; ++i) {
     const auto& p = pending_[i];
     if (p.parent) {
       if (auto it = index_.find(*p.parent); it != index_.end() && it->second != i) {
-        kids[it->second].push_back(i);
+        f.kids[it->second].push_back(i);
         continue;
       }
       diagnostics.push_back(
           {Severity::Warning, p.node.syspath(), "parent " + *p.parent + " was not scanned; shown as a root"});
     }
-    roots.push_back(i);
+    f.roots.push_back(i);
   }
 
   auto by_name = [&](std::size_t a, std::size_t b) {
     return name_less(basename(pending_[a].node.syspath()), basename(pending_[b].node.syspath()));
   };
-  for (auto& k : kids) std::sort(k.begin(), k.end(), by_name);
-  std::sort(roots.begin(), roots.end(), [&](std::size_t a, std::size_t b) {
+  for (auto& k : f.kids) std::sort(k.begin(), k.end(), by_name);
+  std::sort(f.roots.begin(), f.roots.end(), [&](std::size_t a, std::size_t b) {
     const bool ba = pending_[a].node.kind == NodeKind::Block, bb = pending_[b].node.kind == NodeKind::Block;
     if (ba != bb) return bb;  // USB / PCI trees first, stand-alone disks after
     return name_less(basename(pending_[a].node.syspath()), basename(pending_[b].node.syspath()));
   });
+  return f;
+}
 
+void TopologyBuilder::place(Topology& t, const Forest& f) {
   // Lay out vertices depth-first so vertex numbers, and with them every traversal, are deterministic.
   // All vertices are allocated at once (no reallocation of the vertex vector while placing), then filled.
-  t.g_ = Graph(n);
+  t.g_ = Graph(pending_.size());
   Vertex next = 0;
-  std::function<void(std::size_t, std::optional<Vertex>)> place = [&](std::size_t i,
-                                                                      std::optional<Vertex> up) {
+  std::function<void(std::size_t, std::optional<Vertex>)> place_below = [&](std::size_t i,
+                                                                            std::optional<Vertex> up) {
     auto& p = pending_[i];
     const Vertex v = next++;
     t.g_[v] = std::move(p.node);
@@ -81,9 +82,9 @@ Topology TopologyBuilder::finish(std::vector<Diagnostic>& diagnostics) && {
       boost::add_edge(*up, v, p.link, t.g_);
     else
       t.roots_.push_back(v);
-    for (auto k : kids[i]) place(k, v);
+    for (auto k : f.kids[i]) place_below(k, v);
   };
-  for (auto r : roots) place(r, std::nullopt);
+  for (auto r : f.roots) place_below(r, std::nullopt);
   // Nodes unreachable from a root (a parent cycle) are not placed: drop their unused, edge-less slots.
   while (boost::num_vertices(t.g_) > next) boost::remove_vertex(boost::num_vertices(t.g_) - 1, t.g_);
 
@@ -93,16 +94,20 @@ Topology TopologyBuilder::finish(std::vector<Diagnostic>& diagnostics) && {
     if (auto name = node_name(node); !name.empty()) t.by_name_.emplace(std::string(name), v);
   }
   t.controllers_ = of_kind(t, NodeKind::Controller);
+}
 
-  // Ports learn the speed of the bus they sit on from their hub.
+/// Ports learn the speed of the bus they sit on from their hub.
+void TopologyBuilder::learn_port_speeds(Topology& t) {
   for (Vertex v : of_kind(t, NodeKind::Port)) {
     auto& port = t.g_[v].as<PortInfo>();
     if (port.hub_speed) continue;
     if (auto hub = parent(t, v); hub)
       if (const auto* dev = t.g_[*hub].get_if<UsbDeviceInfo>()) port.hub_speed = dev->speed;
   }
+}
 
-  // Connectors: a port and its peer form one physical connector.
+/// Connectors: a port and its peer form one physical connector.
+void TopologyBuilder::pair_connectors(Topology& t) {
   std::vector<bool> used(boost::num_vertices(t.g_), false);
   auto is_usb3 = [&](Vertex port) {
     const auto& info = t.g_[port].as<PortInfo>();
@@ -133,8 +138,10 @@ Topology TopologyBuilder::finish(std::vector<Diagnostic>& diagnostics) && {
     c.controller = controller_of(t, main_side).value_or(main_side);
     t.connectors_.push_back(std::move(c));
   }
+}
 
-  // Hub halves: the devices on the two sides of one connector are the USB2 and USB3 halves of one hub.
+/// Hub halves: the devices on the two sides of one connector are the USB2 and USB3 halves of one hub.
+void TopologyBuilder::pair_hub_halves(Topology& t) {
   for (const auto& c : t.connectors_) {
     if (!c.usb2_port || !c.usb3_port) continue;
     auto a = children(t, *c.usb2_port), b = children(t, *c.usb3_port);
@@ -143,6 +150,14 @@ Topology TopologyBuilder::finish(std::vector<Diagnostic>& diagnostics) && {
     t.g_[a.front()].as<UsbDeviceInfo>().hub_peer = t.g_[b.front()].syspath();
     t.g_[b.front()].as<UsbDeviceInfo>().hub_peer = t.g_[a.front()].syspath();
   }
+}
+
+Topology TopologyBuilder::finish(std::vector<Diagnostic>& diagnostics) && {
+  Topology t;
+  place(t, forest(diagnostics));
+  learn_port_speeds(t);
+  pair_connectors(t);
+  pair_hub_halves(t);
   return t;
 }
 

@@ -32,6 +32,18 @@ class TopologyBuilder {
     std::optional<std::string> parent;
     Link link;
   };
+  /// The added nodes as a forest: each node's children and the roots, in the order they are laid out.
+  struct Forest {
+    std::vector<std::vector<std::size_t>> kids;
+    std::vector<std::size_t> roots;
+  };
+  Forest forest(std::vector<Diagnostic>& diagnostics) const;
+  /// Move the nodes into `t` depth-first (deterministic vertex numbers) and index them.
+  void place(Topology& t, const Forest& f);
+  static void learn_port_speeds(Topology& t);
+  static void pair_connectors(Topology& t);
+  static void pair_hub_halves(Topology& t);
+
   std::vector<Pending> pending_;
   std::map<std::string, std::size_t, std::less<>> index_;
 };

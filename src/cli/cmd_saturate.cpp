@@ -1,30 +1,25 @@
 // `usbsat saturate`: measure groups of drives that share a node (alone, 2, 4 at once) and name the link that
-// limits them. The orchestration lives in src/saturate.{hpp,cpp}; this file is the command's linear steps.
-#include <unistd.h>
-
+// limits them. The orchestration lives in src/analysis/saturate (saturate.hpp), the session shared with
+// `load` in src/cli/load_session.hpp; this file is the command's linear steps.
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
-#include <cmath>
+#include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <set>
+#include <map>
 #include <stop_token>
 
 #include "load/buffer.hpp"
 #include "load/engine.hpp"
-#include "load/errors.hpp"
 #include "load/job.hpp"
 #include "load/runner.hpp"
-#include "load/target.hpp"
-#include "report/line_printer.hpp"
 #include "report/saturate_report.hpp"
 #include "src/analysis/common/usb_drives.hpp"
 #include "src/analysis/saturate/saturate.hpp"
 #include "src/cli/cmd_saturate.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
+#include "src/cli/load_session.hpp"
 #include "src/cli/saturate_input.hpp"
-#include "src/cli/signal_stop.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
 #include "topology/escape.hpp"
@@ -40,6 +35,113 @@ constexpr std::string_view kNothingToMeasure =
     "  usbsat saturate --group NAME=/dev/sdX,/dev/sdY[@CAP]   (CAP e.g. 40M or 400MB/s; repeat --group for "
     "more groups)\n";
 
+/// Step 1's result: the settings (the job with --qd in it, validated once), the forced tolerance and the
+/// declared groups; `error` is the usage error.
+struct SaturateArgs {
+  analysis::saturate::SaturateSettings settings;
+  std::uint64_t buffer_limit = 0;
+  std::optional<double> tolerance;
+  std::vector<analysis::common::GroupSpec> specs;
+  std::string error;
+};
+
+SaturateArgs parse_saturate_args(const SaturateOptions& o) {
+  SaturateArgs a;
+  auto bad = [&](std::string e) {
+    a.error = std::move(e);
+    return a;
+  };
+  auto& settings = a.settings;
+  JobOptions job = o.job;
+  settings.qd_given = o.job.qd != 0;
+  if (!settings.qd_given) job.qd = analysis::saturate::kQueuedQueueDepth;  // the deepest a group may get
+  auto parsed = parse_job(job);
+  if (!parsed.error.empty()) return bad(parsed.error);
+  settings.job = parsed.job;
+  a.buffer_limit = parsed.buffer_limit;
+  settings.repeat = o.repeat;
+  settings.passes = {{settings.job.pattern, settings.job.block_size}};
+  if (o.random_pass) settings.passes.push_back({load::Pattern::RandRead, 4096});
+  if (!(o.tolerance >= 0 && o.tolerance <= 0.5))  // CLI11's range lets NaN through
+    return bad("--tolerance " + std::to_string(o.tolerance) +
+               " is out of range: give 0 (from the noise) to 0.5");
+  if (o.tolerance > 0) a.tolerance = o.tolerance;
+
+  std::string group_error;
+  auto parsed_groups = analysis::common::parse_group_specs(o.groups, &group_error);
+  if (!parsed_groups) return bad(group_error);
+  a.specs = std::move(*parsed_groups);
+  for (const auto& g : a.specs)
+    if (auto e = named_twice_error(g.paths, "drive")) return bad("group '" + g.name + "': " + *e);
+  if (!a.specs.empty() && !o.devices.empty())
+    return bad("name the drives inside --group, not as extra arguments");
+  return a;
+}
+
+/// Step 2 on this system: the USB drives grouped by the nodes they share. Returns an exit code when there is
+/// nothing to measure here (already printed) or a named device is not a USB drive (usage error).
+std::optional<int> plan_usb_drives(const SaturateOptions& o, const GlobalOptions& global,
+                                   const SaturateArgs& a, const topology::Topology& t, const NoteFn& note,
+                                   analysis::saturate::SaturatePlan& plan) {
+  const auto usb = analysis::common::usb_drives_with_media(t);
+  for (const auto& d : o.devices) {
+    const bool found =
+        std::any_of(usb.begin(), usb.end(), [&](const auto& u) { return d == u.name || d == u.devnode; });
+    if (!found)
+      return fail(global, kExitUsage, "saturate",
+                  "'" + d + "' is not a USB drive; to measure any block device or file use --group NAME=" +
+                      d + ",...");
+  }
+  if (usb.empty()) {
+    // Nothing failed: there is just nothing to measure here. Exit 0 (src/README.md, "usbsat saturate").
+    if (global.json)
+      std::fputs(report::render_saturate_json(build_report(plan, a.settings, nullptr, &t)).c_str(), stdout);
+    std::fputs(std::string(kNothingToMeasure).c_str(), stderr);
+    return kExitOk;
+  }
+  plan = analysis::saturate::plan_topology(t, o.devices, a.settings.forced_qd());
+  if (plan.groups.empty())
+    note(plan.notes.empty() ? "no two USB drives share a node: nothing to measure (use --group to measure "
+                              "drives you choose)"
+                            : plan.notes.front() + ": nothing to measure");
+  return std::nullopt;
+}
+
+/// Step 3: every group at the depth the engine really keeps in flight (sync: 1), said once on stderr.
+void apply_engine_depth(const load::EngineChoice& engine, analysis::saturate::SaturatePlan& plan,
+                        const NoteFn& note) {
+  bool lowered = false;
+  for (auto& g : plan.groups) {
+    const unsigned qd = effective_queue_depth(engine, g.qd);
+    if (qd == g.qd) continue;
+    if (!lowered) note(lowered_depth_note(engine, g.qd));
+    lowered = true;
+    g.qd = qd;
+    g.qd_reason = "the " + engine.name + " engine keeps one I/O in flight";
+  }
+}
+
+/// The usage error when the I/O buffers of the largest phase of any group exceed the limit (the passes run
+/// one after the other), nullopt when they fit.
+std::optional<std::string> check_plan_buffers(const analysis::saturate::SaturatePlan& plan,
+                                              const SaturateArgs& a) {
+  for (const auto& g : plan.groups) {
+    const unsigned at_once = g.levels.empty() ? 1u : *std::max_element(g.levels.begin(), g.levels.end());
+    for (const auto& pass : a.settings.passes)
+      if (auto e = load::check_buffer_memory(pass.block_size, g.qd, at_once, a.buffer_limit)) return e;
+  }
+  return std::nullopt;
+}
+
+/// Every drive of the plan once, in plan order (a drive may be in several groups).
+std::vector<std::string> plan_paths(const analysis::saturate::SaturatePlan& plan) {
+  std::vector<std::string> paths;
+  for (const auto& g : plan.groups)
+    for (const auto& d : g.drives)
+      if (std::find(paths.begin(), paths.end(), d.path) == paths.end()) paths.push_back(d.path);
+  return paths;
+}
+
 }  // namespace
 
 void bind_saturate_options(CLI::App& sub, SaturateOptions& o) {
@@ -47,14 +149,14 @@ void bind_saturate_options(CLI::App& sub, SaturateOptions& o) {
                  "NAME=/dev/a,/dev/b,...[@CAP]: drives or files sharing one node, optional capacity (40M, "
                  "400MB/s; MB = 10^6 B); repeatable. Without it: the USB drives of this system")
       ->allow_extra_args(false);
-  sub.add_option("--pattern", o.pattern, "read|randread")
+  sub.add_option("--pattern", o.job.pattern, "read|randread")
       ->check(CLI::IsMember({"read", "randread"}))
       ->capture_default_str();
-  sub.add_option("--bs", o.bs, "Block size: 4k, 128k, 1m or bytes")->capture_default_str();
-  sub.add_option("--qd", o.qd, "Queue depth per drive (default: 1 for BOT, 32 for UAS and unknown)")
+  sub.add_option("--bs", o.job.bs, "Block size: 4k, 128k, 1m or bytes")->capture_default_str();
+  sub.add_option("--qd", o.job.qd, "Queue depth per drive (default: 1 for BOT, 32 for UAS and unknown)")
       ->check(CLI::Range(1, 1024));
-  sub.add_option("--runtime", o.runtime_s, "Measured seconds per phase")->capture_default_str();
-  sub.add_option("--ramp", o.ramp_s, "Seconds before each phase's measurement starts (excluded)")
+  sub.add_option("--runtime", o.job.runtime_s, "Measured seconds per phase")->capture_default_str();
+  sub.add_option("--ramp", o.job.ramp_s, "Seconds before each phase's measurement starts (excluded)")
       ->capture_default_str();
   sub.add_option("--repeat", o.repeat, "Runs of each phase; the spread sets the verdict's tolerance")
       ->check(CLI::Range(1, 100))
@@ -66,7 +168,7 @@ void bind_saturate_options(CLI::App& sub, SaturateOptions& o) {
   sub.add_option("--tolerance", o.tolerance, "Verdict tolerance as a fraction (default: from the noise)")
       ->check(CLI::Range(0.0, 0.5));
   sub.add_flag("--dry-run", o.dry_run, "Print the groups and the phases that would run; measure nothing");
-  sub.add_option("--max-buffer-memory", o.max_buffer_memory,
+  sub.add_option("--max-buffer-memory", o.job.max_buffer_memory,
                  "Limit on the I/O buffers (bs x qd x drives at once); at most this machine's memory")
       ->capture_default_str();
   sub.add_option("devices", o.devices, "Only these USB drives (sdb or /dev/sdb)");
@@ -75,81 +177,33 @@ void bind_saturate_options(CLI::App& sub, SaturateOptions& o) {
 static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   if (auto rc = refuse_recording(global, "saturate")) return *rc;
   const bool json = global.json;
-  auto note = [&](const std::string& s) {
+  const NoteFn note = [&](const std::string& s) {
     if (!global.quiet)
       fmt::print(stderr, "usbsat saturate: {}\n", topology::text_safe(s));  // paths are user text
   };
   auto usage = [&](const std::string& s) { return fail(global, kExitUsage, "saturate", s); };
 
-  // 1. The job and the groups: parse and validate before anything is scanned or opened.
-  analysis::saturate::SaturateSettings settings;
-  const auto bs = load::parse_size(o.bs);
-  if (!bs || *bs == 0 || *bs > UINT32_MAX)
-    return usage("bad block size '" + o.bs + "': give 512 to 64m, e.g. 128k");
-  if (auto e = load::set_durations(settings.job, o.runtime_s, o.ramp_s); !e.empty()) return usage(e);
-  const auto limit = load::parse_buffer_limit(o.max_buffer_memory, load::physical_memory());
-  if (!limit.error.empty()) return usage(limit.error);
-  settings.job.block_size = static_cast<std::uint32_t>(*bs);
-  settings.job.pattern = *load::parse_pattern(o.pattern);
-  if (const auto errs = load::validate(settings.job); !errs.empty()) return usage(errs.front());
-  settings.repeat = o.repeat;
-  settings.passes = {{settings.job.pattern, settings.job.block_size, std::nullopt}};
-  if (o.random_pass) settings.passes.push_back({load::Pattern::RandRead, 4096, std::nullopt});
-  const std::optional<unsigned> qd = o.qd ? std::optional<unsigned>(o.qd) : std::nullopt;
-  if (!(o.tolerance >= 0 && o.tolerance <= 0.5))  // CLI11's range lets NaN through
-    return usage("--tolerance " + std::to_string(o.tolerance) +
-                 " is out of range: give 0 (from the noise) to 0.5");
-  const std::optional<double> tolerance = o.tolerance > 0 ? std::optional<double>(o.tolerance) : std::nullopt;
-
-  std::string group_error;
-  const auto parsed = analysis::common::parse_group_specs(o.groups, &group_error);
-  if (!parsed) return usage(group_error);
-  const auto& specs = *parsed;
-  for (const auto& g : specs)
-    if (auto twice = load::find_named_twice(g.paths))
-      return usage("group '" + g.name + "': " + g.paths[twice->first] + " and " + g.paths[twice->second] +
-                   " are the same drive (named twice)");
-  if (!specs.empty() && !o.devices.empty())
-    return usage("name the drives inside --group, not as extra arguments");
+  // 1. The job (with --qd) and the groups: parse and validate before anything is scanned or opened.
+  auto a = parse_saturate_args(o);
+  if (!a.error.empty()) return usage(a.error);
+  auto& settings = a.settings;
 
   // 2. The plan: declared groups, or the USB drives of this system grouped by the nodes they share.
   analysis::saturate::SaturatePlan plan;
   std::optional<topology::ScanResult> scan;
-  if (!specs.empty()) {
-    plan = analysis::saturate::plan_declared(specs, qd);
+  if (!a.specs.empty()) {
+    plan = analysis::saturate::plan_declared(a.specs, settings.forced_qd());
   } else {
     scan = scan_for(global);
-    const auto& t = scan->topology;
-    const auto usb = analysis::common::usb_drives_with_media(t);
-    for (const auto& d : o.devices) {
-      const bool found =
-          std::any_of(usb.begin(), usb.end(), [&](const auto& u) { return d == u.name || d == u.devnode; });
-      if (!found)
-        return usage("'" + d + "' is not a USB drive; to measure any block device or file use --group NAME=" +
-                     d + ",...");
-    }
-    if (usb.empty()) {
-      // Nothing failed: there is just nothing to measure here. Exit 0 (src/README.md, "usbsat saturate").
-      if (json)
-        std::fputs(report::render_saturate_json(build_report(plan, settings, nullptr, &t)).c_str(), stdout);
-      std::fputs(std::string(kNothingToMeasure).c_str(), stderr);
-      return kExitOk;
-    }
-    plan = analysis::saturate::plan_topology(t, o.devices, qd);
-    if (plan.groups.empty())
-      note(plan.notes.empty() ? "no two USB drives share a node: nothing to measure (use --group to measure "
-                                "drives you choose)"
-                              : plan.notes.front() + ": nothing to measure");
+    if (auto rc = plan_usb_drives(o, global, a, scan->topology, note, plan)) return *rc;
   }
   const topology::Topology* topo = scan ? &scan->topology : nullptr;
 
-  // The I/O buffers of the largest phase of any group (the passes run one after the other).
-  for (const auto& g : plan.groups) {
-    const unsigned at_once = g.levels.empty() ? 1u : *std::max_element(g.levels.begin(), g.levels.end());
-    for (const auto& pass : settings.passes)
-      if (auto e = load::check_buffer_memory(pass.block_size, pass.qd.value_or(g.qd), at_once, limit.bytes))
-        return usage(*e);
-  }
+  // 3. The engine: io_uring unless unavailable (then sync, with a one-line notice), and the depth it keeps.
+  const auto engine = choose_run_engine(o.engine, note);
+  settings.engine = engine.name;
+  apply_engine_depth(engine, plan, note);
+  if (auto e = check_plan_buffers(plan, a)) return usage(*e);
 
   if (o.dry_run || plan.groups.empty()) {
     auto r = build_report(plan, settings, nullptr, topo);
@@ -159,73 +213,35 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
     return kExitOk;
   }
 
-  // 3. The engine: io_uring unless unavailable (then sync, with a one-line notice).
-  const auto engine = load::choose_engine(o.engine);
-  if (!engine.notice.empty()) note(engine.notice);
-  settings.engine = engine.name;
-
   // 4. Open every drive once, read-only (saturate never writes). One that cannot be opened is recorded and
   //    left out; the rest are measured.
-  std::vector<load::OpenedTarget> opened;
-  std::map<std::string, load::RunTarget> targets;
-  std::vector<report::LoadDiagnostic> diags;
-  bool open_failed = false;
-  for (const auto& g : plan.groups)
-    for (const auto& d : g.drives) {
-      if (targets.contains(d.path) ||
-          std::any_of(diags.begin(), diags.end(), [&](const auto& x) { return x.target == d.path; }))
-        continue;
-      try {
-        auto ot = load::open_target(d.path, {load::Access::ReadOnly, true, false});
-        if (!ot.notice.empty()) {
-          diags.push_back({"warning", d.path, ot.notice});
-          note(d.path + ": " + ot.notice);
-        }
-        targets.emplace(d.path,
-                        load::RunTarget{d.path, ot.fd.get(), ot.info.size_bytes, ot.info.logical_block});
-        opened.push_back(std::move(ot));
-      } catch (const load::TargetError& e) {
-        diags.push_back({"error", d.path, e.reason});
-        note(e.what());
-        open_failed = true;
-      }
-    }
-  if (targets.empty())
+  const auto open = open_targets(plan_paths(plan), false, false, note);
+  if (open.targets.empty())
     return fail(global, kExitEnvironment, "saturate", "cannot run the load: no drive could be opened",
-                as_diagnostics(diags));
+                as_diagnostics(open.diags));
+  std::map<std::string, load::RunTarget> targets;
+  for (const auto& t : open.targets) targets.emplace(t.label, t);
 
   // 5. Measure; SIGINT/SIGTERM stop promptly and the finished phases are still reported.
-  std::stop_source stop;
   analysis::saturate::SaturateMeasurement m;
-  bool interrupted = false;
-  {
-    SignalStop signals(stop);
-    const Terminal progress_terminal = terminal_for(kStderrFd, global.no_color);
-    const bool live = !json && !global.quiet && progress_terminal.smart;
-    report::LinePrinter printer(live, progress_terminal.width);
-    const load::Clock clock;
-    analysis::saturate::StepSnapshotFn on_snapshot;
-    if (live)
-      on_snapshot = [&](const analysis::saturate::StepInfo& st, const load::Snapshot& s) {
-        const std::string label = st.what + (settings.passes.size() > 1 ? " " + st.pass : "");
-        std::fputs(printer
-                       .status(report::format_saturate_progress(st.group, label, st.index, st.count, s,
-                                                                clock.now_ns()))
-                       .c_str(),
-                   stderr);
-        std::fflush(stderr);
-      };
-    const analysis::saturate::PhaseRunner runner =
-        [&clock](const std::vector<load::RunTarget>& t, const load::RunConfig& c, std::stop_token st,
-                 const load::SnapshotFn& f) { return load::run_load(t, c, st, clock, f); };
-    m = analysis::saturate::measure(plan, targets, settings, runner, stop.get_token(), on_snapshot);
-    std::fputs(printer.finish().c_str(), stderr);
-    interrupted = signals.signalled() || m.interrupted;
-  }
+  const bool signalled =
+      run_interruptible(global, [&](std::stop_token stop, const load::Clock& clock, const StatusFn& status) {
+        analysis::saturate::StepSnapshotFn on_snapshot;
+        if (status)
+          on_snapshot = [&](const analysis::saturate::StepInfo& st, const load::Snapshot& s) {
+            const std::string label = st.what + (settings.passes.size() > 1 ? " " + st.pass : "");
+            status(report::format_saturate_progress(st.group, label, st.index, st.count, s, clock.now_ns()));
+          };
+        const analysis::saturate::PhaseRunner runner =
+            [&clock](const std::vector<load::RunTarget>& t, const load::RunConfig& c, std::stop_token st,
+                     const load::SnapshotFn& f) { return load::run_load(t, c, st, clock, f); };
+        m = analysis::saturate::measure(plan, targets, settings, runner, stop, on_snapshot);
+      });
+  const bool interrupted = signalled || m.interrupted;
 
   // 6. Judge each group and pass, render.
-  auto r = build_report(plan, settings, &m, topo, tolerance);
-  r.diagnostics = diags;
+  auto r = build_report(plan, settings, &m, topo, a.tolerance);
+  r.diagnostics = open.diags;
   r.interrupted = interrupted;
   r.style = terminal_for(kStdoutFd, global.no_color).style();
   const std::string out = json ? report::render_saturate_json(r) : report::render_saturate_text(r);
@@ -233,7 +249,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   std::fflush(stdout);
 
   if (interrupted) return kExitInterrupted;
-  bool failed = open_failed;
+  bool failed = open.failed;
   for (const auto& f : m.failures) failed |= !f.empty();
   return failed ? kExitPartial : kExitOk;
 }

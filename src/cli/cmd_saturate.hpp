@@ -6,24 +6,21 @@
 
 #include "load/engine.hpp"
 #include "src/cli/command.hpp"
+#include "src/cli/load_session.hpp"
 
 namespace usbsat::cli {
 
-/// `usbsat saturate`: groups, job and passes (parsed further in cmd_saturate.cpp / src/saturate.hpp).
+/// `usbsat saturate`: groups, job and passes (parsed further in cmd_saturate.cpp).
 struct SaturateOptions {
   std::vector<std::string> groups;  ///< `NAME=/dev/a,/dev/b[@CAP]`, repeatable; none = USB topology
-  std::string pattern = "read";     ///< read|randread
-  std::string bs = "128k";
-  unsigned qd = 0;           ///< 0: by protocol (BOT 1, UAS/unknown 32)
-  double runtime_s = 5;      ///< measured seconds per phase
-  double ramp_s = 1;         ///< unmeasured seconds before each phase's window
+  /// pattern (read|randread), bs, runtime, ramp, buffer limit; job.qd 0: by protocol (BOT 1, UAS/unknown 32)
+  JobOptions job{"read", "128k", 0, 5, 1};
   unsigned repeat = 1;       ///< runs of each phase (spread -> tolerance)
   bool random_pass = false;  ///< also a 4 KiB random-read pass
   std::string engine{load::default_engine()};
-  bool dry_run = false;                    ///< print groups and phases, measure nothing
-  double tolerance = 0;                    ///< force the verdict tolerance (fraction); 0: derive from noise
-  std::vector<std::string> devices;        ///< restrict the USB drives to these
-  std::string max_buffer_memory = "256m";  ///< limit on bs × qd × drives at once (size string)
+  bool dry_run = false;              ///< print groups and phases, measure nothing
+  double tolerance = 0;              ///< force the verdict tolerance (fraction); 0: derive from noise
+  std::vector<std::string> devices;  ///< restrict the USB drives to these
 };
 
 /// Add the options of `usbsat saturate` to `sub`, bound to `o`.

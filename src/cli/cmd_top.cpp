@@ -9,7 +9,6 @@
 #include <fstream>
 #include <set>
 #include <sstream>
-#include <stop_token>
 #include <thread>
 
 #include <fmt/format.h>
@@ -23,7 +22,7 @@
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
-#include "src/cli/signal_stop.hpp"
+#include "src/cli/load_session.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
 #include "topology/scan.hpp"
@@ -60,6 +59,21 @@ report::TopRow to_row(const analysis::top::NodeRate& r) {
   return row;
 }
 
+/// One screen (or JSON line) of the rates between two samples, on stdout.
+void print_frame(const GlobalOptions& global, const Terminal& term, bool refresh, unsigned i,
+                 const std::vector<analysis::top::TopNode>& nodes, const analysis::top::Sample& prev,
+                 const analysis::top::Sample& cur) {
+  report::TopFrame frame{topology::utc_now(topology::UtcFormat::Milliseconds), i, cur.t_s - prev.t_s, {}};
+  for (const auto& r : analysis::top::node_rates(nodes, prev, cur)) frame.rows.push_back(to_row(r));
+  std::string out;
+  if (global.json)
+    out = report::render_top_json(frame);
+  else
+    out = (refresh ? "\x1b[H\x1b[2J" : (i > 1 ? "\n" : "")) + report::render_top_text(frame, term.style());
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 void bind_top_options(CLI::App& sub, TopOptions& o) {
@@ -77,8 +91,13 @@ static int run_top(const TopOptions& o, const GlobalOptions& global) {
     return usage(fmt::format("--interval {} is out of range: give {} to {} seconds", o.interval_s,
                              kMinInterval, kMaxInterval));
   std::string group_error;
-  const auto specs = analysis::common::parse_group_specs(o.groups, &group_error);
+  auto specs = analysis::common::parse_group_specs(o.groups, &group_error);
   if (!specs) return usage(group_error);
+  for (auto& g : *specs) {  // named as `load` names its targets: existing block devices, each once
+    auto named = check_block_devices(g.paths);
+    if (!named.error.empty()) return usage("group '" + g.name + "': " + named.error);
+    g.paths = std::move(named.paths);
+  }
 
   // The nodes: the declared groups, then every resource on the USB drives' paths (one scan at the start).
   const auto scan = scan_for(global);
@@ -88,28 +107,20 @@ static int run_top(const TopOptions& o, const GlobalOptions& global) {
   std::set<std::string> devices;
   for (const auto& n : nodes) devices.insert(n.devices.begin(), n.devices.end());
 
-  std::stop_source stop;
-  const SignalStop signals(stop);
   const auto term = terminal_for(kStdoutFd, global.no_color);
   const bool refresh = term.smart && !global.json;
-  auto prev = sample(devices);
-  for (unsigned i = 1; o.count == 0 || i <= o.count; ++i) {
-    const double deadline = prev.t_s + o.interval_s;
-    while (!stop.stop_requested() && now_s() < deadline)
-      std::this_thread::sleep_for(std::chrono::duration<double>(std::min(0.05, deadline - now_s())));
-    if (stop.stop_requested()) break;
-    auto cur = sample(devices);
-    report::TopFrame frame{topology::utc_now(topology::UtcFormat::Milliseconds), i, cur.t_s - prev.t_s, {}};
-    for (const auto& r : analysis::top::node_rates(nodes, prev, cur)) frame.rows.push_back(to_row(r));
-    std::string out;
-    if (global.json)
-      out = report::render_top_json(frame);
-    else
-      out = (refresh ? "\x1b[H\x1b[2J" : (i > 1 ? "\n" : "")) + report::render_top_text(frame, term.style());
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    std::fflush(stdout);
-    prev = std::move(cur);
-  }
+  run_interruptible(global, [&](std::stop_token stop, const load::Clock&, const StatusFn&) {
+    auto prev = sample(devices);
+    for (unsigned i = 1; o.count == 0 || i <= o.count; ++i) {
+      const double deadline = prev.t_s + o.interval_s;
+      while (!stop.stop_requested() && now_s() < deadline)
+        std::this_thread::sleep_for(std::chrono::duration<double>(std::min(0.05, deadline - now_s())));
+      if (stop.stop_requested()) break;
+      auto cur = sample(devices);
+      print_frame(global, term, refresh, i, nodes, prev, cur);
+      prev = std::move(cur);
+    }
+  });
   return kExitOk;
 }
 

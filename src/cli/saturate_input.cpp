@@ -94,7 +94,7 @@ report::SaturateReport build_report(const analysis::saturate::SaturatePlan& plan
         }
         in.tolerance = tolerance;
         out.passes.push_back(
-            to_pass(analysis::saturate::attribute(in), settings.passes[pi], gm.qd, gm.complete));
+            to_pass(analysis::saturate::attribute(in), settings.passes[pi], g.qd, gm.complete));
       }
     }
     r.groups.push_back(std::move(out));

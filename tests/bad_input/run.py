@@ -212,6 +212,10 @@ class Fixtures:
         elif key == "IMG_LINK":
             v = os.path.join(self.tmp, "img-link")
             os.link(self.make("IMG"), v)
+        elif key == "LOOP":  # a loop device (over an unmounted image) and another path to it
+            _, v = self.image("loop", mount=False)
+        elif key == "LOOP_ALIAS":
+            v = self.make("LOOP").replace("/dev/", "/dev/./", 1)
         elif key == "HELD":
             v, loop = self.image("held", mount=False)
             holder = subprocess.Popen([sys.executable, "-c",

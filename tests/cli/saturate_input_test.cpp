@@ -252,7 +252,7 @@ TEST_CASE("random pass: a second pass per group with 4 KiB random reads") {
   }
   bed.bus_cap["a"] = 40;
   auto s = settings();
-  s.passes.push_back({load::Pattern::RandRead, 4096, std::nullopt});
+  s.passes.push_back({load::Pattern::RandRead, 4096});
   std::stop_source stop;
   const auto m = measure(plan, targets_for(plan), s, bed.runner(), stop.get_token());
   CHECK(bed.calls.size() == 6);

@@ -8,7 +8,7 @@
 
 using namespace usbsat::load;
 
-TEST_CASE("parse_size and format_size") {
+TEST_CASE("parse_size and format_binary_size") {
   struct Row {
     const char* text;
     std::optional<std::uint64_t> v;
@@ -31,10 +31,11 @@ TEST_CASE("parse_size and format_size") {
     CAPTURE(r.text);
     CHECK(parse_size(r.text) == r.v);
   }
-  CHECK(format_size(4096) == "4k");
-  CHECK(format_size(1 << 20) == "1m");
-  CHECK(format_size(1536) == "1536");
-  for (std::uint64_t v : {512ull, 4096ull, 131072ull, 3ull << 30}) CHECK(parse_size(format_size(v)) == v);
+  CHECK(format_binary_size(4096) == "4k");
+  CHECK(format_binary_size(1 << 20) == "1m");
+  CHECK(format_binary_size(1536) == "1536");
+  for (std::uint64_t v : {512ull, 4096ull, 131072ull, 3ull << 30})
+    CHECK(parse_size(format_binary_size(v)) == v);
 }
 
 TEST_CASE("parse_pattern round-trips and classifies") {

@@ -212,6 +212,16 @@ TEST_CASE("engine table and choice") {
   CHECK_FALSE(find_engine("libaio"));
   CHECK(choose_engine("null").name == "null");
   CHECK_THROWS(choose_engine("nope"));
+  // The table says which engines keep one I/O in flight before a run; their engines must agree.
+  for (const char* name : {"sync", "null"}) {
+    CAPTURE(name);
+    const auto* row = find_engine(name);
+    REQUIRE(row);
+    CHECK(row->make({-1, 4, {}, 0})->capabilities().synchronous == row->synchronous);
+    CHECK(choose_engine(name).synchronous == row->synchronous);
+  }
+  CHECK(find_engine("sync")->synchronous);
+  CHECK_FALSE(find_engine("null")->synchronous);
 }
 
 TEST_CASE("worker waits for a quarter of what the device holds, at least one") {

@@ -7,7 +7,7 @@
 using namespace usbsat::report;
 namespace tp = usbsat::topology;
 
-TEST_CASE("format_size: decimal units as drive labels use") {
+TEST_CASE("format_disk_size: decimal units as drive labels use") {
   struct Row {
     std::uint64_t bytes;
     const char* text;
@@ -15,7 +15,7 @@ TEST_CASE("format_size: decimal units as drive labels use") {
   for (const auto& r : {Row{0, "0 B"}, Row{999, "999 B"}, Row{1000, "1.0 kB"}, Row{16008609792, "16.0 GB"},
                         Row{1000204886016, "1.0 TB"}, Row{500107862016, "500.1 GB"},
                         Row{999950000000, "1.0 TB"}, Row{4000787030016, "4.0 TB"}})
-    CHECK(format_size(r.bytes) == r.text);
+    CHECK(format_disk_size(r.bytes) == r.text);
 }
 
 TEST_CASE("format_mbps, format_gts, format_pcie_link") {

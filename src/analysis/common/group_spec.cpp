@@ -41,6 +41,9 @@ std::optional<GroupSpec> parse_group_spec(std::string_view s, std::string* error
   for (auto p : split(rest, ',')) {
     p = topology::trim(p);
     if (p.empty()) return bad("an empty drive path in the list");
+    if (p.find('@') != std::string_view::npos)  // "/dev/y@40M@50M": two capacities, or an '@' in a path
+      return bad("'" + std::string(p) + "': a drive path cannot hold '@'; give one capacity, at the end (" +
+                 "NAME=/dev/a,/dev/b@40M)");
     if (std::find(g.paths.begin(), g.paths.end(), p) != g.paths.end())
       return bad("'" + std::string(p) + "' is named twice");
     g.paths.emplace_back(p);

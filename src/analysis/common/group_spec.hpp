@@ -23,8 +23,8 @@ inline constexpr double kMinGroupCapacity = 1e3;
 inline constexpr double kMaxGroupCapacity = 1e12;
 
 /// Parse one `--group` value; nullopt when the name is empty, fewer than two paths are given, a path is
-/// empty or repeated, or CAP is not a rate within [kMinGroupCapacity, kMaxGroupCapacity]. Then `*error`
-/// (when given) says which, in one sentence.
+/// empty, repeated or holds an '@' (a second @CAP), or CAP is not a rate within [kMinGroupCapacity,
+/// kMaxGroupCapacity]. Then `*error` (when given) says which, in one sentence.
 std::optional<GroupSpec> parse_group_spec(std::string_view s, std::string* error = nullptr);
 
 /// The usage error for a set of groups that cannot all be measured as given (two groups with one name),

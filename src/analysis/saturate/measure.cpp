@@ -25,41 +25,64 @@ std::size_t planned_steps(const SaturatePlan& plan, const SaturateSettings& sett
   return steps * settings.passes.size() * std::max(1u, settings.repeat);
 }
 
-SaturateMeasurement measure(const SaturatePlan& plan, const std::map<std::string, load::RunTarget>& targets,
-                            const SaturateSettings& settings, const PhaseRunner& run, std::stop_token stop,
-                            const StepSnapshotFn& on_snapshot) {
-  SaturateMeasurement out;
-  out.groups.assign(plan.groups.size(), std::vector<GroupPassMeasurement>(settings.passes.size()));
-  out.failures.resize(plan.groups.size());
-  const unsigned repeat = std::max(1u, settings.repeat);
-  const std::size_t steps = planned_steps(plan, settings);
-  std::size_t step = 0;
+namespace {
 
-  std::set<std::string> failed;                        // paths
-  std::map<std::string, std::string> failure_message;  // path -> first error
-  std::vector<std::map<std::string, std::vector<double>>> solo_cache(settings.passes.size());  // path -> MB/s
+/// One measurement of a plan: the state the steps share (failed drives, solo baselines, the step counter).
+class Measurement {
+ public:
+  Measurement(const SaturatePlan& plan, const std::map<std::string, load::RunTarget>& targets,
+              const SaturateSettings& settings, const PhaseRunner& run, std::stop_token stop,
+              const StepSnapshotFn& on_snapshot)
+      : plan_(plan),
+        targets_(targets),
+        settings_(settings),
+        run_(run),
+        stop_(std::move(stop)),
+        on_snapshot_(on_snapshot),
+        repeat_(std::max(1u, settings.repeat)),
+        steps_(planned_steps(plan, settings)),
+        solo_cache_(settings.passes.size()) {
+    out_.groups.assign(plan.groups.size(), std::vector<GroupPassMeasurement>(settings.passes.size()));
+    out_.failures.resize(plan.groups.size());
+  }
 
-  // One run of `paths` at once; returns the per-drive MB/s, or nullopt when interrupted or a drive failed.
-  auto run_once = [&](std::size_t gi, std::size_t pi, unsigned n, const std::vector<std::string>& paths,
-                      unsigned qd, const std::string& what) -> std::optional<std::vector<double>> {
-    const auto& pass = settings.passes[pi];
+  SaturateMeasurement run() && {
+    for (std::size_t gi = 0; gi < plan_.groups.size() && !out_.interrupted; ++gi)
+      for (std::size_t pi = 0; pi < settings_.passes.size() && !out_.interrupted; ++pi) {
+        auto& gm = out_.groups[gi][pi];
+        gm.complete = false;
+        carry_failures(gi, pi);
+        if (!solo_phase(gi, pi, gm)) break;
+        concurrent_phases(gi, pi, gm);
+        gm.complete = !out_.interrupted;
+      }
+    return std::move(out_);
+  }
+
+ private:
+  /// One run of `paths` at once; the per-drive MB/s, or nullopt when interrupted or a drive failed (it is
+  /// recorded, and left out of later phases).
+  std::optional<std::vector<double>> run_once(std::size_t gi, std::size_t pi, unsigned n,
+                                              const std::vector<std::string>& paths,
+                                              const std::string& what) {
+    const auto& pass = settings_.passes[pi];
     std::vector<load::RunTarget> rts;
-    for (const auto& p : paths) rts.push_back(targets.at(p));
+    for (const auto& p : paths) rts.push_back(targets_.at(p));
     load::RunConfig cfg;
-    cfg.job = settings.job;
+    cfg.job = settings_.job;
     cfg.job.pattern = pass.pattern;
     cfg.job.block_size = pass.block_size;
-    cfg.job.queue_depth = qd;
-    cfg.engine = settings.engine;
+    cfg.job.queue_depth = plan_.groups[gi].qd;
+    cfg.engine = settings_.engine;
     cfg.phases = {load::PhaseTargets{}};
     for (std::size_t i = 0; i < paths.size(); ++i) cfg.phases[0].push_back(i);
-    const StepInfo info{plan.groups[gi].name, std::string(load::to_string(pass.pattern)), what, step++,
-                        steps};
+    const StepInfo info{plan_.groups[gi].name, std::string(load::to_string(pass.pattern)), what, step_++,
+                        steps_};
     load::SnapshotFn snap;
-    if (on_snapshot) snap = [&](const load::Snapshot& s) { on_snapshot(info, s); };
-    const auto res = run(rts, cfg, stop, snap);
-    if (res.interrupted || stop.stop_requested() || res.phases.empty() || !res.phases.front().complete) {
-      out.interrupted = true;
+    if (on_snapshot_) snap = [&](const load::Snapshot& s) { on_snapshot_(info, s); };
+    const auto res = run_(rts, cfg, stop_, snap);
+    if (res.interrupted || stop_.stop_requested() || res.phases.empty() || !res.phases.front().complete) {
+      out_.interrupted = true;
       return std::nullopt;
     }
     std::vector<double> mbs;
@@ -68,85 +91,104 @@ SaturateMeasurement measure(const SaturatePlan& plan, const std::map<std::string
       const auto& path = paths.at(tr.target);
       if (tr.error) {
         ok = false;
-        failed.insert(path);
-        failure_message.emplace(path, *tr.error);
-        out.failures[gi].push_back({std::string(topology::strip_dev_prefix(path)),
-                                    std::string(load::to_string(pass.pattern)), n, *tr.error});
+        failed_.insert(path);
+        failure_message_.emplace(path, *tr.error);
+        out_.failures[gi].push_back({std::string(topology::strip_dev_prefix(path)),
+                                     std::string(load::to_string(pass.pattern)), n, *tr.error});
       }
       mbs.push_back(tr.stats.mbs());
     }
     if (!ok) return std::nullopt;
     return mbs;
-  };
+  }
 
-  for (std::size_t gi = 0; gi < plan.groups.size() && !out.interrupted; ++gi) {
-    const auto& g = plan.groups[gi];
-    for (std::size_t pi = 0; pi < settings.passes.size() && !out.interrupted; ++pi) {
-      auto& gm = out.groups[gi][pi];
-      gm.qd = settings.passes[pi].qd.value_or(g.qd);
-      gm.complete = false;
-      // A drive that failed in an earlier group's solo phase is reported here too.
-      for (const auto& d : g.drives) {
-        if (!targets.contains(d.path)) failed.insert(d.path);
-        if (auto it = failure_message.find(d.path); it != failure_message.end()) {
-          const bool listed = std::any_of(out.failures[gi].begin(), out.failures[gi].end(),
-                                          [&](const auto& f) { return f.dev == d.dev; });
-          if (!listed)
-            out.failures[gi].push_back(
-                {d.dev, std::string(load::to_string(settings.passes[pi].pattern)), 1, it->second});
-        }
+  /// A drive that could not be opened is failed; one that failed in an earlier group's solo phase is
+  /// reported in this group too.
+  void carry_failures(std::size_t gi, std::size_t pi) {
+    for (const auto& d : plan_.groups[gi].drives) {
+      if (!targets_.contains(d.path)) failed_.insert(d.path);
+      if (auto it = failure_message_.find(d.path); it != failure_message_.end()) {
+        const bool listed = std::any_of(out_.failures[gi].begin(), out_.failures[gi].end(),
+                                        [&](const auto& f) { return f.dev == d.dev; });
+        if (!listed)
+          out_.failures[gi].push_back(
+              {d.dev, std::string(load::to_string(settings_.passes[pi].pattern)), 1, it->second});
       }
-
-      // 1. Solo baselines (each drive alone), reused across groups.
-      PhaseMeasurement solo{1, {}};
-      for (const auto& d : g.drives) {
-        if (failed.contains(d.path)) continue;
-        auto& cached = solo_cache[pi][d.path];
-        while (cached.size() < repeat && !failed.contains(d.path)) {
-          const auto r = run_once(gi, pi, 1, {d.path}, gm.qd, d.dev + " alone");
-          if (out.interrupted) break;
-          if (r) cached.push_back(r->front());
-        }
-        if (out.interrupted) break;
-        if (!failed.contains(d.path)) solo.drives.push_back({d.dev, cached});
-      }
-      if (out.interrupted) {
-        if (!solo.drives.empty()) gm.phases.push_back(std::move(solo));
-        break;
-      }
-      gm.phases.push_back(std::move(solo));
-
-      // 2. Concurrent phases: the first n healthy drives at once.
-      std::set<unsigned> done;
-      for (unsigned level : g.levels) {
-        if (level < 2) continue;
-        std::vector<const PlannedDrive*> healthy;
-        for (const auto& d : g.drives)
-          if (!failed.contains(d.path)) healthy.push_back(&d);
-        const auto n = static_cast<unsigned>(std::min<std::size_t>(level, healthy.size()));
-        if (n < 2 || done.contains(n)) continue;
-        std::vector<std::string> paths;
-        PhaseMeasurement pm{n, {}};
-        for (unsigned i = 0; i < n; ++i) {
-          paths.push_back(healthy[i]->path);
-          pm.drives.push_back({healthy[i]->dev, {}});
-        }
-        for (unsigned r = 0; r < repeat; ++r) {
-          const auto res = run_once(gi, pi, n, paths, gm.qd, level_label(n));
-          if (!res) break;  // interrupted, or a drive failed: this phase is not used
-          for (unsigned i = 0; i < n; ++i) pm.drives[i].mbs.push_back((*res)[i]);
-        }
-        if (out.interrupted) break;
-        if (!pm.drives.front().mbs.empty() &&
-            std::none_of(paths.begin(), paths.end(), [&](const auto& p) { return failed.contains(p); })) {
-          done.insert(n);
-          gm.phases.push_back(std::move(pm));
-        }
-      }
-      gm.complete = !out.interrupted;
     }
   }
-  return out;
+
+  /// Solo baselines (each drive alone), reused across groups. False when interrupted (the drives measured
+  /// so far are kept).
+  bool solo_phase(std::size_t gi, std::size_t pi, GroupPassMeasurement& gm) {
+    PhaseMeasurement solo{1, {}};
+    for (const auto& d : plan_.groups[gi].drives) {
+      if (failed_.contains(d.path)) continue;
+      auto& cached = solo_cache_[pi][d.path];
+      while (cached.size() < repeat_ && !failed_.contains(d.path)) {
+        const auto r = run_once(gi, pi, 1, {d.path}, d.dev + " alone");
+        if (out_.interrupted) break;
+        if (r) cached.push_back(r->front());
+      }
+      if (out_.interrupted) break;
+      if (!failed_.contains(d.path)) solo.drives.push_back({d.dev, cached});
+    }
+    if (out_.interrupted && solo.drives.empty()) return false;
+    gm.phases.push_back(std::move(solo));
+    return !out_.interrupted;
+  }
+
+  /// Concurrent phases: the first n healthy drives at once, each level once.
+  void concurrent_phases(std::size_t gi, std::size_t pi, GroupPassMeasurement& gm) {
+    const auto& g = plan_.groups[gi];
+    std::set<unsigned> done;
+    for (unsigned level : g.levels) {
+      if (level < 2) continue;
+      std::vector<const PlannedDrive*> healthy;
+      for (const auto& d : g.drives)
+        if (!failed_.contains(d.path)) healthy.push_back(&d);
+      const auto n = static_cast<unsigned>(std::min<std::size_t>(level, healthy.size()));
+      if (n < 2 || done.contains(n)) continue;
+      std::vector<std::string> paths;
+      PhaseMeasurement pm{n, {}};
+      for (unsigned i = 0; i < n; ++i) {
+        paths.push_back(healthy[i]->path);
+        pm.drives.push_back({healthy[i]->dev, {}});
+      }
+      for (unsigned r = 0; r < repeat_; ++r) {
+        const auto res = run_once(gi, pi, n, paths, level_label(n));
+        if (!res) break;  // interrupted, or a drive failed: this phase is not used
+        for (unsigned i = 0; i < n; ++i) pm.drives[i].mbs.push_back((*res)[i]);
+      }
+      if (out_.interrupted) break;
+      if (!pm.drives.front().mbs.empty() &&
+          std::none_of(paths.begin(), paths.end(), [&](const auto& p) { return failed_.contains(p); })) {
+        done.insert(n);
+        gm.phases.push_back(std::move(pm));
+      }
+    }
+  }
+
+  const SaturatePlan& plan_;
+  const std::map<std::string, load::RunTarget>& targets_;
+  const SaturateSettings& settings_;
+  const PhaseRunner& run_;
+  std::stop_token stop_;
+  const StepSnapshotFn& on_snapshot_;
+  const unsigned repeat_;
+  const std::size_t steps_;
+  std::size_t step_ = 0;
+  SaturateMeasurement out_;
+  std::set<std::string> failed_;                                        // paths
+  std::map<std::string, std::string> failure_message_;                  // path -> first error
+  std::vector<std::map<std::string, std::vector<double>>> solo_cache_;  // [pass] path -> MB/s
+};
+
+}  // namespace
+
+SaturateMeasurement measure(const SaturatePlan& plan, const std::map<std::string, load::RunTarget>& targets,
+                            const SaturateSettings& settings, const PhaseRunner& run, std::stop_token stop,
+                            const StepSnapshotFn& on_snapshot) {
+  return Measurement(plan, targets, settings, run, std::move(stop), on_snapshot).run();
 }
 
 }  // namespace usbsat::analysis::saturate

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "load/engine.hpp"
 #include "load/job.hpp"
 #include "load/runner.hpp"
 #include "src/analysis/saturate/attribution.hpp"
@@ -30,10 +31,17 @@ struct StepInfo {
 using StepSnapshotFn = std::function<void(const StepInfo&, const load::Snapshot&)>;
 
 struct SaturateSettings {
-  load::JobSpec job;  ///< runtime, ramp, seed (pattern, block size and queue depth come from passes/groups)
-  std::string engine = "uring";
+  /// runtime, ramp, seed and --qd as queue_depth (pattern and block size come from the passes; each group
+  /// runs at its planned depth, which is queue_depth when --qd was given)
+  load::JobSpec job;
+  bool qd_given = false;  ///< --qd was given: every group runs at job.queue_depth, else by protocol
+  std::string engine{load::default_engine()};  ///< already chosen (load::choose_engine)
   unsigned repeat = 1;
   std::vector<PassSpec> passes{PassSpec{}};
+  /// The queue depth every group must run at (--qd), nullopt when each group's depth is by protocol.
+  std::optional<unsigned> forced_qd() const {
+    return qd_given ? std::optional<unsigned>(job.queue_depth) : std::nullopt;
+  }
 };
 
 /// A drive whose run failed: which drive, in which pass and phase, and the error.
@@ -48,7 +56,6 @@ struct DriveFailure {
 struct GroupPassMeasurement {
   std::vector<PhaseMeasurement> phases;  ///< n == 1 first (every healthy drive), then the concurrent ones
   bool complete = true;
-  unsigned qd = 1;
 };
 
 struct SaturateMeasurement {

@@ -45,11 +45,11 @@ struct PlannedGroup {
   std::vector<unsigned> levels;
 };
 
-/// One pass over every group: the sequential pass and optionally the random one.
+/// One pass over every group: the sequential pass and optionally the random one (each at the group's queue
+/// depth).
 struct PassSpec {
   load::Pattern pattern = load::Pattern::Read;
   std::uint32_t block_size = 128 * 1024;
-  std::optional<unsigned> qd;  ///< overrides the group's queue depth (the random pass: --qd or the group's)
 };
 
 struct SaturatePlan {

@@ -51,6 +51,9 @@ TEST_CASE("parse_group_spec: every refusal says why, capacities outside 1K..1000
       {"/dev/a,/dev/b", "the NAME= is missing"},
       {"a=/dev/a,,/dev/b", "an empty drive path"},
       {"a=/dev/a,/dev/a", "'/dev/a' is named twice"},
+      {"a=/dev/x,/dev/y@40M@50M",
+       "'/dev/y@40M': a drive path cannot hold '@'; give one capacity, at the end"},
+      {"a=/dev/x@40M,/dev/y@40M", "'/dev/x@40M': a drive path cannot hold '@'"},
   };
   for (const auto& r : rows) {
     CAPTURE(r.spec);
