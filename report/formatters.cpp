@@ -15,7 +15,14 @@ std::string format_pcie_link(const topology::PcieLink& l) {
     if (w) out += (out.empty() ? "x" : " x") + std::to_string(*w);
     return out;
   };
+  if (l.empty()) return "";
   std::string out = side(l.speed_gts, l.width);
+  // "Unknown" speed with width 0 (a link that is down, or a kernel that cannot tell): say so, with the
+  // maximum when known, instead of an empty phrase after "PCIe".
+  if (out.empty()) {
+    const std::string max = side(l.max_speed_gts, l.max_width);
+    return max.empty() ? "link unknown" : "link unknown (max " + max + ")";
+  }
   if (l.degraded()) out += " (max " + side(l.max_speed_gts, l.max_width) + ")";
   return out;
 }

@@ -33,9 +33,21 @@ struct PcieHopSummary {
   PcieLink link;
 };
 
-/// How fast a connector can go, from the buses its ports are wired to.
-enum class ConnectorClass : std::uint8_t { Unknown, Usb1Only, Usb2Only, Usb3_5G, Usb3_10G, Usb3_20G, Usb4 };
-/// "USB1.1 only", "USB2 only", "USB3 5G", "USB3 10G", "USB3 20G (Gen2x2)", "USB4", "unknown".
+/// How fast a connector can go, from the buses its ports are wired to. Usb2PeerUnknown: a USB2 port whose
+/// hub has a SuperSpeed half, but no port of the hub has a `peer` link, so whether this connector has a
+/// USB3 side is unknown (Usb2Only is said only where the data shows it: no SuperSpeed half, or peers known).
+enum class ConnectorClass : std::uint8_t {
+  Unknown,
+  Usb1Only,
+  Usb2Only,
+  Usb2PeerUnknown,
+  Usb3_5G,
+  Usb3_10G,
+  Usb3_20G,
+  Usb4
+};
+/// "USB1.1 only", "USB2 only", "USB2 (USB3 side unknown)", "USB3 5G", "USB3 10G", "USB3 20G (Gen2x2)",
+/// "USB4", "unknown".
 std::string_view to_string(ConnectorClass c);
 /// The class of a connector whose fastest side sits on a bus of speed `s`.
 ConnectorClass connector_class(std::optional<UsbSpeed> fastest_bus);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "topology/text.hpp"
+
 namespace usbsat::topology {
 namespace {
 
@@ -34,6 +36,21 @@ std::size_t utf8_len(std::string_view s, std::size_t i) {
   return n;
 }
 
+/// The code point of the valid `n`-byte UTF-8 sequence at s[i] (n from utf8_len, 2..4).
+std::uint32_t code_point(std::string_view s, std::size_t i, std::size_t n) {
+  static constexpr unsigned char kLeadMask[] = {0, 0, 0x1f, 0x0f, 0x07};
+  std::uint32_t cp = static_cast<unsigned char>(s[i]) & kLeadMask[n];
+  for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3f);
+  return cp;
+}
+
+/// Bidirectional formatting characters: they reorder what follows them on the screen (U+202E makes
+/// "gpj.exe" read "exe.jpg"), so a device string must not carry them to the reader.
+bool is_bidi_control(std::uint32_t cp) {
+  return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e || cp == 0x200f ||
+         cp == 0x061c;
+}
+
 /// The one escaping rule; `keep_layout` keeps '\n' and '\t' (block output), else every control is escaped.
 std::string escape_controls(std::string_view s, bool keep_layout) {
   std::string out;
@@ -45,7 +62,10 @@ std::string escape_controls(std::string_view s, bool keep_layout) {
     // U+0080..U+009F (C1 controls, "\xc2\x9b" is CSI) act like ESC sequences on some terminals.
     const bool c1 = n == 2 && c == 0xc2 && static_cast<unsigned char>(s[i + 1]) < 0xa0;
     if (c1) n = 0;  // escaped byte by byte below
-    if (n == 0 || ((c < 0x20 || c == 0x7f) && !layout)) {
+    if (n > 1 && is_bidi_control(code_point(s, i, n))) {
+      out += fmt::format("\\u{:04x}", code_point(s, i, n));
+      i += n;
+    } else if (n == 0 || ((c < 0x20 || c == 0x7f) && !layout)) {
       out += fmt::format("\\x{:02x}", c);
       ++i;
     } else {
@@ -64,6 +84,10 @@ std::string text_safe(std::string_view s) {
 
 std::string terminal_safe(std::string_view s) {
   return escape_controls(s, true);
+}
+
+std::string safe_text(std::string_view s) {
+  return text_safe(trim(s));
 }
 
 std::string display_string(std::string_view s) {

@@ -8,8 +8,14 @@
 namespace usbsat::topology {
 
 /// Text-safe copy for terminal output: control characters (C0, DEL and the C1 range U+0080..U+009F) become
-/// "\xNN" byte by byte, invalid UTF-8 bytes become "\xNN", other valid multi-byte UTF-8 is kept.
+/// "\xNN" byte by byte, invalid UTF-8 bytes become "\xNN", bidirectional formatting characters (U+202A..202E,
+/// U+2066..2069, U+200E, U+200F, U+061C) become "\uNNNN", other valid multi-byte UTF-8 is kept.
 std::string text_safe(std::string_view s);
+
+/// THE sanitiser for every string that enters the topology model from a device source (sysfs/udev or a
+/// recording; topology/safe_source.hpp applies it): surrounding blanks dropped first — so a padded USB
+/// string descriptor (" SanDisk\n") loses its padding instead of keeping it as "\x0a" — then text_safe().
+std::string safe_text(std::string_view s);
 
 /// text_safe() for whole blocks of renderer output: the same rule, except that the layout characters '\n'
 /// and '\t' are kept. Every text renderer passes what it prints through this (or text_safe per field), so a

@@ -46,28 +46,42 @@ std::string unescape_octal(std::string_view s) {
   return out;
 }
 
+std::optional<MountEntry> parse_mountinfo_line(std::string_view line) {
+  // id parent major:minor root mountpoint options [optional…] - fstype source superoptions
+  std::vector<std::string_view> f;
+  for (std::size_t i = 0; i < line.size();) {
+    while (i < line.size() && is_space(line[i])) ++i;
+    const auto start = i;
+    while (i < line.size() && !is_space(line[i])) ++i;
+    if (i > start) f.push_back(line.substr(start, i - start));
+  }
+  const auto sep = std::find(f.begin(), f.end(), std::string_view("-"));
+  if (sep == f.end() || sep - f.begin() < 6 || f.end() - sep < 3) return std::nullopt;
+  const auto dev = parse_devnum(f[2]);
+  if (!dev) return std::nullopt;
+  return MountEntry{*dev, unescape_octal(f[4]), std::string(sep[1]), unescape_octal(sep[2])};
+}
+
 std::vector<MountEntry> parse_mountinfo(std::string_view text) {
   std::vector<MountEntry> out;
-  std::vector<std::string_view> f;
   while (!text.empty()) {
     const auto eol = text.find('\n');
     const std::string_view line = text.substr(0, eol);
     text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
-    // id parent major:minor root mountpoint options [optional…] - fstype source superoptions
-    f.clear();
-    for (std::size_t i = 0; i < line.size();) {
-      while (i < line.size() && is_space(line[i])) ++i;
-      const auto start = i;
-      while (i < line.size() && !is_space(line[i])) ++i;
-      if (i > start) f.push_back(line.substr(start, i - start));
-    }
-    const auto sep = std::find(f.begin(), f.end(), std::string_view("-"));
-    if (sep == f.end() || sep - f.begin() < 6 || f.end() - sep < 3) continue;
-    const auto dev = parse_devnum(f[2]);
-    if (!dev) continue;
-    out.push_back({*dev, unescape_octal(f[4]), std::string(sep[1]), unescape_octal(sep[2])});
+    if (auto m = parse_mountinfo_line(line)) out.push_back(std::move(*m));
   }
   return out;
+}
+
+std::optional<std::size_t> first_malformed_mountinfo_line(std::string_view text) {
+  for (std::size_t number = 1; !text.empty(); ++number) {
+    const auto eol = text.find('\n');
+    const std::string_view line = text.substr(0, eol);
+    text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
+    if (line.find_first_not_of(" \t\r") != std::string_view::npos && !parse_mountinfo_line(line))
+      return number;
+  }
+  return std::nullopt;
 }
 
 }  // namespace usbsat::topology

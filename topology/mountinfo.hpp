@@ -32,8 +32,15 @@ struct MountEntry {
   std::string source;       ///< the second field after " - " (/dev/sdb1), octal escapes decoded
 };
 
-/// Every well-formed line in file order; a malformed line (fewer than six fields before the " - "
-/// separator, fewer than two after it, a bad device number) is skipped.
+/// One line; nullopt when malformed: fewer than six fields before the " - " separator, fewer than three
+/// after it, a bad device number.
+std::optional<MountEntry> parse_mountinfo_line(std::string_view line);
+
+/// Every well-formed line in file order; a malformed line is skipped.
 std::vector<MountEntry> parse_mountinfo(std::string_view text);
+
+/// The 1-based number of the first malformed line that is not blank, nullopt when every line parses: a file
+/// that is not mountinfo at all is told apart from one with no mounts.
+std::optional<std::size_t> first_malformed_mountinfo_line(std::string_view text);
 
 }  // namespace usbsat::topology

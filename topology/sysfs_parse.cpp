@@ -92,6 +92,12 @@ std::optional<unsigned> parse_max_power(std::string_view s) {
   return parse_small(s.substr(0, s.size() - 2));
 }
 
+std::optional<unsigned> parse_maxchild(std::string_view s) {
+  const auto n = parse_uint(s);
+  if (!n || *n > kMaxHubPorts) return std::nullopt;
+  return static_cast<unsigned>(*n);
+}
+
 std::optional<PortName> parse_port_name(std::string_view s) {
   s = trim(s);
   const auto pos = s.rfind("-port");

@@ -30,6 +30,10 @@ std::optional<std::uint16_t> parse_bcd_version(std::string_view s);
 UsbSpeed speed_from_bcd_usb(std::uint16_t bcd);
 /// bMaxPower as sysfs writes it: "896mA", "500mA", "0mA" -> milliamps.
 std::optional<unsigned> parse_max_power(std::string_view s);
+/// A hub's `maxchild`: its number of downstream ports, 0 to kMaxHubPorts ("4", "15"). Anything else
+/// ("4294967295", "99999999999", "-1", "") -> nullopt: garbage must not make phantom ports or none.
+inline constexpr unsigned kMaxHubPorts = 255;  ///< bNbrPorts of the hub descriptor is one byte
+std::optional<unsigned> parse_maxchild(std::string_view s);
 
 /// The name of a USB port device: "usb2-port3" (root hub of bus 2, port 3) or "1-2.4-port1" (hub 1-2.4).
 struct PortName {

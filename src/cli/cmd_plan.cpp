@@ -10,6 +10,7 @@
 #include "src/analysis/common/usb_drives.hpp"
 #include "src/analysis/plan/demands.hpp"
 #include "src/analysis/plan/planner.hpp"
+#include "src/analysis/plan/question.hpp"
 #include "src/analysis/saturate/verdict_text.hpp"
 #include "src/cli/cmd_plan.hpp"
 #include "src/cli/diagnostics_printer.hpp"
@@ -124,6 +125,10 @@ static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
   if (!o.predict && (o.drives == 0) == o.devices.empty())
     return usage_error(global,
                        "give --drives N (new drives) or the drives to re-place (sdb sdc ...), or --predict");
+  if (o.predict && o.drives != 0)
+    return usage_error(global,
+                       "--predict is about the drives plugged in now; --drives N plans new ones: give one");
+  if (auto e = analysis::plan::repeated_device(o.devices)) return usage_error(global, *e);
   const bool names_after_scan = o.predict && o.devices.empty();
   if (!names_after_scan)
     if (auto e = analysis::plan::unknown_demand(
@@ -138,6 +143,11 @@ static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
       o.predict ? "plan --predict" : "plan --drives " + std::to_string(std::max(o.drives, 1u));
   if (auto notice = no_usb_notice(t, shown)) std::fputs(notice->c_str(), stderr);
   print_diagnostics(stderr, scan.diagnostics, global);
+  if (!o.devices.empty()) {
+    std::vector<std::string> usb;
+    for (const auto& d : analysis::common::usb_drives(t)) usb.push_back(d.name);
+    if (auto e = analysis::plan::unknown_device(o.devices, usb)) return usage_error(global, *e);
+  }
   if (names_after_scan) {
     std::vector<std::string> usb;
     for (const auto& d : analysis::common::usb_drives_with_media(t)) usb.push_back(d.name);

@@ -108,6 +108,33 @@ def _stick_port(root):
     return os.path.realpath(os.path.join(root, STICK, "port"))
 
 
+# In the asm1042-card tree: the ASM1042 card behind a PCIe x1 link.
+ASM1042 = "sys/devices/pci0000:00/0000:00:1c.4/0000:03:00.0"
+XHCI = "sys/devices/pci0000:00/0000:00:14.0"
+
+
+def _remove(*paths):
+    for p in paths:
+        os.unlink(p)
+
+
+def _remove_peers(root):
+    """Every `peer` link of the tree gone: the data no longer says which USB2 port has a USB3 side."""
+    for d, dirs, files in os.walk(root):
+        if "peer" in files or "peer" in dirs:
+            os.unlink(os.path.join(d, "peer"))
+
+
+SYSFS_MUTATIONS.update({
+    "pci_ids_missing": lambda root: _remove(os.path.join(root, XHCI, "vendor"), os.path.join(root, XHCI, "class")),
+    "maxchild_4294967295": lambda root: _write(os.path.join(root, XHCI, "usb1/maxchild"), "4294967295\n"),
+    "maxchild_99999999999": lambda root: _write(os.path.join(root, XHCI, "usb1/maxchild"), "99999999999\n"),
+    "maxchild_minus_1": lambda root: _write(os.path.join(root, XHCI, "usb1/maxchild"), "-1\n"),
+    "pcie_link_unknown": lambda root: (_write(os.path.join(root, ASM1042, "current_link_speed"), "Unknown\n"),
+                                       _write(os.path.join(root, ASM1042, "current_link_width"), "0\n")),
+    "no_peers": _remove_peers,
+})
+
 SYSFS_MUTATIONS.update({
     "peer_dangling": lambda root: _replace_with_link(os.path.join(_stick_port(root), "peer"), "../usb2-port99"),
     "peer_self": lambda root: _replace_with_link(os.path.join(_stick_port(root), "peer"), _stick_port(root)),

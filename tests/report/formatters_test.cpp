@@ -29,6 +29,10 @@ TEST_CASE("format_mbps, format_gts, format_pcie_link") {
   CHECK(format_pcie_link({.speed_gts = 8.0, .width = 4, .max_speed_gts = 8.0, .max_width = 4}) ==
         "8 GT/s x4");
   CHECK(format_pcie_link({}) == "");
+  // current_link_speed "Unknown", current_link_width 0: no current side, never an empty phrase.
+  CHECK(format_pcie_link({.max_speed_gts = 8.0, .max_width = 1}) == "link unknown (max 8 GT/s x1)");
+  CHECK(format_pcie_link({.max_width = 4}) == "link unknown (max x4)");
+  CHECK(format_pcie_link({.width = 4}) == "x4");
 }
 
 TEST_CASE("format_physical_location") {

@@ -33,3 +33,48 @@ TEST_CASE("terminal_safe: text_safe's rule for whole blocks, newlines and tabs k
                   "31m") == "x\\xc2\\x9b31m");
   CHECK(text_safe("\xc2\xa0") == "\xc2\xa0");  // U+00A0 is not a control
 }
+
+TEST_CASE("text_safe escapes bidirectional formatting characters as \\uNNNN") {
+  struct Row {
+    const char* in;
+    const char* out;
+  };
+  const Row rows[] = {
+      {"gpj\xe2\x80\xae.exe", "gpj\\u202e.exe"},         // U+202E right-to-left override
+      {"\xe2\x80\xaa", "\\u202a"},                       // U+202A left-to-right embedding
+      {"\xe2\x81\xa6x\xe2\x81\xa9", "\\u2066x\\u2069"},  // isolates
+      {"\xe2\x80\x8e\xe2\x80\x8f", "\\u200e\\u200f"},    // LRM, RLM
+      {"\xd8\x9c", "\\u061c"},                           // Arabic letter mark
+      {"\xe2\x80\xa9", "\xe2\x80\xa9"},                  // U+2029 paragraph separator: not bidi formatting
+      {"\xe2\x81\xaa", "\xe2\x81\xaa"},                  // U+206A: outside the isolates
+  };
+  for (const auto& r : rows) {
+    CAPTURE(r.in);
+    CHECK(text_safe(r.in) == r.out);
+    CHECK(terminal_safe(r.in) == r.out);
+  }
+}
+
+TEST_CASE("safe_text trims surrounding whitespace before escaping") {
+  struct Row {
+    const char* in;
+    const char* out;
+  };
+  const Row rows[] = {
+      {" SanDisk 3.2Gen1", "SanDisk 3.2Gen1"},  // USB string descriptors lose surrounding whitespace
+      {"ASMT    ", "ASMT"},
+      {"\tModel\r\n", "Model"},    // escaping first would keep "\x09" and "\x0d\x0a"
+      {"a\tb", "a\\x09b"},         // inner controls are escaped, not trimmed
+      {" \x1b[2J ", "\\x1b[2J"},   // ESC is not whitespace
+      {"\xff\xfe", "\\xff\\xfe"},  // invalid UTF-8
+      {"\xc2\x9b"
+       "31m",
+       "\\xc2\\x9b31m"},  // C1 CSI
+      {"\x7f", "\\x7f"},
+      {"", ""},
+  };
+  for (const auto& r : rows) {
+    CAPTURE(r.in);
+    CHECK(safe_text(r.in) == r.out);
+  }
+}

@@ -74,3 +74,27 @@ TEST_CASE("parse_mountinfo: device, mount point, type and source of every well-f
   CHECK(m[5].mount_point == "/data");
   CHECK(parse_mountinfo("").empty());
 }
+
+TEST_CASE(
+    "first_malformed_mountinfo_line: a file that is not mountinfo is told apart from one without mounts") {
+  struct Row {
+    std::string_view text;
+    std::optional<std::size_t> bad;
+  };
+  const Row rows[] = {
+      {"", std::nullopt},
+      {"\n\n", std::nullopt},
+      {"26 1 8:2 / / rw,relatime shared:1 - ext4 /dev/sda2 rw\n", std::nullopt},
+      {"26 1 8:2 / / rw - ext4 /dev/sda2 rw\n  \n27 1 8:3 / /b rw - ext4 /dev/sda3 rw", std::nullopt},
+      {"garbage\n", 1u},
+      {"26 1 8:2 / / rw - ext4 /dev/sda2 rw\nnot mountinfo at all\n", 2u},
+      {"26 1 x:2 / / rw - ext4 /dev/sda2 rw\n", 1u},  // a bad device number
+      {"\x7f\x45LF\x02\x01", 1u},                     // a binary file
+  };
+  for (const auto& r : rows) {
+    CAPTURE(r.text);
+    CHECK(first_malformed_mountinfo_line(r.text) == r.bad);
+  }
+  CHECK(parse_mountinfo_line("26 1 8:2 / / rw - ext4 /dev/sda2 rw")->source == "/dev/sda2");
+  CHECK_FALSE(parse_mountinfo_line("41 26 8:33 / /short rw - ext4"));
+}

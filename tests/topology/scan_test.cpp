@@ -361,6 +361,17 @@ void stick_speed_unknown(const Topology& t) {
 }
 }  // namespace
 
+/// A root hub whose maxchild is garbage: its port count is unknown, no phantom ports; the port a device
+/// sits in is still there.
+static void usb1_ports_only_occupied(const Topology& t) {
+  const auto hub = t.find(kXhci + "/usb1");
+  REQUIRE(hub);
+  CHECK_FALSE(t[*hub].as<UsbDeviceInfo>().maxchild);
+  CHECK(t.find_by_name("usb1-port2"));        // 1-2 is plugged in there
+  CHECK_FALSE(t.find_by_name("usb1-port3"));  // beyond the fixture's two ports: no phantom
+  CHECK_FALSE(t.find_by_name("usb1-port255"));
+}
+
 TEST_CASE("scan: implausible, unreadable or dangling values stay unknown and are reported") {
   const BadInput rows[] = {
       {"speed inf", [](FakeSource& f) { stick_speed(f, "inf"); }, kXhci + "/usb1/1-2", "'speed' = 'inf'",
@@ -370,7 +381,7 @@ TEST_CASE("scan: implausible, unreadable or dangling values stay unknown and are
       {"speed empty", [](FakeSource& f) { stick_speed(f, ""); }, kXhci + "/usb1/1-2", "'speed' = ''",
        stick_speed_unknown},
       {"speed garbage", [](FakeSource& f) { stick_speed(f, "fast\x01"); }, kXhci + "/usb1/1-2",
-       "'speed' = 'fast?'", stick_speed_unknown},
+       "'speed' = 'fast\\x01'", stick_speed_unknown},
       {"speed unreadable", [](FakeSource& f) { f.unreadable(kXhci + "/usb1/1-2", "speed"); },
        kXhci + "/usb1/1-2", "'speed' could not be read", stick_speed_unknown},
       {"max_link_speed inf", [](FakeSource& f) { f.attr(kXhci, "max_link_speed", "inf GT/s"); }, kXhci,
@@ -403,6 +414,18 @@ TEST_CASE("scan: implausible, unreadable or dangling values stay unknown and are
        [](const Topology& t) { CHECK_FALSE(t[*t.find(kPort)].as<PortInfo>().peer); }},
       {"peer self", [](FakeSource& f) { f.link(kPort, "peer", kPort); }, kPort, "the port itself",
        [](const Topology& t) { CHECK_FALSE(t[*t.find(kPort)].as<PortInfo>().peer); }},
+      {"PCI controller vendor unusable", [](FakeSource& f) { f.attr(kXhci, "vendor", "garbage"); }, kXhci,
+       "PCI attribute 'vendor' missing",
+       [](const Topology& t) { CHECK_FALSE(t[*t.find(kXhci)].as<ControllerInfo>().vendor_id); }},
+      {"PCI controller class missing", [](FakeSource& f) { f.unreadable(kXhci, "class"); }, kXhci,
+       "PCI attribute 'class' missing",
+       [](const Topology& t) { CHECK_FALSE(t[*t.find(kXhci)].as<ControllerInfo>().class_code); }},
+      {"maxchild -1 as unsigned", [](FakeSource& f) { f.attr(kXhci + "/usb1", "maxchild", "4294967295"); },
+       kXhci + "/usb1", "'maxchild' = '4294967295' is not a hub's port count", usb1_ports_only_occupied},
+      {"maxchild beyond 32 bits", [](FakeSource& f) { f.attr(kXhci + "/usb1", "maxchild", "99999999999"); },
+       kXhci + "/usb1", "'maxchild' = '99999999999'", usb1_ports_only_occupied},
+      {"maxchild negative", [](FakeSource& f) { f.attr(kXhci + "/usb1", "maxchild", "-1"); }, kXhci + "/usb1",
+       "'maxchild' = '-1'", usb1_ports_only_occupied},
       {"PCI bridge missing",
        [](FakeSource& f) {
          // An xHCI behind a bridge whose directory is not a device (partial recording).

@@ -57,6 +57,29 @@ TEST_CASE("bMaxPower") {
   CHECK_FALSE(parse_max_power("5x0mA"));
 }
 
+TEST_CASE("maxchild: a port count a hub can have, else nothing") {
+  struct Row {
+    const char* text;
+    std::optional<unsigned> ports;
+  };
+  const Row rows[] = {
+      {"4", 4u},
+      {"0", 0u},
+      {"15\n", 15u},
+      {"255", 255u},
+      {"256", std::nullopt},
+      {"4294967295", std::nullopt},
+      {"99999999999", std::nullopt},
+      {"-1", std::nullopt},
+      {"", std::nullopt},
+      {"four", std::nullopt},
+  };
+  for (const auto& r : rows) {
+    CAPTURE(r.text);
+    CHECK(parse_maxchild(r.text) == r.ports);
+  }
+}
+
 TEST_CASE("port names round-trip") {
   struct Row {
     const char* text;

@@ -96,6 +96,7 @@ void Scanner::ensure_controller(const std::string& syspath, const std::string& r
       if (c.class_code) c.kind = hcd_kind_from_class(*c.class_code).value_or(HcdKind::Unknown);
       c.link = read_pcie_link(a);
       std::tie(c.vendor_name, c.model_name) = pci_names(c.vendor_id, c.device_id);
+      report_missing_ids(c);
     }
   }
   if (c.kind == HcdKind::Unknown) c.kind = hcd_kind_from_driver(c.driver);
@@ -103,6 +104,17 @@ void Scanner::ensure_controller(const std::string& syspath, const std::string& r
   if (up) link = Link{LinkKind::Pci, std::nullopt, 1, c.link};
   builder_.add(Node{NodeKind::Controller, std::move(c)}, up, link);
   controllers_.push_back(syspath);
+}
+
+/// A PCI controller without a usable `vendor` or `class` is shown as "Controller … unknown": say which is
+/// missing, as for any other device that could not be read completely.
+void Scanner::report_missing_ids(const ControllerInfo& c) {
+  std::string missing;
+  if (!c.vendor_id) missing = "'vendor'";
+  if (!c.class_code) missing += std::string(missing.empty() ? "" : " and ") + "'class'";
+  if (missing.empty()) return;
+  warn(c.syspath, "PCI attribute " + missing +
+                      " missing or unusable; the controller's vendor or type is shown as unknown");
 }
 
 /// EHCI companions (topology/companions.hpp).

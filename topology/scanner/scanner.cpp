@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "topology/safe_source.hpp"
+
 namespace usbsat::topology {
 namespace scanner {
 
@@ -88,7 +90,10 @@ const std::optional<RawDevice>& Scanner::record(const std::string& syspath) {
 }  // namespace scanner
 
 ScanResult scan(DeviceSource& source, const ScanConfig& config) {
-  return scanner::Scanner(source, config).run();
+  // Every string the scanner reads passes the one sanitiser here, whatever the source
+  // (topology/safe_source.hpp).
+  SafeSource safe(source);
+  return scanner::Scanner(safe, config).run();
 }
 
 }  // namespace usbsat::topology

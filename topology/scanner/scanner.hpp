@@ -84,12 +84,21 @@ class Scanner {
   // ---- pci.cpp ----
   std::optional<std::string> ensure_pci_hop(const std::optional<std::string>& syspath);
   void ensure_controller(const std::string& syspath, const std::string& root_hub);
+  void report_missing_ids(const ControllerInfo& c);
   void assign_companions();
   PcieLink read_pcie_link(const AttrDir& a);
   void check_pci_path(const std::string& syspath);
 
   // ---- usb_devices.cpp ----
   void add_usb_device(const RawDevice& r);
+  /// The steps of add_usb_device, in its order: ids (uevent first), attributes, hub attributes (returns the
+  /// active configuration), the interfaces listed in the directory, descriptors, the port it is plugged into.
+  UsbDeviceInfo read_usb_ids(const RawDevice& r, const AttrDir& a, const UsbName& name);
+  void read_usb_attributes(UsbDeviceInfo& d, const AttrDir& a);
+  std::optional<unsigned> read_hub_attributes(UsbDeviceInfo& d, const AttrDir& a);
+  void list_interfaces(const UsbDeviceInfo& d, const AttrDir& a);
+  UsbDescriptors read_usb_descriptors(UsbDeviceInfo& d, const AttrDir& a);
+  std::string seed_upstream_port(const UsbDeviceInfo& d, const AttrDir& a);
   std::optional<unsigned> hub_config(const std::string& hub_syspath);
 
   // ---- ports.cpp ----
@@ -128,6 +137,9 @@ class Scanner {
   HostFacts host_facts();
   // ---- mounts.cpp ----
   void load_mountinfo();
+  /// Line `line_number` of mountinfo `text` does not parse: a caller-named file stops the scan (ScanError),
+  /// the system's own gets a warning naming the line.
+  void malformed_mountinfo(std::string_view text, std::size_t line_number);
   std::vector<std::string> mounts_of(const std::optional<std::string>& devnum) const;
 
   DeviceSource& src_;

@@ -19,9 +19,44 @@ void Scanner::add_usb_device(const RawDevice& r) {
     return;
   }
   AttrDir a(src_, r.syspath);
+  UsbDeviceInfo d = read_usb_ids(r, a, *name);
+  read_usb_attributes(d, a);
+  d.driver = r.driver;
+  const auto config = read_hub_attributes(d, a);
+  list_interfaces(d, a);
+  UsbDescriptors desc = read_usb_descriptors(d, a);
+  if (d.vendor_id && d.product_id)
+    std::tie(d.vendor_name, d.model_name) = usb_names(*d.vendor_id, *d.product_id);
+
+  const bool root = d.ports.empty();
+  const NodeKind kind =
+      root ? NodeKind::RootHub : (d.device_class == 0x09 ? NodeKind::Hub : NodeKind::Device);
+  // Ports of this hub, from maxchild.
+  if (d.maxchild && *d.maxchild > 0) {
+    const std::string intf = r.syspath + "/" + hub_interface_name(d, config);
+    for (unsigned p = 1; p <= *d.maxchild; ++p)
+      seed_port(PortSeed{r.syspath, d.name, p, intf + "/" + port_name_for(d.name, p), false});
+  }
+  std::optional<std::string> up;
+  Link link;
+  if (root) {
+    const std::string controller = r.parent ? *r.parent : std::string(path_dirname(r.syspath));
+    ensure_controller(controller, d.name);
+    up = controller;
+  } else {
+    up = seed_upstream_port(d, a);
+    link = Link{LinkKind::Usb, d.speed, d.rx_lanes.value_or(1), {}};
+  }
+  descriptors_.emplace(r.syspath, std::move(desc));
+  device_ids_.emplace(r.syspath, std::pair{d.vendor_id, d.product_id});
+  if (!builder_.add(Node{kind, std::move(d)}, up, link)) warn(r.syspath, "USB device enumerated twice");
+}
+
+UsbDeviceInfo Scanner::read_usb_ids(const RawDevice& r, const AttrDir& a, const UsbName& name) {
   UsbDeviceInfo d;
   d.syspath = r.syspath;
   d.name = r.sysname;
+  d.ports = name.ports;
   // uevent (already read by the source) carries BUSNUM, DEVNUM, PRODUCT=vid/pid/bcdDevice and
   // TYPE=class/subclass/protocol; the attributes are the fallback.
   const auto prop = [&](std::string_view key) -> std::optional<std::string_view> {
@@ -40,12 +75,15 @@ void Scanner::add_usb_device(const RawDevice& r) {
   }
   if (auto v = prop("TYPE"); v && parse_triplet(*v, 10) && (*parse_triplet(*v, 10))[0] <= 0xff)
     d.device_class = static_cast<std::uint8_t>((*parse_triplet(*v, 10))[0]);
-  if (d.busnum == 0) d.busnum = a.parse<unsigned>("busnum", to_unsigned).value_or(name->bus);
+  if (d.busnum == 0) d.busnum = a.parse<unsigned>("busnum", to_unsigned).value_or(name.bus);
   if (d.devnum == 0) d.devnum = a.parse<unsigned>("devnum", to_unsigned).value_or(0);
-  d.ports = name->ports;
   if (!d.vendor_id) d.vendor_id = a.parse<std::uint16_t>("idVendor", parse_hex16);
   if (!d.product_id) d.product_id = a.parse<std::uint16_t>("idProduct", parse_hex16);
   if (!d.bcd_device) d.bcd_device = a.parse<std::uint16_t>("bcdDevice", parse_hex16);
+  return d;
+}
+
+void Scanner::read_usb_attributes(UsbDeviceInfo& d, const AttrDir& a) {
   // String descriptors as lsusb shows them: many devices pad them (" SanDisk 3.2Gen1", "USB  ").
   d.manufacturer = a.trimmed("manufacturer");
   d.product = a.trimmed("product");
@@ -53,36 +91,47 @@ void Scanner::add_usb_device(const RawDevice& r) {
   if (a.has("speed")) {
     const auto sp = a.get("speed");
     if (sp) d.speed = parse_speed(*sp);
-    if (!d.speed) unusable(r.syspath, "speed", sp, "is not a USB speed; the link speed is unknown");
+    if (!d.speed) unusable(d.syspath, "speed", sp, "is not a USB speed; the link speed is unknown");
   }
   if (!d.device_class) d.device_class = a.parse<std::uint8_t>("bDeviceClass", parse_hex8);
   if (full()) {
     d.removable = a.get("removable");
     d.power_control = a.get("power/control");
   }
-  d.driver = r.driver;
-  const bool is_hub = d.ports.empty() || d.device_class == 0x09;
+}
+
+std::optional<unsigned> Scanner::read_hub_attributes(UsbDeviceInfo& d, const AttrDir& a) {
   // Lanes exist only on SuperSpeed links (a USB 2.0 link has one); hubs carry maxchild and the active
   // configuration that names their interface.
   if (full() && (!d.speed || is_superspeed(*d.speed))) {
     d.rx_lanes = a.parse<unsigned>("rx_lanes", to_unsigned);
     d.tx_lanes = a.parse<unsigned>("tx_lanes", to_unsigned);
   }
-  std::optional<unsigned> config;
-  if (is_hub) {
-    d.maxchild = a.parse<unsigned>("maxchild", to_unsigned);
-    config = a.parse<unsigned>("bConfigurationValue", to_unsigned);
-  } else {
+  if (!d.ports.empty() && d.device_class != 0x09) {
     d.maxchild = 0;
+    return std::nullopt;
   }
+  if (const auto text = a.get("maxchild")) {
+    d.maxchild = parse_maxchild(*text);
+    if (!d.maxchild)
+      unusable(d.syspath, "maxchild", text,
+               "is not a hub's port count (0 to " + std::to_string(kMaxHubPorts) +
+                   "); only the ports seen in sysfs are shown");
+  }
+  return a.parse<unsigned>("bConfigurationValue", to_unsigned);
+}
+
+void Scanner::list_interfaces(const UsbDeviceInfo& d, const AttrDir& a) {
   for (const auto& entry : a.entries())
     if (entry.size() > d.name.size() + 1 && entry.starts_with(d.name) && entry[d.name.size()] == ':')
-      listed_interfaces_.push_back(r.syspath + "/" + entry);
+      listed_interfaces_.push_back(d.syspath + "/" + entry);
   if (d.ports.empty())  // root hub interface "B-0:1.0"
     for (const auto& entry : a.entries())
       if (entry.starts_with(std::to_string(d.busnum) + "-0:"))
-        listed_interfaces_.push_back(r.syspath + "/" + entry);
+        listed_interfaces_.push_back(d.syspath + "/" + entry);
+}
 
+UsbDescriptors Scanner::read_usb_descriptors(UsbDeviceInfo& d, const AttrDir& a) {
   // Descriptors: the interfaces' alternate settings, and the device/config descriptor fields the kernel's
   // attributes are printed from (`version` is "%2x.%02x" of bcdUSB; bMaxPower is in 2 mA units, 8 mA at
   // SuperSpeed), so those attributes need no read of their own.
@@ -90,7 +139,7 @@ void Scanner::add_usb_device(const RawDevice& r) {
   if (auto bytes = a.binary("descriptors")) {
     desc = parse_usb_descriptors(*bytes);
     if (desc.truncated)
-      warn(r.syspath, "descriptors file is truncated; alternate settings may be incomplete");
+      warn(d.syspath, "descriptors file is truncated; alternate settings may be incomplete");
     apply_device_descriptors(d, desc);
   }
   if (!desc.device) {
@@ -104,46 +153,24 @@ void Scanner::add_usb_device(const RawDevice& r) {
   std::optional<UsbSpeed> from_bos;
   if (auto bos = a.binary("bos_descriptors")) from_bos = parse_bos_descriptors(*bos).capable_speed();
   settle_capable_speed(d, from_bos);
-  if (d.vendor_id && d.product_id)
-    std::tie(d.vendor_name, d.model_name) = usb_names(*d.vendor_id, *d.product_id);
+  return desc;
+}
 
-  const bool root = d.ports.empty();
-  const NodeKind kind =
-      root ? NodeKind::RootHub : (d.device_class == 0x09 ? NodeKind::Hub : NodeKind::Device);
-
-  // Ports of this hub, from maxchild.
-  if (d.maxchild && *d.maxchild > 0) {
-    const std::string intf = r.syspath + "/" + hub_interface_name(d, config);
-    for (unsigned p = 1; p <= *d.maxchild && p <= 255; ++p)
-      seed_port(PortSeed{r.syspath, d.name, p, intf + "/" + port_name_for(d.name, p), false});
-  }
-
-  std::optional<std::string> up;
-  Link link;
-  if (root) {
-    const std::string controller = r.parent ? *r.parent : std::string(path_dirname(r.syspath));
-    ensure_controller(controller, d.name);
-    up = controller;
-  } else {
-    // The port this device is plugged into: the `port` link (kernel >= 4.x), else derived from the name.
-    const std::string hub_syspath(path_dirname(r.syspath));
-    UsbName hub_name{d.busnum, {d.ports.begin(), d.ports.end() - 1}, std::nullopt, std::nullopt};
-    const std::string hub = format_usb_name(hub_name);
-    std::string port;
-    const auto port_link = a.link("port");
-    if (port_link)
-      port = *port_link;
-    else
-      port = hub_syspath + "/" +
-             hub_interface_name(UsbDeviceInfo{.name = hub, .busnum = d.busnum, .ports = hub_name.ports},
-                                hub_config(hub_syspath)) +
-             "/" + port_name_for(hub, d.ports.back());
-    up = seed_port(PortSeed{hub_syspath, hub, d.ports.back(), port, port_link.has_value()});
-    link = Link{LinkKind::Usb, d.speed, d.rx_lanes.value_or(1), {}};
-  }
-  descriptors_.emplace(r.syspath, std::move(desc));
-  device_ids_.emplace(r.syspath, std::pair{d.vendor_id, d.product_id});
-  if (!builder_.add(Node{kind, std::move(d)}, up, link)) warn(r.syspath, "USB device enumerated twice");
+std::string Scanner::seed_upstream_port(const UsbDeviceInfo& d, const AttrDir& a) {
+  // The port this device is plugged into: the `port` link (kernel >= 4.x), else derived from the name.
+  const std::string hub_syspath(path_dirname(d.syspath));
+  UsbName hub_name{d.busnum, {d.ports.begin(), d.ports.end() - 1}, std::nullopt, std::nullopt};
+  const std::string hub = format_usb_name(hub_name);
+  std::string port;
+  const auto port_link = a.link("port");
+  if (port_link)
+    port = *port_link;
+  else
+    port = hub_syspath + "/" +
+           hub_interface_name(UsbDeviceInfo{.name = hub, .busnum = d.busnum, .ports = hub_name.ports},
+                              hub_config(hub_syspath)) +
+           "/" + port_name_for(hub, d.ports.back());
+  return seed_port(PortSeed{hub_syspath, hub, d.ports.back(), port, port_link.has_value()});
 }
 
 std::optional<unsigned> Scanner::hub_config(const std::string& hub_syspath) {

@@ -7,6 +7,7 @@
 
 #include "src/analysis/plan/demands.hpp"
 #include "src/analysis/plan/planner.hpp"
+#include "src/analysis/plan/question.hpp"
 #include "tests/support/machines.hpp"
 
 using namespace usbsat;
@@ -453,4 +454,16 @@ TEST_CASE(
   const auto all = current_problem(t, {}, {});
   REQUIRE(all.drives.size() == 1);
   CHECK(all.drives[0].dev == "sdc");
+}
+
+TEST_CASE("the drives of a plan question: each named once, each a USB drive of the scan") {
+  using V = std::vector<std::string>;
+  CHECK_FALSE(repeated_device(V{"sdb", "sdc"}));
+  CHECK_FALSE(repeated_device(V{}));
+  CHECK(repeated_device(V{"sdb", "sdb"}) == "sdb is named twice: name each drive to plan once");
+  CHECK(repeated_device(V{"sdb", "sdc", "/dev/sdb"}) == "sdb is named twice: name each drive to plan once");
+  const V usb{"sdb", "sdc"};
+  CHECK_FALSE(unknown_device(V{"/dev/sdb", "sdc"}, usb));
+  CHECK(unknown_device(V{"sdb", "sdz"}, usb) == "sdz is not a USB drive here (the USB drives: sdb, sdc)");
+  CHECK(unknown_device(V{"sda"}, V{}) == "sda is not a USB drive here: there is no USB drive");
 }
