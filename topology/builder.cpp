@@ -92,6 +92,7 @@ Topology TopologyBuilder::finish(std::vector<Diagnostic>& diagnostics) && {
     t.by_syspath_.emplace(node.syspath(), v);
     if (auto name = node_name(node); !name.empty()) t.by_name_.emplace(std::string(name), v);
   }
+  t.index_vertices();
   t.controllers_ = of_kind(t, NodeKind::Controller);
 
   // Ports learn the speed of the bus they sit on from their hub.
@@ -133,6 +134,7 @@ Topology TopologyBuilder::finish(std::vector<Diagnostic>& diagnostics) && {
     c.controller = controller_of(t, main_side).value_or(main_side);
     t.connectors_.push_back(std::move(c));
   }
+  t.index_connectors();
 
   // Hub halves: the devices on the two sides of one connector are the USB2 and USB3 halves of one hub.
   for (const auto& c : t.connectors_) {
