@@ -41,7 +41,7 @@ std::string value_axis(double top, double width) {
 /// top, so no value, however broken, gives a coordinate that is not a number.
 double y_of(double v, double top) {
   if (!(v >= 0)) v = 0;
-  return kTop + kPlotHeight - kPlotHeight * std::min(v, top) / top;
+  return kTop + kPlotHeight - kPlotHeight * (std::min(v, top) / top);  // the ratio first: no overflow
 }
 
 std::string open_svg(double width, double height, const std::string& title, const char* cls) {
