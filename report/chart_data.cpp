@@ -1,15 +1,30 @@
 #include "report/chart_data.hpp"
 
+#include <cmath>
+#include <stdexcept>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace usbsat::report {
 namespace {
 
+/// The largest rate a result may hold: 1000 GB/s, the top of `saturate --group`'s capacity range; a larger,
+/// negative or non-finite number is a damaged or forged file, not a measurement.
+constexpr double kMaxRateMbs = 1e6;
+
+/// A rate in MB/s from `v`; throws std::domain_error naming it when it is no plausible rate.
+double rate(const nlohmann::json& v) {
+  const double x = v.get<double>();
+  if (!std::isfinite(x) || x < 0 || x > kMaxRateMbs)
+    throw std::domain_error(fmt::format("{} MB/s is not a rate (0 to {:g} MB/s)", v.dump(), kMaxRateMbs));
+  return x;
+}
+
 std::optional<double> number_or_null(const nlohmann::json& j, const char* key) {
   const auto& v = j.at(key);
   if (v.is_null()) return std::nullopt;
-  return v.get<double>();
+  return rate(v);
 }
 
 std::string phase_label(int n) {
@@ -32,7 +47,7 @@ ChartsOrError<BarChart> saturate_charts(const nlohmann::json& doc) {
         for (const auto& d : g.at("drives")) {
           const auto name = d.get<std::string>();
           if (auto it = p.at("per_drive_mbs").find(name); it != p.at("per_drive_mbs").end())
-            bars.bars.push_back({name, it->get<double>(), false});
+            bars.bars.push_back({name, rate(*it), false});
         }
         if (auto agg = number_or_null(p, "aggregate_mbs")) bars.bars.push_back({"aggregate", *agg, true});
         bars.predicted = number_or_null(p, "predicted_aggregate_mbs");
@@ -45,6 +60,9 @@ ChartsOrError<BarChart> saturate_charts(const nlohmann::json& doc) {
   } catch (const nlohmann::json::exception& e) {
     out.charts.clear();
     out.error = fmt::format("not a `usbsat saturate --json` document ({})", e.what());
+  } catch (const std::domain_error& e) {
+    out.charts.clear();
+    out.error = fmt::format("not a `usbsat saturate --json` result: {}", e.what());
   }
   return out;
 }
@@ -58,14 +76,19 @@ ChartsOrError<LineChart> load_charts(const nlohmann::json& doc) {
       std::string targets;
       for (const auto& t : p.at("targets")) targets += " " + t.get<std::string>();
       c.title = fmt::format("phase {}:{}", ++i, targets);
-      for (const auto& t : p.at("per_target"))
-        c.series.push_back(
-            {t.at("target").get<std::string>(), t.at("series_mbs").get<std::vector<double>>()});
+      for (const auto& t : p.at("per_target")) {
+        std::vector<double> values;
+        for (const auto& v : t.at("series_mbs")) values.push_back(rate(v));
+        c.series.push_back({t.at("target").get<std::string>(), std::move(values)});
+      }
       out.charts.push_back(std::move(c));
     }
   } catch (const nlohmann::json::exception& e) {
     out.charts.clear();
     out.error = fmt::format("not a `usbsat load --json` document ({})", e.what());
+  } catch (const std::domain_error& e) {
+    out.charts.clear();
+    out.error = fmt::format("not a `usbsat load --json` result: {}", e.what());
   }
   return out;
 }

@@ -13,6 +13,8 @@ namespace {
 constexpr const char* kSeriesColours[] = {"#1c7ed6", "#e8590c", "#2f9e44", "#ae3ec9",
                                           "#f08c00", "#0c8599", "#c2255c", "#5c940d"};
 constexpr double kTop = 40, kBottom = 56, kLeft = 64, kRight = 16, kPlotHeight = 200;
+/// nice_ceiling()'s largest answer: 10 * its power of ten stays finite.
+constexpr double kLargestCeiling = 1e307;
 
 std::string num(double v) {
   return fmt::format("{:.1f}", v);
@@ -35,8 +37,11 @@ std::string value_axis(double top, double width) {
   return out;
 }
 
+/// The y coordinate of value `v` on an axis up to `top`: negative and NaN values at 0, larger ones at the
+/// top, so no value, however broken, gives a coordinate that is not a number.
 double y_of(double v, double top) {
-  return kTop + kPlotHeight - kPlotHeight * std::min(v, top) / top;
+  if (!(v >= 0)) v = 0;
+  return kTop + kPlotHeight - kPlotHeight * (std::min(v, top) / top);  // the ratio first: no overflow
 }
 
 std::string open_svg(double width, double height, const std::string& title, const char* cls) {
@@ -51,6 +56,7 @@ std::string open_svg(double width, double height, const std::string& title, cons
 
 double nice_ceiling(double max) {
   if (!(max > 1)) return 1;
+  if (!(max <= kLargestCeiling)) return kLargestCeiling;  // also infinity: the axis stays finite
   const double p = std::pow(10.0, std::floor(std::log10(max)));
   for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
     if (max <= m * p * (1 + 1e-12)) return m * p;

@@ -25,7 +25,7 @@ struct ReportMeta {
 struct HtmlReportInput {
   ReportMeta meta;
   std::string topology_svg;  ///< the picture (inline_svg() of the Graphviz output); "" when nothing to draw
-  std::string notice;        ///< shown instead of the picture when there is no USB controller
+  std::string notice;        ///< shown above the picture, or instead of it (no USB controller, too large)
   std::size_t controllers = 0, drives = 0;  ///< counts for the summary line
   std::span<const Finding> findings;
   const PredictInput* predict =

@@ -93,6 +93,7 @@ void TopologyBuilder::place(Topology& t, const Forest& f) {
     t.by_syspath_.emplace(node.syspath(), v);
     if (auto name = node_name(node); !name.empty()) t.by_name_.emplace(std::string(name), v);
   }
+  t.index_vertices();
   t.controllers_ = of_kind(t, NodeKind::Controller);
 }
 
@@ -138,6 +139,7 @@ void TopologyBuilder::pair_connectors(Topology& t) {
     c.controller = controller_of(t, main_side).value_or(main_side);
     t.connectors_.push_back(std::move(c));
   }
+  t.index_connectors();
 }
 
 /// Hub halves: the devices on the two sides of one connector are the USB2 and USB3 halves of one hub.

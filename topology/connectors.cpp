@@ -1,7 +1,6 @@
 #include "topology/connectors.hpp"
 
 #include <algorithm>
-#include <map>
 
 #include "topology/text.hpp"
 
@@ -51,10 +50,7 @@ std::vector<Vertex> blocks_below(const Topology& t, const std::vector<Vertex>& t
   std::vector<Vertex> out;
   for (Vertex v : tops) collect_blocks(t, v, out);
   if (out.size() < 2) return out;
-  const auto order = block_devices(t);
-  std::map<Vertex, std::size_t> rank;
-  for (std::size_t i = 0; i < order.size(); ++i) rank.emplace(order[i], i);
-  std::sort(out.begin(), out.end(), [&](Vertex a, Vertex b) { return rank[a] < rank[b]; });
+  std::sort(out.begin(), out.end(), [&](Vertex a, Vertex b) { return block_rank(t, a) < block_rank(t, b); });
   return out;
 }
 

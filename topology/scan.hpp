@@ -48,6 +48,9 @@ struct ScanResult {
   Topology topology;
   std::vector<Diagnostic> diagnostics;  ///< one entry per device that could not be read completely
   HostFacts host;
+  /// The recorded machine's name (its host name or that name's pseudonym) when this scan replays a
+  /// recording; nullopt for a live scan, whose machine is this one.
+  std::optional<std::string> recorded_host;
 };
 
 /// Scan the running system through libudev (under umockdev: the testbed). One unreadable device becomes a

@@ -74,17 +74,8 @@ std::vector<Vertex> pcie_uplink(const Topology& t, Vertex c) {
   return out;
 }
 
-std::vector<Vertex> of_kind(const Topology& t, NodeKind k) {
-  std::vector<Vertex> out;
-  std::vector<Vertex> stack(t.roots().rbegin(), t.roots().rend());
-  while (!stack.empty()) {
-    const Vertex v = stack.back();
-    stack.pop_back();
-    if (t[v].kind == k) out.push_back(v);
-    auto kids = children(t, v);
-    stack.insert(stack.end(), kids.rbegin(), kids.rend());
-  }
-  return out;
+const std::vector<Vertex>& of_kind(const Topology& t, NodeKind k) {
+  return t.by_kind_[static_cast<std::size_t>(k)];
 }
 
 namespace {
@@ -104,19 +95,41 @@ bool disk_less(std::string_view a, std::string_view b) {
 }
 }  // namespace
 
-std::vector<Vertex> block_devices(const Topology& t) {
-  auto out = of_kind(t, NodeKind::Block);
-  std::stable_sort(out.begin(), out.end(), [&](Vertex a, Vertex b) {
-    return disk_less(t[a].as<BlockInfo>().name, t[b].as<BlockInfo>().name);
+void Topology::index_vertices() {
+  for (auto& list : by_kind_) list.clear();
+  std::vector<Vertex> stack(roots_.rbegin(), roots_.rend());
+  while (!stack.empty()) {
+    const Vertex v = stack.back();
+    stack.pop_back();
+    by_kind_[static_cast<std::size_t>(g_[v].kind)].push_back(v);
+    auto kids = children(*this, v);
+    stack.insert(stack.end(), kids.rbegin(), kids.rend());
+  }
+  blocks_ = of_kind(*this, NodeKind::Block);
+  std::stable_sort(blocks_.begin(), blocks_.end(), [&](Vertex a, Vertex b) {
+    return disk_less(g_[a].as<BlockInfo>().name, g_[b].as<BlockInfo>().name);
   });
-  return out;
+  block_rank_.assign(size(), std::nullopt);
+  for (std::size_t i = 0; i < blocks_.size(); ++i) block_rank_[blocks_[i]] = i;
+}
+
+void Topology::index_connectors() {
+  connector_index_.assign(size(), std::nullopt);
+  for (std::size_t i = 0; i < connectors_.size(); ++i)
+    for (const auto& side : {connectors_[i].usb2_port, connectors_[i].usb3_port})
+      if (side && !connector_index_[*side]) connector_index_[*side] = i;
+}
+
+const std::vector<Vertex>& block_devices(const Topology& t) {
+  return t.blocks_;
+}
+
+std::optional<std::size_t> block_rank(const Topology& t, Vertex v) {
+  return v < t.block_rank_.size() ? t.block_rank_[v] : std::nullopt;
 }
 
 std::optional<std::size_t> connector_of(const Topology& t, Vertex port) {
-  const auto& cs = t.connectors();
-  for (std::size_t i = 0; i < cs.size(); ++i)
-    if (cs[i].usb2_port == port || cs[i].usb3_port == port) return i;
-  return std::nullopt;
+  return port < t.connector_index_.size() ? t.connector_index_[port] : std::nullopt;
 }
 
 std::optional<Vertex> occupant(const Topology& t, const Connector& c) {

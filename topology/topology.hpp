@@ -12,6 +12,7 @@
 /// Block devices that are not below USB (NVMe, SATA, virtio) are roots of their own.
 /// Children are stored in a deterministic order (natural order of their kernel names, so port 2 before
 /// port 10), which makes every renderer's output identical across runs.
+#include <array>
 #include <cstddef>
 #include <map>
 #include <optional>
@@ -59,12 +60,26 @@ class Topology {
 
  private:
   friend class TopologyBuilder;
+  friend const std::vector<Vertex>& of_kind(const Topology& t, NodeKind k);
+  friend const std::vector<Vertex>& block_devices(const Topology& t);
+  friend std::optional<std::size_t> block_rank(const Topology& t, Vertex v);
+  friend std::optional<std::size_t> connector_of(const Topology& t, Vertex port);
+  /// Fills the kind, disk and connector indexes below from the finished graph and connectors_ (the builder
+  /// calls it once the structure is final), so the queries over them take no walk of the whole graph.
+  void index_vertices();
+  void index_connectors();
+
   Graph g_;
   std::map<std::string, Vertex, std::less<>> by_syspath_;
   std::map<std::string, Vertex, std::less<>> by_name_;
   std::vector<Vertex> roots_;
   std::vector<Vertex> controllers_;
   std::vector<Connector> connectors_;
+  static constexpr std::size_t kKinds = static_cast<std::size_t>(NodeKind::Block) + 1;
+  std::array<std::vector<Vertex>, kKinds> by_kind_;          ///< of_kind(), depth-first
+  std::vector<Vertex> blocks_;                               ///< block_devices()
+  std::vector<std::optional<std::size_t>> block_rank_;       ///< vertex -> its index in blocks_
+  std::vector<std::optional<std::size_t>> connector_index_;  ///< port vertex -> its index in connectors_
 };
 
 // ---- queries: free functions over a const Topology -------------------------------------------------
@@ -88,11 +103,13 @@ std::vector<Vertex> hub_chain(const Topology& t, Vertex dev);
 /// PCI ancestors of controller `c` that have link attributes, nearest first (empty for integrated
 /// controllers).
 std::vector<Vertex> pcie_uplink(const Topology& t, Vertex c);
-/// All vertices of kind `k` in depth-first (deterministic) order.
-std::vector<Vertex> of_kind(const Topology& t, NodeKind k);
+/// All vertices of kind `k` in depth-first (deterministic) order (indexed when the topology was built).
+const std::vector<Vertex>& of_kind(const Topology& t, NodeKind k);
 /// All whole-disk block devices, sorted by name naturally (sda, sdb, ..., sdaa; nvme0n1; vda).
-std::vector<Vertex> block_devices(const Topology& t);
-/// The connector a port belongs to.
+const std::vector<Vertex>& block_devices(const Topology& t);
+/// The position of whole disk `v` in block_devices(), if it is one.
+std::optional<std::size_t> block_rank(const Topology& t, Vertex v);
+/// The connector a port belongs to (indexed: no search).
 std::optional<std::size_t> connector_of(const Topology& t, Vertex port);
 /// The device (Hub or Device) plugged into connector `c`, from either side.
 std::optional<Vertex> occupant(const Topology& t, const Connector& c);

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "topology/device_source.hpp"
+#include "topology/read_limits.hpp"
 #include "topology/udev_handle.hpp"
 
 namespace usbsat::topology {
@@ -33,12 +34,10 @@ class UdevSource final : public DeviceSource {
   std::optional<std::string> read_text_file(std::string_view path) override;
   std::vector<Diagnostic> take_read_problems() override;
 
-  /// Caps on what one read may return: a text attribute (sysfs text attributes are at most a page), a binary
-  /// one (`descriptors`: the 18-byte device descriptor plus up to USB_MAXCONFIG = 8 configurations of at
-  /// most 65535 bytes each; `bos_descriptors` is one 65535-byte descriptor set), a text file (mountinfo).
-  static constexpr std::size_t kMaxTextAttribute = 64 * 1024;
-  static constexpr std::size_t kMaxBinaryAttribute = 18 + 8 * 65535;
-  static constexpr std::size_t kMaxTextFile = 16 * 1024 * 1024;
+  /// Caps on what one read may return (topology/read_limits.hpp says why these sizes).
+  static constexpr std::size_t kMaxTextAttribute = read_limits::kTextAttribute;
+  static constexpr std::size_t kMaxBinaryAttribute = read_limits::kBinaryAttribute;
+  static constexpr std::size_t kMaxTextFile = read_limits::kTextFile;
 
  private:
   /// read_all() of `dir`/`name` with cap `cap`; a refused or failed read becomes a problem naming it.

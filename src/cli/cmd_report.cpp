@@ -36,8 +36,11 @@ std::string page_time(const ReportOptions& o) {
   return topology::format_utc(topology::reproducible_now(), topology::UtcFormat::Readable);
 }
 
-std::string page_host(const ReportOptions& o) {
+/// The machine the page is about: --hostname verbatim, else the recorded machine's name (--from), else this
+/// host's.
+std::string page_host(const ReportOptions& o, const topology::ScanResult& scan) {
   if (o.hostname) return *o.hostname;
+  if (scan.recorded_host) return *scan.recorded_host;
   return host_name().value_or("unknown host");
 }
 
@@ -103,7 +106,9 @@ void bind_report_options(CLI::App& sub, ReportOptions& o) {
                  "Chart this `usbsat saturate --json` result (alone, 2 and 4 at once)");
   sub.add_option("--load", o.load, "Chart this `usbsat load --json` result (throughput per second)");
   sub.add_option("--time", o.time, "The time printed on the page (default: SOURCE_DATE_EPOCH, else now)");
-  sub.add_option("--hostname", o.hostname, "The machine name printed on the page (default: this host's)");
+  sub.add_option(
+      "--hostname", o.hostname,
+      "The machine name printed on the page (default: this host's, or the recording's with --from)");
   sub.add_flag("-a,--all", o.all_ports, "Draw every empty port instead of one node per hub");
   bind_scan_options(sub, o.scan);
 }
@@ -132,14 +137,19 @@ static int run_report(const ReportOptions& o, const GlobalOptions& global) {
   }
   const auto facts = gather_picture_facts(scan_result);
   const auto graph = topology_picture(t, facts, o.all_ports);
-  if (!graph.nodes.empty()) {
+  if (graph.nodes.size() > kMaxPictureNodes) {
+    in.notice = fmt::format(
+        "The picture is left out: its {} nodes are more than Graphviz lays out in seconds (at most {}). "
+        "`usbsat topo --dot` writes the whole graph for dot to draw.",
+        graph.nodes.size(), kMaxPictureNodes);
+  } else if (!graph.nodes.empty()) {
     try {
       in.topology_svg = report::inline_svg(report::layout_svg(report::render_dot(graph)));
     } catch (const report::LayoutError& e) {
       return fail(global, kExitEnvironment, "report", e.what(), scan_result.diagnostics);
     }
   }
-  in.meta = {USBSAT_VERSION, page_host(o), page_time(o), std::move(commands)};
+  in.meta = {USBSAT_VERSION, page_host(o, scan_result), page_time(o), std::move(commands)};
   in.controllers = t.controllers().size();
   in.drives = facts.drives_checked;
   in.findings = facts.findings;

@@ -26,6 +26,11 @@ DEFAULT_TIMEOUT = 30.0
 # Generated sysfs trees (tests/fixtures, target `fixtures`) and the umockdev preload that redirects /sys to one.
 FIXTURES_DIR = os.environ.get("USBSAT_FIXTURES_DIR", "")
 PRELOAD = "libumockdev-preload.so.0"
+# The shipped sample recordings (topology/recording/samples), and the device of workstation.json whose product
+# {HUGE_PRODUCT} makes 4 MiB long (the USB3 stick, sdc).
+SAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "topology", "recording", "samples")
+HUGE_PRODUCT_DEVICE = "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-7"
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "golden")
 # In the workstation tree: the USB3 stick in a USB2-only connector (sdc; doctor: speed_below_capability).
 STICK = "sys/devices/pci0000:00/0000:00:14.0/usb1/1-7"
 
@@ -231,6 +236,23 @@ class Fixtures:
             v = "\x1b]0;pwned\x07"
         elif key == "RECORDINGS":
             v = os.path.join(os.path.dirname(os.path.abspath(__file__)), "recordings")
+        elif key == "SAT_1E308":  # a saturate result whose first rate is 1e308 MB/s (issue 24: -nan in the SVG)
+            with open(os.path.join(GOLDEN, "saturate_two_groups.json"), encoding="utf-8") as f:
+                doc = json.load(f)
+            rates = doc["groups"][0]["phases"][0]["per_drive_mbs"]
+            rates[next(iter(rates))] = 1e308
+            v = os.path.join(self.tmp, "saturate-1e308.json")
+            with open(v, "w", encoding="utf-8") as f:
+                json.dump(doc, f)
+        elif key == "SAMPLES":
+            v = SAMPLES
+        elif key == "HUGE_PRODUCT":  # the workstation sample with a 4 MiB `product` (issue 24: 23 s in Graphviz)
+            with open(os.path.join(SAMPLES, "workstation.json"), encoding="utf-8") as f:
+                doc = json.load(f)
+            doc["data"]["attributes"][HUGE_PRODUCT_DEVICE]["product"] = "A" * (4 << 20)
+            v = os.path.join(self.tmp, "huge-product.json")
+            with open(v, "w", encoding="utf-8") as f:
+                json.dump(doc, f)
         elif key == "FIFO":
             v = os.path.join(self.tmp, "fifo")
             os.mkfifo(v)

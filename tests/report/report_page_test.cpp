@@ -3,6 +3,7 @@
 // layout.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -158,6 +159,36 @@ TEST_CASE("nice_ceiling rounds axis tops up to 1, 2, 2.5 or 5 times a power of t
   CHECK(nice_ceiling(101) == 200);
   CHECK(nice_ceiling(220) == 250);
   CHECK(nice_ceiling(251) == 500);
+}
+
+TEST_CASE("charts stay drawable whatever the numbers: finite axis tops and coordinates (issue 24)") {
+  CHECK(std::isfinite(nice_ceiling(1e308 * 1.05)));  // infinity
+  CHECK(std::isfinite(nice_ceiling(1.7e308)));
+  CHECK(nice_ceiling(std::nan("")) == 1);
+  BarChart c;
+  c.title = "forged";
+  c.groups.push_back({"each alone", {{"sdb", 1e308, false}, {"sdc", 3e307, false}}, 1e308});
+  c.plateau = -5;
+  const auto svg = render_bar_chart_svg(c);  // 1e308 * 1.05 was an infinite axis: -nan coordinates
+  CHECK(svg.find("nan") == std::string::npos);
+  CHECK(svg.find("inf") == std::string::npos);
+  const auto lines = render_line_chart_svg({"forged", {{"sdb", {1e308, 1, std::nan("")}}}});
+  CHECK(lines.find("nan") == std::string::npos);
+  CHECK(lines.find("inf") == std::string::npos);
+}
+
+TEST_CASE("chart data refuses rates that are no measurement: 1e308, negative (issue 24)") {
+  auto doc = read_golden_json("saturate_two_groups.json");
+  doc["groups"][0]["phases"][0]["per_drive_mbs"].begin().value() = 1e308;
+  const auto huge = saturate_charts(doc);
+  CHECK(huge.charts.empty());
+  CHECK(huge.error.find("1e+308 MB/s is not a rate") != std::string::npos);
+  doc = read_golden_json("saturate_two_groups.json");
+  doc["groups"][0]["plateau_mbs"] = -1;
+  CHECK(saturate_charts(doc).error.find("-1 MB/s is not a rate") != std::string::npos);
+  auto load = read_golden_json("load_two_drives.json");
+  load["phases"][0]["per_target"][0]["series_mbs"][0] = 2e6;
+  CHECK(load_charts(load).error.find("2000000.0 MB/s is not a rate") != std::string::npos);
 }
 
 TEST_CASE("saturate charts: one per group, phases alone and at once, aggregate, model, plateau, verdict") {

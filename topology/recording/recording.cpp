@@ -97,7 +97,9 @@ std::string write_recording(const Envelope& e) {
 }
 
 ScanResult scan_recording(const Envelope& e, const ScanConfig& config) {
-  return payload_scan(e, config);
+  auto result = payload_scan(e, config);
+  result.recorded_host = e.host;
+  return result;
 }
 
 ScanResult load_recording_text(std::string_view text, const ScanConfig& config) {

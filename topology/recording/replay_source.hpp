@@ -4,6 +4,11 @@
 /// a system without that file gives, so old recordings keep loading. The exception is a text file the
 /// recording never read (a recording made with --mountinfo ''): it is empty, so replaying it shows no mounts,
 /// and no warning about an unreadable /proc/self/mountinfo that the recorded machine never had.
+///
+/// A recording is held to the live scan's caps (topology/read_limits.hpp): a text attribute longer than a
+/// live scan reads is cut to that length, and a binary attribute or text file over its cap is absent, each
+/// with a warning in the next take_read_problems(), so a hostile or damaged recording cannot feed megabytes
+/// of name into the renderers.
 #include "topology/recording/linux_capture.hpp"
 
 namespace usbsat::topology::recording {
@@ -23,8 +28,14 @@ class ReplaySource final : public DeviceSource {
   std::vector<Diagnostic> take_read_problems() override;
 
  private:
+  /// `value`, held to `cap`: text is cut (at a UTF-8 character boundary), anything else dropped; either way
+  /// a warning naming `syspath` and `what` waits for the next take_read_problems().
+  std::optional<std::string> capped(std::optional<std::string> value, std::string_view syspath,
+                                    std::string_view what, std::size_t cap, bool cut);
+
   LinuxCapture c_;
   std::size_t problem_calls_ = 0;
+  std::vector<Diagnostic> over_cap_;  ///< warnings from capped() not yet taken
 };
 
 }  // namespace usbsat::topology::recording

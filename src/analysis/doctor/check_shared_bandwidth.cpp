@@ -46,6 +46,7 @@ void check_shared_bandwidth(const Context& cx) {
     if (!groups.contains(s.bottleneck)) order.push_back(s.bottleneck);
     groups[s.bottleneck].push_back(&s);
   }
+  const auto free_usb3 = free_usb3_connectors(cx.t);
   for (const auto& key : order) {
     const auto& g = groups[key];
     if (!std::all_of(g.begin(), g.end(), [](const DriveShare* s) { return plausible_share(*s); })) continue;
@@ -77,16 +78,15 @@ void check_shared_bandwidth(const Context& cx) {
         "busy the bandwidth model predicts {}.",
         g.size(), label, g.front()->bottleneck_capacity_mbps, demand, topology::join(shares_txt, ", "));
     // Free connectors whose path does not cross the bottleneck.
-    std::vector<std::string> avoid;
+    std::vector<const Connector*> avoid;
     if (const auto bv = cx.t.find_by_name(g.front()->bottleneck_node)) {
-      for (const auto& c : cx.t.connectors()) {
-        if (!free_usb3_connector(cx.t, c)) continue;
-        const auto up = ancestors(cx.t, *c.usb3_port);
-        if (*c.usb3_port == *bv || std::find(up.begin(), up.end(), *bv) != up.end()) continue;
-        avoid.push_back(topology::describe_connector(cx.t, c));
+      for (const Connector* c : free_usb3) {
+        bool behind = false;
+        for (std::optional<Vertex> v = *c->usb3_port; v && !behind; v = parent(cx.t, *v)) behind = *v == *bv;
+        if (!behind) avoid.push_back(c);
       }
     }
-    if (!avoid.empty()) ev(f, "free connectors not behind the bottleneck", topology::join(avoid, ", "));
+    if (!avoid.empty()) ev(f, "free connectors not behind the bottleneck", evidence_list(cx.t, avoid));
     f.fix = avoid.empty()
                 ? fmt::format(
                       "No free connector avoids the {}; to run these drives at full speed together, use a "
@@ -96,7 +96,7 @@ void check_shared_bandwidth(const Context& cx) {
                 : fmt::format(
                       "Move one or more of them to a connector that does not go through the {}: {}. "
                       "`usbsat plan` computes the best placement.",
-                      label, short_list(avoid));
+                      label, short_list(cx.t, avoid));
     cx.out.push_back(std::move(f));
   }
 }

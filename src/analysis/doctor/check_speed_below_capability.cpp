@@ -1,4 +1,6 @@
 // speed_below_capability: a device negotiated below what it, its port and its controller can do.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "src/analysis/doctor/checks.hpp"
@@ -9,24 +11,26 @@ namespace {
 
 using namespace topology;
 
-/// Free connectors with a SuperSpeed side fast enough for `need`, on controller `ctrl` (or on any other
-/// controller when `other_controllers`).
-std::vector<std::string> free_fast_connectors(const Topology& t, Vertex ctrl, UsbSpeed need,
-                                              bool other_controllers) {
-  std::vector<std::string> out;
-  // Connectors of the computer itself first, then those of external hubs (one more link to share).
-  std::vector<const Connector*> order;
-  for (const auto& c : t.connectors())
-    if (t[c.hub].kind == NodeKind::RootHub) order.push_back(&c);
-  for (const auto& c : t.connectors())
-    if (t[c.hub].kind != NodeKind::RootHub) order.push_back(&c);
-  for (const Connector* cp : order) {
-    const Connector& c = *cp;
-    if ((c.controller == ctrl) == other_controllers) continue;
-    if (!free_usb3_connector(t, c)) continue;
-    const auto& p3 = t[*c.usb3_port].as<PortInfo>();
+/// Free connectors with a SuperSpeed side: the computer's own first, then those of external hubs (one more
+/// link to share). Found once per check: every finding picks from this list.
+std::vector<const Connector*> free_usb3_in_order(const Topology& t) {
+  auto out = free_usb3_connectors(t);
+  std::stable_partition(out.begin(), out.end(),
+                        [&](const Connector* c) { return t[c->hub].kind == NodeKind::RootHub; });
+  return out;
+}
+
+/// The connectors of `free` with a SuperSpeed side fast enough for `need`, on controller `ctrl` (or on any
+/// other controller when `other_controllers`).
+std::vector<const Connector*> free_fast_connectors(const Topology& t,
+                                                   const std::vector<const Connector*>& free, Vertex ctrl,
+                                                   UsbSpeed need, bool other_controllers) {
+  std::vector<const Connector*> out;
+  for (const Connector* c : free) {
+    if ((c->controller == ctrl) == other_controllers) continue;
+    const auto& p3 = t[*c->usb3_port].as<PortInfo>();
     if (p3.hub_speed && *p3.hub_speed < need) continue;
-    out.push_back(topology::describe_connector(t, c));
+    out.push_back(c);
   }
   return out;
 }
@@ -135,21 +139,21 @@ Cause explain(const Context& cx, const Where& w, UsbSpeed speed, UsbSpeed cap, F
 }
 
 /// Step 3: the fix: a free connector at full speed on the same controller, else on another, else none.
-void suggest(const Context& cx, std::optional<Vertex> ctrl, UsbSpeed cap, const std::string& fix_extra,
-             Finding& f) {
-  std::vector<std::string> same =
-      ctrl ? free_fast_connectors(cx.t, *ctrl, cap, false) : std::vector<std::string>{};
-  std::vector<std::string> other =
-      ctrl ? free_fast_connectors(cx.t, *ctrl, cap, true) : std::vector<std::string>{};
+void suggest(const Context& cx, const std::vector<const Connector*>& free_usb3, std::optional<Vertex> ctrl,
+             UsbSpeed cap, const std::string& fix_extra, Finding& f) {
+  const auto same =
+      ctrl ? free_fast_connectors(cx.t, free_usb3, *ctrl, cap, false) : std::vector<const Connector*>{};
+  const auto other =
+      ctrl ? free_fast_connectors(cx.t, free_usb3, *ctrl, cap, true) : std::vector<const Connector*>{};
   if (!same.empty()) {
-    ev(f, "free connectors at full speed (same controller)", topology::join(same, ", "));
-    f.fix = fmt::format("Move it to {} on the same controller (these have a {} side){}.", short_list(same),
+    ev(f, "free connectors at full speed (same controller)", evidence_list(cx.t, same));
+    f.fix = fmt::format("Move it to {} on the same controller (these have a {} side){}.", short_list(cx.t, same),
                         topology::usb_rate_text(cap), fix_extra.empty() ? "" : ", " + fix_extra);
   } else if (!other.empty()) {
-    ev(f, "free connectors at full speed (other controllers)", topology::join(other, ", "));
+    ev(f, "free connectors at full speed (other controllers)", evidence_list(cx.t, other));
     f.fix = fmt::format(
         "No free connector of this controller runs at {}; move it to {} on another controller{}.",
-        topology::usb_rate_text(cap), short_list(other), fix_extra.empty() ? "" : ", " + fix_extra);
+        topology::usb_rate_text(cap), short_list(cx.t, other), fix_extra.empty() ? "" : ", " + fix_extra);
   } else {
     f.fix = fmt::format("No free connector on this machine runs at {}{}; a {} card or hub would.",
                         topology::usb_rate_text(cap), fix_extra.empty() ? "" : " (" + fix_extra + ")",
@@ -160,6 +164,7 @@ void suggest(const Context& cx, std::optional<Vertex> ctrl, UsbSpeed cap, const 
 }  // namespace
 
 void check_speed_below_capability(const Context& cx) {
+  const auto free_usb3 = free_usb3_in_order(cx.t);
   for (const auto& d : cx.devices) {
     const auto& u = usb(cx.t, d.dev);
     if (!plausible_speed(u.speed) || !plausible_speed(u.capable_speed)) continue;
@@ -178,7 +183,7 @@ void check_speed_below_capability(const Context& cx) {
     const Cause cause = explain(cx, w, speed, cap, f);
     f.message = fmt::format("{} can run at {} but negotiated {}: {}.", device_label(cx.t, d),
                             topology::usb_rate_text(cap), topology::usb_rate_text(speed), cause.text);
-    suggest(cx, w.ctrl, cap, cause.fix_extra, f);
+    suggest(cx, free_usb3, w.ctrl, cap, cause.fix_extra, f);
     cx.out.push_back(std::move(f));
   }
 }

@@ -73,12 +73,32 @@ void add_unique(std::vector<std::string>& v, const std::string& s) {
   if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
 }
 
-std::string short_list(const std::vector<std::string>& v) {
-  std::vector<std::string> head(v.begin(),
-                                v.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(3, v.size())));
+namespace {
+/// How many of `n` listed items an evidence value names: all of them, unless that is more than one beyond
+/// kEvidenceItems ("and 1 more" would save nothing).
+std::size_t evidence_shown(std::size_t n) {
+  return n <= kEvidenceItems + 1 ? n : kEvidenceItems;
+}
+}  // namespace
+
+std::string short_list(const Topology& t, const std::vector<const Connector*>& cs) {
+  std::vector<std::string> head;
+  for (std::size_t i = 0; i < std::min<std::size_t>(3, cs.size()); ++i)
+    head.push_back(topology::describe_connector(t, *cs[i]));
   std::string out = topology::join(head, " or ");
-  if (v.size() > 3) out += fmt::format(" ({} more in the evidence)", v.size() - 3);
+  if (evidence_shown(cs.size()) < cs.size())
+    out += fmt::format(" ({} more, {} of them in the evidence)", cs.size() - 3, kEvidenceItems - 3);
+  else if (cs.size() > 3)
+    out += fmt::format(" ({} more in the evidence)", cs.size() - 3);
   return out;
+}
+
+std::string evidence_list(const Topology& t, const std::vector<const Connector*>& cs) {
+  const std::size_t shown = evidence_shown(cs.size());
+  std::vector<std::string> head;
+  for (std::size_t i = 0; i < shown; ++i) head.push_back(topology::describe_connector(t, *cs[i]));
+  if (shown == cs.size()) return topology::join(head, ", ");
+  return fmt::format("{} and {} more", topology::join(head, ", "), cs.size() - shown);
 }
 
 void ev(Finding& f, std::string key, std::string value) {
@@ -93,6 +113,13 @@ bool not_used(const Topology& t, std::optional<Vertex> port) {
 
 bool free_usb3_connector(const Topology& t, const Connector& c) {
   return c.usb3_port && !occupant(t, c) && !not_used(t, c.usb3_port) && !not_used(t, c.usb2_port);
+}
+
+std::vector<const Connector*> free_usb3_connectors(const Topology& t) {
+  std::vector<const Connector*> out;
+  for (const auto& c : t.connectors())
+    if (free_usb3_connector(t, c)) out.push_back(&c);
+  return out;
 }
 
 bool plausible_speed(std::optional<UsbSpeed> s) {

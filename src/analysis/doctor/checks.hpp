@@ -78,13 +78,23 @@ std::vector<std::string> device_names(const topology::Topology& t, const Storage
 /// "sdc (Samsung Portable SSD T7, 04e8:4001)": the device named by its first medium (else its kernel name).
 std::string device_label(const topology::Topology& t, const StorageDevice& d);
 void add_unique(std::vector<std::string>& v, const std::string& s);
-/// A fix names at most three connectors ("a or b or c (2 more in the evidence)"); the evidence lists all.
-std::string short_list(const std::vector<std::string>& v);
+/// At most this many items of one list go into a finding's evidence (the rest are counted; a list one longer
+/// is shown whole), so a machine with thousands of free connectors does not print them all once per finding.
+inline constexpr std::size_t kEvidenceItems = 8;
+/// A fix names at most three connectors ("a or b or c (2 more in the evidence)"); the evidence lists up to
+/// kEvidenceItems of them. Only the connectors shown are described (describing is the cost here).
+std::string short_list(const topology::Topology& t, const std::vector<const topology::Connector*>& cs);
+/// An evidence value listing `cs` (described) joined by ", ": beyond kEvidenceItems + 1 connectors, the first
+/// kEvidenceItems and "and N more".
+std::string evidence_list(const topology::Topology& t, const std::vector<const topology::Connector*>& cs);
 void ev(Finding& f, std::string key, std::string value);
 /// The firmware marks `port` as "not used" (no physical connector).
 bool not_used(const topology::Topology& t, std::optional<topology::Vertex> port);
 /// Free connectors usable by a new device: nothing plugged in, a USB3 side, neither side "not used".
 bool free_usb3_connector(const topology::Topology& t, const topology::Connector& c);
+/// Every connector for which free_usb3_connector() holds, in connectors() order: found once per check, not
+/// per finding (a machine can have thousands).
+std::vector<const topology::Connector*> free_usb3_connectors(const topology::Topology& t);
 
 // ---- plausibility: inputs a finding may rest on
 // ------------------------------------------------------------

@@ -1,6 +1,9 @@
 // speed_below_capability: why a drive negotiated less than it can, and which free connectors run at full
 // speed.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <algorithm>
 
 #include "tests/analysis/doctor/doctor_fixture.hpp"
 
@@ -53,6 +56,22 @@ TEST_CASE("speed_below_capability: causes and suggested connectors") {
           "usb3-port1 (USB3 side usb4-port1), usb3-port2 (USB3 side usb4-port2), usb3-port3 (USB3 side "
           "usb4-port3), "
           "usb3-port4 (USB3 side usb4-port4)");
+  }
+  SUBCASE("16 free connectors elsewhere: the evidence names 8 and counts the rest (issue 24: 33 MB)") {
+    Machine m;
+    const auto gen1 = intel_xhci(m, UsbSpeed::Super, "0000:00:14.0", 1);
+    for (unsigned i = 0; i < 4; ++i)
+      intel_xhci(m, UsbSpeed::SuperPlus, fmt::format("0000:0{}:00.0", i + 5), 3 + 2 * i);
+    m.drive(Machine::port_of(gen1.usb3, 1),
+            {.speed = UsbSpeed::Super, .capable = UsbSpeed::SuperPlus, .capable_from_bos = true},
+            {.name = "sdf"});
+    const auto r = diagnose(m.finish());
+    const auto& f = only(r.findings, "speed_below_capability");
+    const auto listed = evidence(f, "free connectors at full speed (other controllers)");
+    CHECK(listed.starts_with("usb3-port1 (USB3 side usb4-port1), "));
+    CHECK(listed.ends_with("usb5-port4 (USB3 side usb6-port4) and 8 more"));
+    CHECK(std::count(listed.begin(), listed.end(), '(') == 8);
+    CHECK(contains(f.fix, "(13 more, 5 of them in the evidence)"));
   }
   SUBCASE("bcdUSB 3.20 without BOS does not prove 10 Gb/s") {
     Machine m;
