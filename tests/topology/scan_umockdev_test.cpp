@@ -260,12 +260,17 @@ TEST_CASE("the eudev ThinkPad tree: sdb on the EHCI at 0000:00:1d.7, port 5-1, u
   CHECK_FALSE(topo().find_by_name("loop0"));
 }
 
-TEST_CASE("the scan matches the generator's declared truth") {
+/// The generator's <scenario>.expected.json named by USBSAT_EXPECTED.
+json declared_truth() {
   const char* path = env("USBSAT_EXPECTED");
   REQUIRE_MESSAGE(path, "needs USBSAT_EXPECTED=<scenario>.expected.json; exclude the case elsewhere");
   std::ifstream f(path);
   REQUIRE(f);
-  const json truth = json::parse(f);
+  return json::parse(f);
+}
+
+TEST_CASE("the scan matches the generator's declared truth") {
+  const json truth = declared_truth();
   const Topology& t = topo();
 
   for (const auto& d : truth.at("drives")) {
@@ -514,11 +519,7 @@ ScanResult scan_at(ScanDetail detail) {
 }  // namespace
 
 TEST_CASE("the scan matches the generator's declared truth: USB4 links and their USB3 tunnels") {
-  const char* path = env("USBSAT_EXPECTED");
-  REQUIRE_MESSAGE(path, "needs USBSAT_EXPECTED=<scenario>.expected.json; exclude the case elsewhere");
-  std::ifstream f(path);
-  REQUIRE(f);
-  const json truth = json::parse(f);
+  const json truth = declared_truth();
   const Topology& t = topo();
   const auto links = usb4_links(t);
   // A scenario without a thunderbolt bus declares none, and the scan must show none.
