@@ -54,7 +54,15 @@ Json json_drive(const topology::DriveSummary& d) {
 
 std::string render_drives_json(const ViewInput& in) {
   Json drives = Json::array();
-  for (const auto& d : topology::summarize_drives(in.topology)) drives.push_back(json_drive(d));
+  // On a machine with a thunderbolt bus every drive names the USB4 link whose USB3 tunnel carries it (null:
+  // none); without one the key is absent, as before USB4 was modelled.
+  const bool usb4 = !topology::usb4_links(in.topology).empty();
+  for (const auto& d : topology::summarize_drives(in.topology)) {
+    drives.push_back(json_drive(d));
+    if (!usb4) continue;
+    const auto link = topology::usb4_link_of(in.topology, d.block);
+    drives.back()["usb4_tunnel"] = link ? json_usb4_link(in.topology, *link) : Json(nullptr);
+  }
   return dump_json(Json{{"drives", std::move(drives)}, {"diagnostics", json_diagnostics(in.diagnostics)}});
 }
 

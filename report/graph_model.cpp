@@ -88,9 +88,28 @@ class GraphBuilder {
       case NodeKind::Controller:
         controller(v);
         return;
+      case NodeKind::Router:
+        router(v);
+        return;
       default:  // a USB tree without a controller above it (partial recordings): draw what is there
         usb_child("", std::nullopt, v);
         return;
+    }
+  }
+
+  /// A USB4/Thunderbolt router and the routers below it, each edge labelled with its link.
+  void router(Vertex v) {
+    const auto& r = t_[v].as<topology::RouterInfo>();
+    GraphNode g{r.name, "router", {"router " + r.name}, {"box", "filled", "#e2f0d9", "", 1}, "", ""};
+    if (const auto what = topology::display_string(topology::node_product(t_, v)); !what.empty())
+      g.lines.push_back(what);
+    add(std::move(g));
+    for (Vertex k : children(t_, v)) {
+      walk(k);
+      std::string label;
+      for (const auto& l : topology::usb4_links(t_))
+        if (l.router == k) label = topology::describe_usb4_link(l);
+      g_.edges.push_back({r.name, topology::node_id(t_, k), label, false, false});
     }
   }
 

@@ -34,7 +34,7 @@ struct NodeStyle {
 struct GraphNode {
   std::string id;                  ///< stable: BDF, kernel name ("2-1", "sdb"), "usb1:empty", "findings:sdb"
   std::string kind;                ///< "pci", "controller", "root_hub", "hub", "port", "empty_ports",
-                                   ///< "device", "drive", "finding"
+                                   ///< "device", "drive", "finding", "router"
   std::vector<std::string> lines;  ///< the label, one entry per line (device strings already text-safe)
   NodeStyle style;
   std::string tooltip;  ///< longer text (finding message), may be empty

@@ -36,6 +36,28 @@ Json json_pcie_link(const topology::PcieLink& l) {
               {"max_width", opt(l.max_width)}};
 }
 
+Json json_usb4_link(const topology::Topology& t, const topology::Usb4LinkSummary& l) {
+  const auto gbps = [](std::optional<topology::Bandwidth> b) {
+    return b ? Json(static_cast<double>(b->bytes_per_s) * 8 / 1e9) : Json(nullptr);
+  };
+  std::vector<std::string> ports;
+  for (const auto& p : l.usb_ports) ports.push_back(topology::node_id(t, p));
+  return Json{{"router", l.name},
+              {"label", l.label},
+              {"type", l.type.empty() ? Json(nullptr) : Json(l.type)},
+              {"lane_gbps", opt(l.lane_gbps)},
+              {"lanes", opt(l.lanes)},
+              {"capable_lane_gbps", l.capable ? Json(l.capable->lane_gbps) : Json(nullptr)},
+              {"capable_lanes", l.capable ? Json(l.capable->lanes) : Json(nullptr)},
+              {"below_capability", l.below_capability()},
+              {"usable_gbps", gbps(l.usable)},
+              {"displays_gbps", gbps(l.displays)},
+              {"usb3_tunnel_gbps", gbps(l.usb3_tunnel)},
+              {"usb3_tunnel_mbs", l.usb3_tunnel ? Json(l.usb3_tunnel->mbs()) : Json(nullptr)},
+              {"usb_ports", ports},
+              {"assumptions", l.assumptions}};
+}
+
 Json json_physical_location(const std::optional<topology::PhysicalLocation>& p) {
   if (!p) return nullptr;
   return Json{{"panel", opt(p->panel)},

@@ -11,6 +11,7 @@
 
 #include "topology/connectors.hpp"
 #include "topology/diagnostic.hpp"
+#include "topology/usb4_tunnels.hpp"
 
 namespace usbsat::report {
 
@@ -38,6 +39,9 @@ Json json_pcie_link(const topology::PcieLink& l);
 Json json_physical_location(const std::optional<topology::PhysicalLocation>& p);
 /// {"pci","kind","vendor_id","device_id","name","vendor","driver","pcie_link","companions","root_hubs"}.
 Json json_controller(const topology::ControllerSummary& c);
+/// {"router","label","type","lane_gbps","lanes","capable_lane_gbps","capable_lanes","below_capability",
+///  "usable_gbps","displays_gbps","usb3_tunnel_gbps","usb3_tunnel_mbs","usb_ports","assumptions"}.
+Json json_usb4_link(const topology::Topology& t, const topology::Usb4LinkSummary& l);
 /// {"pci","speed_gts","width","max_speed_gts","max_width","name"}.
 Json json_pcie_hop(const topology::PcieHopSummary& h);
 /// {"id","label","hub","on_root_hub","port","usb2_port","usb3_port","speed","max_speed_mbps","connect_type",

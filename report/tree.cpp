@@ -164,6 +164,8 @@ class TreeWriter {
         return block_line(n.as<topology::BlockInfo>(), std::nullopt);
       case NodeKind::Port:
         return port_text(v);
+      case NodeKind::Router:
+        return topology::describe_router(t_, v);
     }
     return {};
   }

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "topology/text.hpp"
+#include "topology/usb4_tunnels.hpp"
 
 namespace usbsat::topology {
 namespace {
@@ -178,6 +179,8 @@ std::string_view to_string(ResourceKind k) {
       return "controller";
     case ResourceKind::PcieLink:
       return "pcie_link";
+    case ResourceKind::Usb4Tunnel:
+      return "usb4_tunnel";
     case ResourceKind::Declared:
       return "declared";
   }
@@ -223,6 +226,28 @@ std::optional<Bandwidth> pcie_capacity(const PcieLink& link, const CapacityModel
   return std::nullopt;
 }
 
+// ---- USB4 / Thunderbolt ----------------------------------------------------------------------------------
+namespace {
+/// drivers/thunderbolt/tb.c keeps 10 % of every link free ("guard band") when it hands out bandwidth.
+constexpr double kUsb4GuardBand = 0.10;
+/// DisplayPort 1.x main link: 8b/10b line coding (DP 1.4 spec 2.1): 8 of every 10 bits carry data.
+constexpr double kDp8b10b = 0.8;
+/// drivers/thunderbolt/tunnel.c gives a USB3 tunnel at most 90 % of the adapter's maximum link rate.
+constexpr double kUsb3TunnelShare = 0.90;
+}  // namespace
+
+Bandwidth usb4_link_usable(unsigned lane_gbps, unsigned lanes) {
+  return Bandwidth::from_mbit(static_cast<double>(lane_gbps) * 1000.0 * lanes * (1.0 - kUsb4GuardBand));
+}
+
+Bandwidth dp_tunnel_bandwidth(double lane_gbps, unsigned lanes) {
+  return Bandwidth::from_mbit(lane_gbps * 1000.0 * lanes * kDp8b10b);
+}
+
+Bandwidth usb3_tunnel_capacity(Bandwidth adapter_max, Bandwidth link_usable, Bandwidth dp_taken) {
+  return std::min(adapter_max * kUsb3TunnelShare, link_usable - dp_taken);
+}
+
 std::string node_id(const Topology& t, Vertex v) {
   return std::string(node_name(t[v]));
 }
@@ -235,6 +260,8 @@ std::string node_product(const Topology& t, Vertex v) {
   if (const auto* c = n.get_if<ControllerInfo>()) return join(c->vendor_name, c->model_name);
   if (const auto* h = n.get_if<PciHopInfo>()) return join(h->vendor_name, h->model_name);
   if (const auto* d = n.get_if<UsbDeviceInfo>()) return d->product ? *d->product : d->model_name;
+  if (const auto* r = n.get_if<RouterInfo>())
+    return join(r->vendor_name.value_or(""), r->device_name.value_or(""));
   return {};
 }
 
@@ -290,13 +317,19 @@ std::vector<Resource> upstream_resources(const Topology& t, Vertex port, const C
   // 2. Every hub above it, inner first: the hub's upstream link. The graph keeps the USB2 and USB3 halves of
   //    a hub as separate Hub vertices, so walking up from the drive passes through the half that carries it.
   std::optional<Vertex> cur = port;
+  Vertex root_port = port;
   for (; cur && t[*cur].kind != NodeKind::RootHub && t[*cur].kind != NodeKind::Controller;
        cur = parent(t, *cur)) {
+    if (t[*cur].kind == NodeKind::Port) root_port = *cur;
     if (t[*cur].kind != NodeKind::Hub) continue;
     const UsbRate r = usb_link_rate(t, *cur);
     add(ResourceKind::HubUplink, *cur, usb_shared_capacity(r, m),
         std::string(to_string(r)) + " uplink of hub " + node_id(t, *cur) + product_suffix(t, *cur));
   }
+
+  // 2b. The USB3 tunnel of a USB4 link whose Type-C connector the root port shares (topology/usb4_tunnels).
+  if (const auto link = usb4_link_of_port(t, root_port))
+    add(ResourceKind::Usb4Tunnel, link->router, link->usb3_tunnel, "USB3 tunnel of the " + link->label);
 
   // 3. The bus of an EHCI/OHCI/UHCI root hub: one schedule shared by every port of that root hub.
   const auto ctrl = controller_of(t, port);

@@ -1,8 +1,8 @@
 #pragma once
 /// The bandwidth model: a Bandwidth unit type, one table of link capacities (USB by negotiated speed and
 /// storage protocol, PCIe by generation and width), and the shared resources on a block device's path to
-/// the root of the topology. Everything here is pure; calibrated figures replace nominal ones by handing
-/// a modified CapacityModel to the same functions.
+/// the root of the topology, USB4/Thunderbolt links and tunnels included. Everything here is pure; calibrated
+/// figures replace nominal ones by handing a modified CapacityModel to the same functions.
 ///
 /// Units: MB/s means 10^6 bytes per second everywhere (never MiB/s). A capacity is *payload* throughput,
 /// what a sequential reader can move, not the signalling rate.
@@ -99,6 +99,21 @@ std::optional<Bandwidth> usb_shared_capacity(UsbRate rate, const CapacityModel& 
 /// current ones are absent); nullopt when neither speed nor width is known.
 std::optional<Bandwidth> pcie_capacity(const PcieLink& link, const CapacityModel& m = nominal_model());
 
+// ---- USB4 / Thunderbolt links and their tunnels (sources in bandwidth.cpp and topology/README.md)
+// ---------- These are signalling rates after line encoding (Gb/s / 8 as bytes), not the payload of the USB
+// or PCIe traffic inside a tunnel: a USB3 tunnel's drives are still limited by their own USB rows above.
+
+/// Usable bandwidth of a USB4/Thunderbolt link of `lanes` lanes at `lane_gbps` Gb/s each: the raw rate
+/// minus the 10 % guard band the kernel's connection manager keeps (drivers/thunderbolt/tb.c): 20 Gb/s x 2
+/// -> 36 Gb/s (4500 MB/s).
+Bandwidth usb4_link_usable(unsigned lane_gbps, unsigned lanes);
+/// What a DisplayPort tunnel takes: link rate per lane (Gb/s) x lanes x 8/10 (8b/10b): HBR2 (5.4) x 4 ->
+/// 17.28 Gb/s.
+Bandwidth dp_tunnel_bandwidth(double lane_gbps, unsigned lanes);
+/// The most a USB3 tunnel gets: 90 % of its adapter's maximum rate (9 Gb/s of 10, 18 of 20), and never more
+/// than the link leaves after its DisplayPort tunnels, which the connection manager allocates first.
+Bandwidth usb3_tunnel_capacity(Bandwidth adapter_max, Bandwidth link_usable, Bandwidth dp_taken);
+
 /// What kind of shared thing a resource is.
 enum class ResourceKind : std::uint8_t {
   DriveLink,   ///< the drive's own USB link (port -> device), by negotiated speed and protocol
@@ -106,9 +121,11 @@ enum class ResourceKind : std::uint8_t {
   UsbBus,      ///< the single bus of an EHCI/OHCI/UHCI root hub, shared by all its ports
   Controller,  ///< the host controller itself (unlimited unless calibrated)
   PcieLink,    ///< a PCIe link above the controller (controller's own link, bridges, switch ports)
+  Usb4Tunnel,  ///< the USB3 tunnel of a USB4 link that carries the root port's traffic
+               ///< (topology/usb4_tunnels)
   Declared,    ///< a capacity declared by the user for a group without topology (`--group NAME=...@CAP`)
 };
-/// "drive_link", "hub_uplink", "usb_bus", "controller", "pcie_link", "declared".
+/// "drive_link", "hub_uplink", "usb_bus", "controller", "pcie_link", "usb4_tunnel", "declared".
 std::string_view to_string(ResourceKind k);
 
 /// A capacity-limited thing on a drive's path to the root.

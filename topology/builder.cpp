@@ -60,9 +60,13 @@ TopologyBuilder::Forest TopologyBuilder::forest(std::vector<Diagnostic>& diagnos
     return name_less(basename(pending_[a].node.syspath()), basename(pending_[b].node.syspath()));
   };
   for (auto& k : f.kids) std::sort(k.begin(), k.end(), by_name);
+  // USB / PCI trees first, then USB4/Thunderbolt host routers, stand-alone disks last.
+  auto rank = [&](std::size_t i) {
+    const auto k = pending_[i].node.kind;
+    return k == NodeKind::Block ? 2 : k == NodeKind::Router ? 1 : 0;
+  };
   std::sort(f.roots.begin(), f.roots.end(), [&](std::size_t a, std::size_t b) {
-    const bool ba = pending_[a].node.kind == NodeKind::Block, bb = pending_[b].node.kind == NodeKind::Block;
-    if (ba != bb) return bb;  // USB / PCI trees first, stand-alone disks after
+    if (rank(a) != rank(b)) return rank(a) < rank(b);
     return name_less(basename(pending_[a].node.syspath()), basename(pending_[b].node.syspath()));
   });
   return f;

@@ -98,6 +98,9 @@ std::string describe_node(const topology::Topology& t, topology::Vertex v) {
     case NodeKind::Block:
       kind = "disk";
       break;
+    case NodeKind::Router:
+      kind = "router";
+      break;
   }
   const std::string what = display_string(topology::node_product(t, v));
   return fmt::format("{} {}{}", kind, topology::node_id(t, v), what.empty() ? "" : " (" + what + ")");
@@ -145,6 +148,44 @@ std::string controller_label(const topology::ControllerInfo& c) {
 std::string bandwidth_text(Bandwidth b) {
   const double v = b.mbs();
   return v >= 1000 ? fmt::format("{:.0f} MB/s", v) : fmt::format("{:.3g} MB/s", v);
+}
+
+std::string gbit_text(Bandwidth b) {
+  return fmt::format("{:g} Gb/s", static_cast<double>(b.bytes_per_s) * 8 / 1e9);
+}
+
+std::string describe_usb4_link(const topology::Usb4LinkSummary& l) {
+  const auto lanes = [](unsigned gbps, unsigned n) {
+    return fmt::format("{} Gb/s x {} lane{}", gbps, n, n == 1 ? "" : "s");
+  };
+  std::string out = l.lane_gbps && l.lanes ? lanes(*l.lane_gbps, *l.lanes) : "speed ?";
+  if (l.below_capability()) out += " (capable " + lanes(l.capable->lane_gbps, l.capable->lanes) + ")";
+  if (l.usable) out += ": " + gbit_text(*l.usable) + " usable";
+  if (l.usb3_tunnel) out += ", USB3 tunnel up to " + gbit_text(*l.usb3_tunnel);
+  return out;
+}
+
+std::string describe_router(const topology::Topology& t, topology::Vertex v) {
+  const auto& r = t[v].as<topology::RouterInfo>();
+  std::string out = "router " + r.name;
+  if (r.address.is_host()) out += " host";
+  if (r.generation) out += *r.generation >= 4 ? ", USB4" : fmt::format(", Thunderbolt {}", *r.generation);
+  if (r.vendor_id && r.device_id) out += fmt::format(" [{:04x}:{:04x}]", *r.vendor_id, *r.device_id);
+  if (const auto what = display_string(topology::node_product(t, v)); !what.empty()) out += " " + what;
+  if (r.security) out += ", security " + display_string(*r.security);
+  if (!r.address.is_host())
+    for (const auto& l : topology::usb4_links(t))
+      if (l.router == v) out += ", link " + describe_usb4_link(l);
+  std::vector<std::string> ports;
+  for (const auto& p : r.usb4_ports) {
+    std::string s = fmt::format("{} {}", p.number, p.link ? topology::to_string(*p.link) : "?");
+    std::vector<std::string> usb;
+    for (const auto& u : p.usb_ports) usb.emplace_back(u.substr(u.rfind('/') + 1));
+    if (!usb.empty()) s += " (Type-C with " + topology::join(usb, ", ") + ")";
+    ports.push_back(std::move(s));
+  }
+  if (!ports.empty()) out += ", USB4 ports " + topology::join(ports, ", ");
+  return out;
 }
 
 std::string usb_rate_text(topology::UsbSpeed s) {

@@ -13,8 +13,18 @@
 #include "topology/connectors.hpp"
 #include "topology/node.hpp"
 #include "topology/topology.hpp"
+#include "topology/usb4_tunnels.hpp"
 
 namespace usbsat::topology {
+
+/// A USB4/Thunderbolt router: "router 0-0 host, USB4 [8087:9a1b] Intel Tiger Lake, security user, USB4 ports
+/// 1 usb4 (Type-C with usb1-port1, usb2-port1), 2 none"; a device router adds its link (describe_usb4_link).
+std::string describe_router(const topology::Topology& t, topology::Vertex v);
+/// A USB4 link as trained and what it leaves: "20 Gb/s x 1 lane (capable 20 Gb/s x 2): 18 Gb/s usable, USB3
+/// tunnel up to 9 Gb/s".
+std::string describe_usb4_link(const topology::Usb4LinkSummary& l);
+/// A signalling rate in Gb/s: "36 Gb/s", "17.28 Gb/s".
+std::string gbit_text(Bandwidth b);
 
 /// "0781:5567 SanDisk Cruzer Blade" (vendor:product ids, then manufacturer/product strings, falling back to
 /// hwdb names).

@@ -8,8 +8,9 @@
 namespace usbsat::topology {
 
 enum class LinkKind : std::uint8_t {
-  Pci,       ///< PCIe link: parent is a PCI hop, child a PCI hop or controller
-  Usb,       ///< USB cable/trace: port -> device (negotiated speed, lanes)
+  Pci,   ///< PCIe link: parent is a PCI hop, child a PCI hop or controller
+  Usb,   ///< USB cable/trace: port -> device (negotiated speed, lanes)
+  Usb4,  ///< USB4/Thunderbolt link: parent router -> child router (speed and lanes on the child's RouterInfo)
   Internal,  ///< containment with no bandwidth of its own: controller -> root hub, hub -> port, device ->
              ///< interface ...
 };

@@ -42,6 +42,8 @@ std::string_view to_string(NodeKind k) {
       return "scsi";
     case NodeKind::Block:
       return "block";
+    case NodeKind::Router:
+      return "router";
   }
   return "unknown";
 }

@@ -10,6 +10,7 @@
 
 #include "topology/pcie_link.hpp"
 #include "topology/speed.hpp"
+#include "topology/usb4_link.hpp"
 
 namespace usbsat::topology {
 
@@ -23,6 +24,7 @@ enum class NodeKind : std::uint8_t {
   Interface,   ///< a USB interface X:C.I
   ScsiDevice,  ///< a SCSI device H:C:T:L (one per LUN)
   Block,       ///< a whole-disk block device (sda, nvme0n1, vda)
+  Router,      ///< a USB4/Thunderbolt router (thunderbolt bus "0-0" host, "0-1" dock): topology/usb4_link.hpp
 };
 
 /// Host controller interface, from the PCI programming interface byte (class 0x0c03xx).
@@ -174,8 +176,34 @@ struct BlockInfo {
   std::optional<std::string> storage_controller;
 };
 
+/// A USB4 port of a router (`usb4_portN` below the router on the thunderbolt bus).
+struct Usb4PortInfo {
+  unsigned number = 0;                   ///< N of usb4_portN (the router's lane adapter number)
+  std::optional<Usb4LinkType> link;      ///< `link`: what is connected (usb4, tbt, none)
+  std::optional<std::string> connector;  ///< target of the `connector` link: the Type-C connector it serves
+  /// Syspaths of the host xHCI's USB ports whose own `connector` link names the same Type-C connector: the
+  /// USB3 tunnel of a USB4 router on this port arrives there (read only on host routers).
+  std::vector<std::string> usb_ports;
+  bool operator==(const Usb4PortInfo&) const = default;
+};
+
+/// A USB4 or Thunderbolt router. Host routers ("0-0") are roots of the graph; a device router hangs below
+/// the router it is connected to, by a LinkKind::Usb4 edge whose speed and lanes are this router's.
+struct RouterInfo {
+  std::string syspath;
+  std::string name;  ///< "0-0", "0-1", "0-301"
+  RouterAddress address;
+  std::optional<unsigned> generation;  ///< `generation`: 1-3 Thunderbolt 1-3, 4 USB4
+  std::optional<std::uint16_t> vendor_id, device_id;
+  std::optional<std::string> vendor_name, device_name;
+  /// Device routers: the link to the parent router, per lane in Gb/s (`rx_speed`/`tx_speed`), and its lanes.
+  std::optional<unsigned> rx_speed_gbps, tx_speed_gbps, rx_lanes, tx_lanes;
+  std::optional<std::string> security;  ///< host routers: the domain's `security` level ("user", "none")
+  std::vector<Usb4PortInfo> usb4_ports;
+};
+
 using NodeData = std::variant<PciHopInfo, ControllerInfo, UsbDeviceInfo, PortInfo, InterfaceInfo,
-                              ScsiDeviceInfo, BlockInfo>;
+                              ScsiDeviceInfo, BlockInfo, RouterInfo>;
 
 /// The bundled vertex property. `kind` disambiguates UsbDeviceInfo (RootHub/Hub/Device).
 struct Node {

@@ -10,7 +10,7 @@ then loads it in Chromium with the network pointed at nowhere (--proxy-server to
 launch, and checks:
   - no console message and no JavaScript error was logged (--enable-logging=stderr --v=0);
   - every drive and every controller of EXPECTED_JSON appears in the page text;
-  - the SVG picture has exactly one node per scanned device (PCIe hops, controllers, root hubs, USB devices,
+  - the SVG picture has exactly one node per scanned device (PCIe hops, controllers, USB4 routers, root hubs, USB devices,
     drives) and no other node but finding notes and empty-port summaries;
   - with --saturate: one bar chart per group of the result, each with its verdict;
   - the screenshot is not blank (more than one colour; PNG decoded with zlib only).
@@ -181,6 +181,7 @@ def main():
         devices += [hop["pci"] for hop in c["pcie_uplink"]]
     devices += [u["name"] for u in expected["usb_devices"]]  # root hubs, hubs and devices
     devices += [d["dev"] for d in expected["drives"]]
+    devices += expected.get("routers", [])  # USB4/Thunderbolt routers, on machines with a thunderbolt bus
     devices = list(dict.fromkeys(devices))  # PCIe hops shared by two controllers once
     for name in [c["pci"] for c in expected["controllers"]] + [d["dev"] for d in expected["drives"]]:
         if name not in words:

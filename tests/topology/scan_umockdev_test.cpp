@@ -26,6 +26,7 @@
 #include "report/tree.hpp"
 #include "topology/scan.hpp"
 #include "topology/udev_source.hpp"
+#include "topology/usb4_tunnels.hpp"
 
 using namespace usbsat::topology;
 using nlohmann::json;
@@ -259,12 +260,17 @@ TEST_CASE("the eudev ThinkPad tree: sdb on the EHCI at 0000:00:1d.7, port 5-1, u
   CHECK_FALSE(topo().find_by_name("loop0"));
 }
 
-TEST_CASE("the scan matches the generator's declared truth") {
+/// The generator's <scenario>.expected.json named by USBSAT_EXPECTED.
+json declared_truth() {
   const char* path = env("USBSAT_EXPECTED");
   REQUIRE_MESSAGE(path, "needs USBSAT_EXPECTED=<scenario>.expected.json; exclude the case elsewhere");
   std::ifstream f(path);
   REQUIRE(f);
-  const json truth = json::parse(f);
+  return json::parse(f);
+}
+
+TEST_CASE("the scan matches the generator's declared truth") {
+  const json truth = declared_truth();
   const Topology& t = topo();
 
   for (const auto& d : truth.at("drives")) {
@@ -511,6 +517,37 @@ ScanResult scan_at(ScanDetail detail) {
 }
 
 }  // namespace
+
+TEST_CASE("the scan matches the generator's declared truth: USB4 links and their USB3 tunnels") {
+  const json truth = declared_truth();
+  const Topology& t = topo();
+  const auto links = usb4_links(t);
+  // A scenario without a thunderbolt bus declares none, and the scan must show none.
+  const json declared = truth.value("usb4_links", json::array());
+  REQUIRE(links.size() == declared.size());
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const auto& l = links[i];
+    const auto& d = declared[i];
+    CAPTURE(l.name);
+    CHECK(l.name == d.at("router").get<std::string>());
+    CHECK(l.lane_gbps == d.at("lane_gbps").get<unsigned>());
+    CHECK(l.lanes == d.at("lanes").get<unsigned>());
+    CHECK(l.below_capability() == d.at("below_capability").get<bool>());
+    REQUIRE(l.usable);
+    CHECK(l.usable->bytes_per_s * 8 == static_cast<std::uint64_t>(d.at("usable_gbps").get<double>() * 1e9));
+    REQUIRE(l.usb3_tunnel);
+    CHECK(l.usb3_tunnel->bytes_per_s * 8 ==
+          static_cast<std::uint64_t>(d.at("usb3_tunnel_gbps").get<double>() * 1e9));
+    json ports = json::array();
+    for (Vertex p : l.usb_ports) ports.push_back(node_id(t, p));
+    CHECK(ports == d.at("usb_ports"));
+    json drives = json::array();
+    for (Vertex b : block_devices(t))
+      if (const auto via = usb4_link_of(t, b); via && via->router == l.router)
+        drives.push_back(t[b].as<BlockInfo>().name);
+    CHECK(drives == d.at("drives"));
+  }
+}
 
 TEST_CASE("no sysfs file or directory is read twice in one scan, at either detail") {
   for (const auto detail : {ScanDetail::Full, ScanDetail::Tree}) {

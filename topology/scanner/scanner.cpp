@@ -32,6 +32,7 @@ ScanResult Scanner::run() {
     guarded(seed.syspath, [&] { add_port(seed.syspath, seed); });
   }
   check_peers();
+  add_thunderbolt();
   // Interfaces the bus listing missed (old or partial trees) but that sit in their device's directory.
   std::vector<RawDevice> extra;
   std::set<std::string_view> known;

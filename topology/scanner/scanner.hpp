@@ -8,6 +8,7 @@
 ///   ports.cpp       hub ports (usb_port directories, synthesized on old kernels)
 ///   interfaces.cpp  USB interfaces, the storage protocol, why UAS is not used
 ///   scsi_block.cpp  SCSI devices, disks and partitions, the transport of non-USB disks
+///   thunderbolt.cpp USB4/Thunderbolt routers, their links, USB4 ports (joined to USB ports by connector)
 ///   modules.cpp     driver module facts (usb-storage quirks, uas loaded) for ScanResult::host
 ///   mounts.cpp      mount points from mountinfo
 #include <cstdint>
@@ -133,6 +134,13 @@ class Scanner {
   /// A SCSI `queue_depth`; an implausible one (4294967295 is -1 printed unsigned) stays unknown, reported.
   std::optional<unsigned> queue_depth(const std::string& scsi_syspath, std::optional<std::string> text);
 
+  // ---- thunderbolt.cpp ----
+  /// Every router of the thunderbolt bus, parents first; nothing more is read when the bus is empty.
+  void add_thunderbolt();
+  void add_router(const RawDevice& r, const RouterAddress& address, const std::optional<std::string>& up);
+  std::vector<Usb4PortInfo> usb4_ports(const AttrDir& router);
+  void join_usb4_ports();
+
   // ---- modules.cpp ----
   HostFacts host_facts();
   // ---- mounts.cpp ----
@@ -153,6 +161,7 @@ class Scanner {
   std::map<std::string, std::pair<std::optional<std::uint16_t>, std::optional<std::uint16_t>>, std::less<>>
       device_ids_;
   std::vector<std::string> controllers_;
+  std::vector<std::string> routers_;  ///< syspaths of the routers added, parents first
   std::vector<std::string> listed_interfaces_;
   std::vector<std::string> peered_ports_;  ///< ports that have a `peer` link, checked once all are added
   std::set<std::string, std::less<>> missing_pci_;  ///< PCI functions already reported missing

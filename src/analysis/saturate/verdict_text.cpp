@@ -53,6 +53,8 @@ std::string advice(const AttributedLink& b) {
       return "move one to a port of another controller";
     case topology::ResourceKind::Declared:
       return "run them one after the other, or move one off " + b.node;
+    case topology::ResourceKind::Usb4Tunnel:
+      return "move one to a port of the computer itself instead of the dock behind " + b.label;
     case topology::ResourceKind::DriveLink:
       return "its own link is the limit";
   }

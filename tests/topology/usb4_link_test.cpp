@@ -1,0 +1,86 @@
+#include <doctest/doctest.h>
+
+#include "topology/bandwidth.hpp"
+#include "topology/usb4_link.hpp"
+
+using namespace usbsat::topology;
+
+TEST_CASE("parse_router_name: host and device routers, nothing else of the thunderbolt bus") {
+  struct Row {
+    const char* text;
+    std::optional<RouterAddress> address;
+  };
+  const Row rows[] = {
+      {"0-0", RouterAddress{0, 0}},
+      {"0-1", RouterAddress{0, 1}},
+      {"1-3", RouterAddress{1, 3}},
+      {"0-301", RouterAddress{0, 0x301}},
+      {"0-a03", RouterAddress{0, 0xa03}},
+      {"domain0", std::nullopt},
+      {"0-0:1.1", std::nullopt},
+      {"usb4_port1", std::nullopt},
+      {"0-", std::nullopt},
+      {"-1", std::nullopt},
+      {"0-+1", std::nullopt},
+      {"0-11223344556677889", std::nullopt},
+      {"", std::nullopt},
+  };
+  for (const auto& r : rows) {
+    CAPTURE(r.text);
+    CHECK(parse_router_name(r.text) == r.address);
+  }
+  CHECK(router_name({0, 0x301}) == "0-301");
+  CHECK(router_name({2, 0}) == "2-0");
+}
+
+TEST_CASE("RouterAddress::parent drops the farthest hop") {
+  CHECK(RouterAddress{0, 0x301}.parent() == RouterAddress{0, 1});
+  CHECK(RouterAddress{0, 1}.parent() == RouterAddress{0, 0});
+  CHECK(RouterAddress{1, 0x50301}.parent() == RouterAddress{1, 0x301});
+  CHECK_FALSE(RouterAddress{0, 0}.parent());
+  CHECK(RouterAddress{0, 0}.is_host());
+}
+
+TEST_CASE("parse_usb4_port_name, parse_usb4_link_type, parse_tb_lane_speed") {
+  CHECK(parse_usb4_port_name("usb4_port1") == 1u);
+  CHECK(parse_usb4_port_name("usb4_port13") == 13u);
+  CHECK_FALSE(parse_usb4_port_name("usb4_port0"));
+  CHECK_FALSE(parse_usb4_port_name("usb4_port"));
+  CHECK_FALSE(parse_usb4_port_name("usb4_portx"));
+  CHECK_FALSE(parse_usb4_port_name("0-1"));
+
+  CHECK(parse_usb4_link_type("usb4\n") == Usb4LinkType::Usb4);
+  CHECK(parse_usb4_link_type("tbt") == Usb4LinkType::Tbt);
+  CHECK(parse_usb4_link_type("none") == Usb4LinkType::None);
+  CHECK_FALSE(parse_usb4_link_type("USB4"));
+  CHECK_FALSE(parse_usb4_link_type(""));
+  CHECK(to_string(Usb4LinkType::Tbt) == "tbt");
+
+  struct Row {
+    const char* text;
+    std::optional<unsigned> gbps;
+  };
+  const Row rows[] = {{"20.0 Gb/s\n", 20u},        {"10.0 Gb/s", 10u},          {"40 Gb/s", 40u},
+                      {"0.0 Gb/s", std::nullopt},  {"20.5 Gb/s", std::nullopt}, {"20.0", std::nullopt},
+                      {"fast Gb/s", std::nullopt}, {"", std::nullopt}};
+  for (const auto& r : rows) {
+    CAPTURE(r.text);
+    CHECK(parse_tb_lane_speed(r.text) == r.gbps);
+  }
+}
+
+TEST_CASE("USB4 link and tunnel figures (topology/README.md, sources in bandwidth.cpp)") {
+  // 20 Gb/s x 2 lanes - 10 % guard band = 36 Gb/s = 4500 MB/s; one lane: 18 Gb/s.
+  CHECK(usb4_link_usable(20, 2) == Bandwidth::from_mbs(4500));
+  CHECK(usb4_link_usable(20, 1) == Bandwidth::from_mbs(2250));
+  CHECK(usb4_link_usable(10, 2) == Bandwidth::from_mbs(2250));
+  // HBR2 (5.4 Gb/s per lane) x 4 lanes x 8/10 = 17.28 Gb/s = 2160 MB/s.
+  CHECK(dp_tunnel_bandwidth(5.4, 4) == Bandwidth::from_mbs(2160));
+  // A USB3 tunnel: 90 % of its adapter (9 Gb/s of 10), less when the DisplayPort tunnels leave less.
+  const auto gen2 = Bandwidth::from_mbit(10000);
+  CHECK(usb3_tunnel_capacity(gen2, usb4_link_usable(20, 2), Bandwidth::zero()) == Bandwidth::from_mbs(1125));
+  CHECK(usb3_tunnel_capacity(Bandwidth::from_mbit(20000), usb4_link_usable(20, 2), Bandwidth::zero()) ==
+        Bandwidth::from_mbs(2250));
+  CHECK(usb3_tunnel_capacity(gen2, usb4_link_usable(20, 1), dp_tunnel_bandwidth(5.4, 4)) ==
+        Bandwidth::from_mbs(90));
+}

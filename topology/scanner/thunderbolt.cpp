@@ -1,0 +1,122 @@
+// The thunderbolt bus: USB4/Thunderbolt routers, their links and USB4 ports (sysfs-bus-thunderbolt). Read
+// only where the bus has devices, so a machine without it is asked nothing more than before.
+#include <algorithm>
+
+#include "topology/scanner/attr_dir.hpp"
+#include "topology/scanner/scanner.hpp"
+#include "topology/usb4_link.hpp"
+
+namespace usbsat::topology::scanner {
+namespace {
+/// Hops from the host router: one per non-zero byte of the route string.
+unsigned depth(const RouterAddress& a) {
+  unsigned n = 0;
+  for (auto r = a.route; r; r >>= 8) ++n;
+  return n;
+}
+}  // namespace
+
+/// The USB4 ports below a router directory ("usb4_port1", ...): `link` and the `connector` link.
+std::vector<Usb4PortInfo> Scanner::usb4_ports(const AttrDir& router) {
+  std::vector<Usb4PortInfo> out;
+  for (const auto& entry : router.entries()) {
+    const auto number = parse_usb4_port_name(entry);
+    if (!number) continue;
+    AttrDir a(src_, router.syspath() + "/" + entry);
+    Usb4PortInfo p;
+    p.number = *number;
+    if (const auto text = a.get("link")) {
+      p.link = parse_usb4_link_type(*text);
+      if (!p.link)
+        unusable(a.syspath(), "link", text, "is not usb4, tbt or none; the link is shown as unknown");
+    }
+    p.connector = a.link("connector");
+    out.push_back(std::move(p));
+  }
+  std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.number < y.number; });
+  return out;
+}
+
+void Scanner::add_router(const RawDevice& r, const RouterAddress& address,
+                         const std::optional<std::string>& up) {
+  AttrDir a(src_, r.syspath);
+  RouterInfo info;
+  info.syspath = r.syspath;
+  info.name = r.sysname;
+  info.address = address;
+  info.generation = a.parse<unsigned>("generation", to_unsigned);
+  info.vendor_id = a.parse<std::uint16_t>("vendor", parse_hex16);
+  info.device_id = a.parse<std::uint16_t>("device", parse_hex16);
+  info.vendor_name = a.trimmed("vendor_name");
+  info.device_name = a.trimmed("device_name");
+  if (!address.is_host()) {
+    const auto speed = [&](std::string_view name) {
+      const auto text = a.get(name);
+      auto v = text ? parse_tb_lane_speed(*text) : std::nullopt;
+      if (text && !v) unusable(r.syspath, name, text, "is not a lane speed; the link speed is unknown");
+      return v;
+    };
+    info.rx_speed_gbps = speed("rx_speed");
+    info.tx_speed_gbps = speed("tx_speed");
+    info.rx_lanes = a.parse<unsigned>("rx_lanes", to_unsigned);
+    info.tx_lanes = a.parse<unsigned>("tx_lanes", to_unsigned);
+  }
+  if (r.parent)
+    if (const auto& domain = record(*r.parent); domain && domain->devtype == "thunderbolt_domain")
+      info.security = src_.attribute(*r.parent, "security");
+  info.usb4_ports = usb4_ports(a);
+  Link link;
+  if (up) link = Link{LinkKind::Usb4, std::nullopt, info.rx_lanes.value_or(1), {}};
+  builder_.add(Node{NodeKind::Router, std::move(info)}, up, link);
+  routers_.push_back(r.syspath);
+}
+
+void Scanner::add_thunderbolt() {
+  const auto bus = src_.enumerate("thunderbolt");
+  std::vector<std::pair<RouterAddress, const RawDevice*>> routers;
+  for (const auto& r : bus)
+    if (r.devtype == "thunderbolt_device" || r.devtype.empty())
+      if (const auto a = parse_router_name(r.sysname)) routers.emplace_back(*a, &r);
+  // Parents before children, so each device router finds the router it hangs below.
+  std::stable_sort(routers.begin(), routers.end(),
+                   [](const auto& x, const auto& y) { return depth(x.first) < depth(y.first); });
+  std::map<std::pair<unsigned, std::uint64_t>, std::string> by_address;
+  for (const auto& [address, r] : routers) {
+    std::optional<std::string> up;
+    if (const auto p = address.parent()) {
+      const auto it = by_address.find({p->domain, p->route});
+      if (it == by_address.end()) {
+        warn(r->syspath,
+             "router " + router_name(*p) + " above it is not on the thunderbolt bus; shown as a root");
+      } else {
+        up = it->second;
+      }
+    }
+    by_address.emplace(std::pair{address.domain, address.route}, r->syspath);
+    guarded(r->syspath, [&] { add_router(*r, address, up); });
+  }
+  join_usb4_ports();
+}
+
+/// Host routers' USB4 ports -> the USB ports of the host xHCI on the same Type-C connector (both carry a
+/// `connector` link to it). Read only when some host USB4 port names a connector.
+void Scanner::join_usb4_ports() {
+  std::vector<Usb4PortInfo*> wanted;
+  for (const auto& syspath : routers_) {
+    auto& info = builder_.get(syspath)->as<RouterInfo>();
+    if (!info.address.is_host()) continue;
+    for (auto& p : info.usb4_ports)
+      if (p.connector) wanted.push_back(&p);
+  }
+  if (wanted.empty()) return;
+  for (const auto& entry : ports_) {
+    const auto& seed = entry.second;
+    if (!seed.hub_name.starts_with("usb")) continue;  // root hub ports only
+    const auto connector = src_.link_target(seed.syspath, "connector");
+    if (!connector) continue;
+    for (auto* p : wanted)
+      if (*p->connector == *connector) p->usb_ports.push_back(seed.syspath);
+  }
+}
+
+}  // namespace usbsat::topology::scanner

@@ -1,0 +1,46 @@
+#pragma once
+/// USB4/Thunderbolt links and what they carry: for every device router, the link to the router above it
+/// (speed x lanes, usable bandwidth after the guard band), the DisplayPort tunnels that take their share
+/// first, and the USB3 tunnel left for the USB devices behind it, with the USB ports of the host's xHCI it
+/// arrives at (joined by Type-C connector). The figures come from bandwidth.hpp; every fact that was not
+/// visible is named in `assumptions`.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "topology/bandwidth.hpp"
+#include "topology/topology.hpp"
+
+namespace usbsat::topology {
+
+/// The highest per-lane rate and lane count a link of two routers of this generation can train at
+/// (Thunderbolt 3 and USB4 v1: 20 Gb/s x 2; older generations: 10 Gb/s x 2).
+struct Usb4Capability {
+  unsigned lane_gbps = 20, lanes = 2;
+};
+
+struct Usb4LinkSummary {
+  Vertex router;      ///< the device router at the far end of the link
+  Vertex upstream;    ///< the router it is connected to
+  std::string name;   ///< the device router's name: "0-1"
+  std::string label;  ///< "USB4 link 0-1 (Dell WD22TB4)"
+  std::string type;   ///< "usb4" or "tbt" (from the upstream USB4 port's `link`), "" when unknown
+  std::optional<unsigned> lane_gbps, lanes;  ///< as trained: the smaller of rx and tx
+  std::optional<Usb4Capability> capable;     ///< what both ends can do, when both generations are known
+  std::optional<Bandwidth> usable;           ///< speed x lanes - 10 % guard band
+  Bandwidth displays = Bandwidth::zero();    ///< taken by DisplayPort tunnels
+  std::optional<Bandwidth> usb3_tunnel;      ///< what the USB3 tunnel can carry at most
+  std::vector<Vertex> usb_ports;             ///< ports of the host xHCI its USB3 tunnel arrives at
+  std::vector<std::string> assumptions;      ///< facts not visible in sysfs and what was assumed instead
+  /// Trained below what both ends can do (fewer lanes or a lower rate per lane: usually the cable).
+  bool below_capability() const;
+};
+
+/// Every USB4/Thunderbolt link (one per device router), in graph order; empty without a thunderbolt bus.
+std::vector<Usb4LinkSummary> usb4_links(const Topology& t);
+/// The link whose USB3 tunnel carries root-hub port `port`, if any.
+std::optional<Usb4LinkSummary> usb4_link_of_port(const Topology& t, Vertex port);
+/// The link whose USB3 tunnel carries vertex `v` (a drive, a USB device): the one of its root-hub port.
+std::optional<Usb4LinkSummary> usb4_link_of(const Topology& t, Vertex v);
+
+}  // namespace usbsat::topology
