@@ -2,6 +2,7 @@
 /// The bundled vertex type of the topology graph: one Node per PCI hop, host controller, root hub, hub, port,
 /// USB device, interface, SCSI device and block device. Every string is exactly what sysfs said (trimmed of
 /// the trailing newline); every attribute that may be absent is std::optional.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,6 +27,9 @@ enum class NodeKind : std::uint8_t {
   Block,       ///< a whole-disk block device (sda, nvme0n1, vda)
   Router,      ///< a USB4/Thunderbolt router (thunderbolt bus "0-0" host, "0-1" dock): topology/usb4_link.hpp
 };
+/// How many node kinds there are: a new kind goes last, before this count is taken (Topology indexes by
+/// kind).
+inline constexpr std::size_t kNodeKinds = static_cast<std::size_t>(NodeKind::Router) + 1;
 
 /// Host controller interface, from the PCI programming interface byte (class 0x0c03xx).
 enum class HcdKind : std::uint8_t { Unknown, Uhci, Ohci, Ehci, Xhci, Usb4 };

@@ -75,8 +75,7 @@ class Topology {
   std::vector<Vertex> roots_;
   std::vector<Vertex> controllers_;
   std::vector<Connector> connectors_;
-  static constexpr std::size_t kKinds = static_cast<std::size_t>(NodeKind::Block) + 1;
-  std::array<std::vector<Vertex>, kKinds> by_kind_;          ///< of_kind(), depth-first
+  std::array<std::vector<Vertex>, kNodeKinds> by_kind_;      ///< of_kind(), depth-first
   std::vector<Vertex> blocks_;                               ///< block_devices()
   std::vector<std::optional<std::size_t>> block_rank_;       ///< vertex -> its index in blocks_
   std::vector<std::optional<std::size_t>> connector_index_;  ///< port vertex -> its index in connectors_

@@ -2,7 +2,7 @@
 """No function over 80 lines (issue 22): every function body in the C++ sources under src, topology, load and
 report, with its name, file and line count.
 
-    function_length.py ROOT [--allow FILE] [--limit N]
+    function_length.py ROOT [--limit N]
 
 A function's length is the lines from the line of its body's opening brace to the line of its closing brace,
 both included, minus the lines of data tables inside it. Lambdas and local classes count toward the function
@@ -14,9 +14,7 @@ What is a table: a braced initializer list whose direct elements include two or 
 are data, not code, and do not count. Tests are not scanned (they live under tests/, which is not scanned), nor
 are files whose name ends in _test.cpp.
 
---allow FILE lists functions still over the limit, one `path name` a line ('#' starts a comment): they are
-reported but do not fail. An entry that is no longer over the limit fails the check, so the list can only
-shrink. Exit 0 when nothing else is over the limit, 1 otherwise.
+There is no allowlist: exit 0 when no function is over the limit, 1 otherwise (each one named).
 """
 import argparse
 import os
@@ -183,35 +181,16 @@ def scan(root, limit):
     return sorted(over)
 
 
-def read_allow(path):
-    allowed = set()
-    if path:
-        with open(path, encoding="utf-8") as fh:
-            for raw in fh:
-                entry = raw.split("#", 1)[0].split()
-                if entry:
-                    allowed.add((entry[0], entry[1]))
-    return allowed
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("root")
-    ap.add_argument("--allow")
     ap.add_argument("--limit", type=int, default=80)
     a = ap.parse_args()
-    allowed = read_allow(a.allow)
     over = scan(a.root, a.limit)
-    failed = False
     for rel, name, first, lines in over:
-        listed = (rel, name) in allowed
-        failed |= not listed
-        print(f"{'allowed' if listed else 'FAIL'}: {name} ({rel}:{first}) is {lines} lines, over {a.limit}")
-    for rel, name in sorted(allowed - {(r, n) for r, n, _, _ in over}):
-        failed = True
-        print(f"FAIL: {name} ({rel}) is in the allowlist but no longer over {a.limit} lines: remove it")
-    print(f"{len(over)} function(s) over {a.limit} lines, {sum(1 for o in over if (o[0], o[1]) in allowed)} allowed")
-    return 1 if failed else 0
+        print(f"FAIL: {name} ({rel}:{first}) is {lines} lines, over {a.limit}")
+    print(f"{len(over)} function(s) over {a.limit} lines")
+    return 1 if over else 0
 
 
 if __name__ == "__main__":

@@ -253,6 +253,31 @@ class Machine {
   }
 
   /// A disk that is not below USB ("sata", "nvme", "virtio"), a root of its own as the scanner records it.
+  /// A USB4 router "D-R" (host router when `route` is 0, a root; else below router `parent_sp` by a USB4 link
+  /// of `lane_gbps` per lane over `lanes`). `usb4_ports`: its usb4_portN (host routers: the USB ports of the
+  /// host xHCI sharing each one's Type-C connector).
+  std::string router(std::optional<std::string> parent_sp, std::uint64_t route, unsigned generation,
+                     std::string device_name, std::vector<Usb4PortInfo> usb4_ports = {},
+                     unsigned lane_gbps = 20, unsigned lanes = 2) {
+    RouterInfo r;
+    r.name = fmt_route(route);
+    r.syspath =
+        (parent_sp ? *parent_sp : std::string("/sys/devices/pci0000:00/0000:00:0d.2/domain0")) + "/" + r.name;
+    r.address = RouterAddress{0, route};
+    r.generation = generation;
+    r.vendor_name = "Example";
+    r.device_name = std::move(device_name);
+    r.usb4_ports = std::move(usb4_ports);
+    if (route != 0) {
+      r.rx_speed_gbps = r.tx_speed_gbps = lane_gbps;
+      r.rx_lanes = r.tx_lanes = lanes;
+    }
+    const std::string sp = r.syspath;
+    add({NodeKind::Router, std::move(r)}, parent_sp,
+        route ? Link{LinkKind::Usb4, std::nullopt, lanes, {}} : Link{});
+    return sp;
+  }
+
   std::string system_disk(const Disk& disk, const std::string& transport) {
     return add_block(std::nullopt, disk, transport, false);
   }
@@ -274,6 +299,13 @@ class Machine {
  private:
   static std::string pci_syspath(const std::optional<std::string>& parent, const std::string& bdf) {
     return (parent ? *parent : "/sys/devices/pci0000:" + bdf.substr(5, 2)) + "/" + bdf;
+  }
+
+  /// "0-1", "0-301": the route's hops, nearest first, as the kernel names a router.
+  static std::string fmt_route(std::uint64_t route) {
+    std::string hops;
+    for (; route; route >>= 8) hops += std::to_string(route & 0xff);
+    return "0-" + (hops.empty() ? std::string("0") : hops);
   }
 
   void add(Node n, std::optional<std::string> parent, Link link) {

@@ -36,6 +36,7 @@ std::string resource_label(const Topology& t, ResourceKind k) {
 TEST_CASE("describe table: every node kind through describe_node") {
   const auto card = testing::asm1042_card();  // root port, controller, root hubs, ports, a drive's nodes
   const auto ws = testing::workstation();     // an external hub
+  const auto dock = testing::usb4_dock();     // USB4 routers
   const std::map<NodeKind, std::pair<const Topology*, std::string>> rows{
       {NodeKind::PciHop, {&card, "PCIe port 0000:00:1c.4 (Cannon Lake PCH PCI Express Root Port #5)"}},
       {NodeKind::Controller,
@@ -47,6 +48,7 @@ TEST_CASE("describe table: every node kind through describe_node") {
       {NodeKind::Interface, {&card, "interface 4-1:1.0"}},
       {NodeKind::ScsiDevice, {&card, "SCSI device 4:0:0:0"}},
       {NodeKind::Block, {&card, "disk sda"}},
+      {NodeKind::Router, {&dock, "router 0-0 (Example Host)"}},
   };
   unsigned kinds = 0;
   for (unsigned k = 0; to_string(static_cast<NodeKind>(k)) != "unknown"; ++k, ++kinds) {
@@ -64,6 +66,7 @@ TEST_CASE("describe table: every resource kind a topology gives through path_res
   const auto card = testing::asm1042_card();  // drive link, controller, PCIe link
   const auto ws = testing::workstation();     // a hub uplink
   const auto ehci = testing::legacy_ehci();   // a shared EHCI bus
+  const auto dock = testing::usb4_dock();     // a USB4 link's USB3 tunnel
   struct Row {
     const Topology* t;
     std::string expected;
@@ -75,6 +78,7 @@ TEST_CASE("describe table: every resource kind a topology gives through path_res
       {ResourceKind::UsbBus, {&ehci, "USB 2.0 bus usb5 (ehci, shared by all its ports)"}},
       {ResourceKind::Controller,
        {&card, "controller 0000:03:00.0 (ASMedia Technology Inc. ASM1042 SuperSpeed USB Host Controller)"}},
+      {ResourceKind::Usb4Tunnel, {&dock, "USB3 tunnel of the USB4 link 0-1 (Example Dock)"}},
       {ResourceKind::PcieLink,
        {&card,
         "PCIe 2.0 x1 link of 0000:03:00.0 (ASMedia Technology Inc. ASM1042 SuperSpeed USB Host "

@@ -147,8 +147,9 @@ void suggest(const Context& cx, const std::vector<const Connector*>& free_usb3, 
       ctrl ? free_fast_connectors(cx.t, free_usb3, *ctrl, cap, true) : std::vector<const Connector*>{};
   if (!same.empty()) {
     ev(f, "free connectors at full speed (same controller)", evidence_list(cx.t, same));
-    f.fix = fmt::format("Move it to {} on the same controller (these have a {} side){}.", short_list(cx.t, same),
-                        topology::usb_rate_text(cap), fix_extra.empty() ? "" : ", " + fix_extra);
+    f.fix =
+        fmt::format("Move it to {} on the same controller (these have a {} side){}.", short_list(cx.t, same),
+                    topology::usb_rate_text(cap), fix_extra.empty() ? "" : ", " + fix_extra);
   } else if (!other.empty()) {
     ev(f, "free connectors at full speed (other controllers)", evidence_list(cx.t, other));
     f.fix = fmt::format(
