@@ -34,7 +34,7 @@ TEST_CASE("terminal_safe: text_safe's rule for whole blocks, newlines and tabs k
   CHECK(text_safe("\xc2\xa0") == "\xc2\xa0");  // U+00A0 is not a control
 }
 
-TEST_CASE("text_safe escapes bidirectional formatting characters as \\uNNNN") {
+TEST_CASE("text_safe escapes bidirectional formatting characters as u-escapes") {
   struct Row {
     const char* in;
     const char* out;
