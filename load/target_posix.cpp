@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -51,6 +52,13 @@ OpenedTarget open_target(const std::string& path, const OpenOptions& opt) {
   }
   if (fd < 0) fail(path, errno == EBUSY ? "in use (exclusive open failed)" : "cannot open", errno);
   t.fd = UniqueFd(fd);
+  // Two loads on one device (under any of its names) share it, and each would report the mix as its own
+  // figure: every load holds an exclusive BSD lock on each target for its run, and says so when another
+  // process holds one (flock(2) locks the inode, so /dev/sdb and /dev/disk/by-id/... are one lock).
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+    if (!t.notice.empty()) t.notice += "; ";
+    t.notice += kLockedNotice;
+  }
 
   struct stat st {};
   if (::fstat(fd, &st) != 0) fail(path, "fstat", errno);

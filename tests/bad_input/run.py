@@ -265,6 +265,14 @@ class Fixtures:
             _, v = self.image("loop", mount=False)
         elif key == "LOOP_ALIAS":
             v = self.make("LOOP").replace("/dev/", "/dev/./", 1)
+        elif key == "LOCKED":  # a file another process holds flock(LOCK_EX) on, as a running usbsat load does
+            v = self.random_file("locked", 8 << 20)
+            holder = subprocess.Popen([sys.executable, "-c",
+                                       f"import fcntl,time; f=open({v!r}, 'rb'); fcntl.flock(f, fcntl.LOCK_EX); "
+                                       "print('locked', flush=True); time.sleep(60)"],
+                                      stdout=subprocess.PIPE, text=True)
+            holder.stdout.readline()
+            self.cleanup.append(lambda: (holder.kill(), holder.wait()))
         elif key == "HELD":
             v, loop = self.image("held", mount=False)
             holder = subprocess.Popen([sys.executable, "-c",

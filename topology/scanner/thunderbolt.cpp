@@ -93,7 +93,8 @@ void Scanner::add_thunderbolt() {
       }
     }
     by_address.emplace(std::pair{address.domain, address.route}, r->syspath);
-    guarded(r->syspath, [&] { add_router(*r, address, up); });
+    guarded(r->syspath,
+            [&, &rr = r, &a = address] { add_router(*rr, a, up); });  // clang 14: no captured bindings
   }
   join_usb4_ports();
 }
