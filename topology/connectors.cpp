@@ -19,25 +19,6 @@ std::string hub_name_of_port(const Topology& t, Vertex port) {
   return {};
 }
 
-/// Whether a connector with only a USB2 side may still have a SuperSpeed side the data does not show: its
-/// hub has a SuperSpeed counterpart (the controller's SuperSpeed root hub, the USB3 half of a hub) but no
-/// port of the hub has a `peer` link, so the kernel (or the recording) said nothing about peers at all
-/// (no ACPI _PLD, old kernels). Where some ports of the hub have peers, a port without one has none.
-bool superspeed_peer_unknown(const Topology& t, Vertex usb2_port) {
-  const auto hub = parent(t, usb2_port);
-  if (!hub) return false;
-  for (Vertex p : children(t, *hub))
-    if (const auto* port = t[p].get_if<PortInfo>(); port && port->peer) return false;
-  if (t[*hub].kind == NodeKind::Hub) return usb_info(t, *hub)->hub_peer.has_value();
-  const auto controller = parent(t, *hub);
-  if (!controller) return false;
-  for (Vertex rh : children(t, *controller))
-    if (const auto* d = usb_info(t, rh);
-        d && t[rh].kind == NodeKind::RootHub && d->speed && is_superspeed(*d->speed))
-      return true;
-  return false;
-}
-
 /// Whole disks in the subtree of `v` (v included), in tree order.
 void collect_blocks(const Topology& t, Vertex v, std::vector<Vertex>& out) {
   if (t[v].kind == NodeKind::Block) out.push_back(v);
@@ -68,6 +49,21 @@ std::vector<Vertex> hubs_below(const Topology& t, Vertex v) {
 }
 
 }  // namespace
+
+bool superspeed_peer_unknown(const Topology& t, Vertex usb2_port) {
+  const auto hub = parent(t, usb2_port);
+  if (!hub) return false;
+  for (Vertex p : children(t, *hub))
+    if (const auto* port = t[p].get_if<PortInfo>(); port && port->peer) return false;
+  if (t[*hub].kind == NodeKind::Hub) return usb_info(t, *hub)->hub_peer.has_value();
+  const auto controller = parent(t, *hub);
+  if (!controller) return false;
+  for (Vertex rh : children(t, *controller))
+    if (const auto* d = usb_info(t, rh);
+        d && t[rh].kind == NodeKind::RootHub && d->speed && is_superspeed(*d->speed))
+      return true;
+  return false;
+}
 
 std::string_view to_string(ConnectorClass c) {
   switch (c) {

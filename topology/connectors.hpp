@@ -51,6 +51,11 @@ enum class ConnectorClass : std::uint8_t {
 std::string_view to_string(ConnectorClass c);
 /// The class of a connector whose fastest side sits on a bus of speed `s`.
 ConnectorClass connector_class(std::optional<UsbSpeed> fastest_bus);
+/// Whether a connector with only a USB2 side may still have a SuperSpeed side the data does not show: its
+/// hub has a SuperSpeed counterpart (the controller's SuperSpeed root hub, the USB3 half of a hub) but no
+/// port of the hub has a `peer` link, so the kernel (or the recording) said nothing about peers at all
+/// (no ACPI _PLD, old kernels). Where some ports of the hub have peers, a port without one has none.
+bool superspeed_peer_unknown(const Topology& t, Vertex usb2_port);
 
 /// A physical connector (USB2 port + its USB3 peer, or a lone port) as the user-facing views show it.
 struct ConnectorSummary {

@@ -16,6 +16,7 @@
 // is not JSON is a finding.
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -97,7 +98,8 @@ void mutate(json& data, unsigned op, unsigned index, const std::string& value) {
     case 1: {
       double d = 0;
       std::from_chars(value.data(), value.data() + value.size(), d);
-      if (value.size() % 2 == 0 && d == static_cast<double>(static_cast<long long>(d)))
+      // An integer where it is one and fits (an even-length value asks for it), else the double as parsed.
+      if (value.size() % 2 == 0 && std::abs(d) < 9.2e18 && d == std::trunc(d))
         v = static_cast<long long>(d);
       else
         v = d;

@@ -113,6 +113,14 @@ Cause explain(const Context& cx, const Where& w, UsbSpeed speed, UsbSpeed cap, F
     return {fmt::format("the cause is unknown: port {} names a USB3 peer that is not in the scan ({})",
                         w.port->name, topology::describe_peer(cx.t, *w.port)),
             ""};
+  if (!is_superspeed(speed) && conn && !conn->usb3_port && conn->usb2_port &&
+      topology::superspeed_peer_unknown(cx.t, *conn->usb2_port))
+    return {fmt::format(
+                "the cause is unknown: no port of {}'s hub has a `peer` link, so whether connector {} has "
+                "a USB3 side is unknown (a USB 2.0-only connector, or a USB 2.0 cable, extension or "
+                "adapter on a USB3 one)",
+                conn->id, conn->id),
+            "or try it with a short USB 3 cable in a connector known to have a USB3 side"};
   if (!is_superspeed(speed) && conn && (!conn->usb3_port || not_used(cx.t, conn->usb3_port))) {
     if (conn->usb3_port) ev(f, cx.t[*conn->usb3_port].as<PortInfo>().name + "/connect_type", "not used");
     return {

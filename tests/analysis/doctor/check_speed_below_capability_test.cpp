@@ -24,6 +24,19 @@ TEST_CASE("speed_below_capability: causes and suggested connectors") {
     CHECK(evidence(f, "usb1-port2/peer") == "usb2-port2");
     CHECK(contains(f.fix, "usb1-port1"));  // free, with a USB3 side
   }
+  SUBCASE("no port of the hub has a peer link: USB2-only is not said, the cause is unknown (issue 24)") {
+    Machine m;
+    const auto ctrl = m.controller(std::nullopt, "0000:00:14.0", HcdKind::Xhci);
+    const auto u1 = m.root_hub(ctrl, 1, UsbSpeed::High, 4);
+    m.root_hub(ctrl, 2, UsbSpeed::Super, 4);  // a SuperSpeed root hub, but no peer links anywhere
+    m.drive(Machine::port_of(u1, 3),
+            {.speed = UsbSpeed::High, .bcd_usb = 0x320, .capable = UsbSpeed::Super, .capable_from_bos = true},
+            {.name = "sdc"});
+    const auto r = diagnose(m.finish());
+    const auto& f = only(r.findings, "speed_below_capability");
+    CHECK(contains(f.message, "the cause is unknown: no port of usb1-port3's hub has a `peer` link"));
+    CHECK(!contains(f.message, "USB 2.0 only"));
+  }
   SUBCASE("a USB3 peer marked 'not used' makes the connector USB2-only") {
     Machine m;
     const auto ctrl = m.controller(std::nullopt, "0000:00:14.0", HcdKind::Xhci);
