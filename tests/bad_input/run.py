@@ -220,6 +220,13 @@ class Fixtures:
         SYSFS_MUTATIONS[mutation or "none"](dst)
         return dst
 
+    def hold(self, code):
+        """Another process runs `code` (which takes a hold on something) and keeps it until the row ends."""
+        holder = subprocess.Popen([sys.executable, "-c", code + "; import time; print('held', flush=True); "
+                                   "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+        holder.stdout.readline()
+        self.cleanup.append(lambda: (holder.kill(), holder.wait()))
+
     def make(self, key):
         if key in self.values:
             return self.values[key]
@@ -267,20 +274,10 @@ class Fixtures:
             v = self.make("LOOP").replace("/dev/", "/dev/./", 1)
         elif key == "LOCKED":  # a file another process holds flock(LOCK_EX) on, as a running usbsat load does
             v = self.random_file("locked", 8 << 20)
-            holder = subprocess.Popen([sys.executable, "-c",
-                                       f"import fcntl,time; f=open({v!r}, 'rb'); fcntl.flock(f, fcntl.LOCK_EX); "
-                                       "print('locked', flush=True); time.sleep(60)"],
-                                      stdout=subprocess.PIPE, text=True)
-            holder.stdout.readline()
-            self.cleanup.append(lambda: (holder.kill(), holder.wait()))
+            self.hold(f"import fcntl; f=open({v!r}, 'rb'); fcntl.flock(f, fcntl.LOCK_EX)")
         elif key == "HELD":
             v, loop = self.image("held", mount=False)
-            holder = subprocess.Popen([sys.executable, "-c",
-                                       f"import os,time; os.open({loop!r}, os.O_RDONLY|os.O_EXCL); "
-                                       "print('held', flush=True); time.sleep(60)"],
-                                      stdout=subprocess.PIPE, text=True)
-            holder.stdout.readline()
-            self.cleanup.append(lambda: (holder.kill(), holder.wait()))
+            self.hold(f"import os; os.open({loop!r}, os.O_RDONLY|os.O_EXCL)")
         else:
             raise SystemExit(f"unknown placeholder {{{key}}}")
         self.values[key] = v

@@ -24,21 +24,13 @@
 #include <string>
 #include <vector>
 
-#include "report/doctor_report.hpp"
-#include "report/drives_view.hpp"
-#include "report/json_topology.hpp"
-#include "report/ports_view.hpp"
-#include "report/tree.hpp"
-#include "src/analysis/doctor/doctor.hpp"
-#include "src/analysis/doctor/share_predictor.hpp"
-#include "src/cli/doctor_input.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
+#include "tests/fuzz/read_only_commands.hpp"
 #include "topology/recording/recording.hpp"
 
 using nlohmann::json;
 using usbsat::fuzz::expect;
 namespace rec = usbsat::topology::recording;
-namespace doctor = usbsat::analysis::doctor;
 
 namespace {
 
@@ -141,21 +133,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     expect(*err.what() != '\0', "a refused recording says why");
     return 0;
   }
-  doctor::DoctorConfig dc;
-  const doctor::ModelSharePredictor model;
-  dc.predictor = &model;
-  const auto result = doctor::diagnose(scan.topology, dc);
-  const auto findings = usbsat::cli::to_report(result.findings);
-  const usbsat::report::DoctorReportInput in{findings, scan.diagnostics, result.controllers_checked,
-                                             result.drives_checked};
-  (void)usbsat::report::render_doctor_text(in);
-  const usbsat::report::ViewInput view{scan.topology, scan.diagnostics};
-  (void)usbsat::report::render_drives_text(view);
-  (void)usbsat::report::render_ports_text(view);
-  (void)usbsat::report::render_topology_text(view);
-  for (const std::string& doc :
-       {usbsat::report::render_doctor_json(in), usbsat::report::render_drives_json(view),
-        usbsat::report::render_ports_json(view), usbsat::report::render_topology_json(view)})
-    expect(json::accept(doc), "every --json document parses");
+  usbsat::fuzz::run_read_only_commands(scan);
   return 0;
 }
