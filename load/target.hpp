@@ -29,8 +29,7 @@ enum class Access { ReadOnly, ReadWrite };
 /// POSIX: every load holds flock(LOCK_EX) on each target for its run).
 inline constexpr const char* kLockedNotice =
     "another process holds a lock on it (another usbsat load, or a tool partitioning it): it shares the "
-    "device "
-    "with this run, so the figures are not this run's alone";
+    "device with this run, so the figures are not this run's alone";
 
 /// An open target. `notice` is non-empty when the open degraded (O_DIRECT refused → buffered I/O) or another
 /// process holds the target's lock (kLockedNotice); both are said with "; " between them.

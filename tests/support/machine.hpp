@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "topology/builder.hpp"
+#include "topology/usb4_link.hpp"
 
 namespace usbsat::testing {
 
@@ -252,7 +253,6 @@ class Machine {
     return d;
   }
 
-  /// A disk that is not below USB ("sata", "nvme", "virtio"), a root of its own as the scanner records it.
   /// A USB4 router "D-R" (host router when `route` is 0, a root; else below router `parent_sp` by a USB4 link
   /// of `lane_gbps` per lane over `lanes`). `usb4_ports`: its usb4_portN (host routers: the USB ports of the
   /// host xHCI sharing each one's Type-C connector).
@@ -260,10 +260,10 @@ class Machine {
                      std::string device_name, std::vector<Usb4PortInfo> usb4_ports = {},
                      unsigned lane_gbps = 20, unsigned lanes = 2) {
     RouterInfo r;
-    r.name = fmt_route(route);
+    r.address = RouterAddress{0, route};
+    r.name = router_name(r.address);
     r.syspath =
         (parent_sp ? *parent_sp : std::string("/sys/devices/pci0000:00/0000:00:0d.2/domain0")) + "/" + r.name;
-    r.address = RouterAddress{0, route};
     r.generation = generation;
     r.vendor_name = "Example";
     r.device_name = std::move(device_name);
@@ -278,6 +278,7 @@ class Machine {
     return sp;
   }
 
+  /// A disk that is not below USB ("sata", "nvme", "virtio"), a root of its own as the scanner records it.
   std::string system_disk(const Disk& disk, const std::string& transport) {
     return add_block(std::nullopt, disk, transport, false);
   }
@@ -299,13 +300,6 @@ class Machine {
  private:
   static std::string pci_syspath(const std::optional<std::string>& parent, const std::string& bdf) {
     return (parent ? *parent : "/sys/devices/pci0000:" + bdf.substr(5, 2)) + "/" + bdf;
-  }
-
-  /// "0-1", "0-301": the route's hops, nearest first, as the kernel names a router.
-  static std::string fmt_route(std::uint64_t route) {
-    std::string hops;
-    for (; route; route >>= 8) hops += std::to_string(route & 0xff);
-    return "0-" + (hops.empty() ? std::string("0") : hops);
   }
 
   void add(Node n, std::optional<std::string> parent, Link link) {
