@@ -18,6 +18,7 @@ set(CMAKE_CXX_FLAGS_INIT "-Wno-restrict")
 # Tests (ctest, doctest's test discovery) run through wine: no display, no debug chatter, and a throwaway
 # prefix inside the build directory so nothing touches the user's ~/.wine.
 find_program(USBSAT_WINE NAMES wine64 wine)
+find_program(USBSAT_WINESERVER NAMES wineserver)
 if(USBSAT_WINE)
   set(CMAKE_CROSSCOMPILING_EMULATOR
       /usr/bin/env -u DISPLAY -u WAYLAND_DISPLAY WINEDEBUG=-all WINEPREFIX=${CMAKE_BINARY_DIR}/wineprefix
