@@ -17,7 +17,7 @@ enum class ScanDetail {
   /// Everything the model holds: `topo --json`, `ports`, `drives`, `doctor`, `plan`, `saturate` and every
   /// other consumer of the whole Topology.
   Full,
-  /// What the `topo` text tree prints: no port `location`/`state`/`quirks`/`usb3_lpm_permit`, no USB device
+  /// What the `topo` text tree and the `drives` table print: no port `location`/`state`/`quirks`/`usb3_lpm_permit`, no USB device
   /// `serial`/`removable`/`power/control`/lanes/`bMaxPower`, no interface
   /// strings/`bAlternateSetting`/`bNumEndpoints`, no disk `removable`/`ro`/
   /// `holders`/queue limits other than `rotational` and `max_sectors_kb`, no partition sizes, no SCSI

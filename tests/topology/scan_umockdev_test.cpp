@@ -23,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/drives_view.hpp"
 #include "report/tree.hpp"
 #include "topology/scan.hpp"
 #include "topology/udev_source.hpp"
@@ -566,25 +567,32 @@ TEST_CASE("no sysfs file or directory is read twice in one scan, at either detai
   }
 }
 
-TEST_CASE("the Tree scan prints the same topo text as the Full scan") {
+TEST_CASE("the Tree scan prints the same text as the Full scan for the views that ask for it (topo, drives)") {
   const auto full = scan_at(ScanDetail::Full);
   const auto tree = scan_at(ScanDetail::Tree);
   REQUIRE(full.topology.size() > 0);
-  for (const bool all : {false, true}) {
-    const auto a = usbsat::report::render_topology_text({full.topology, full.diagnostics, all});
-    const auto b = usbsat::report::render_topology_text({tree.topology, tree.diagnostics, all});
-    // The first line that differs, so a failure says which attribute the Tree detail must still read.
-    std::size_t at = 0;
-    while (at < a.size() && at < b.size() && a[at] == b[at]) ++at;
-    const auto line_at = [&](const std::string& s) {
-      const auto before = at == 0 ? std::string::npos : s.rfind('\n', at - 1);
-      const auto from = before == std::string::npos ? 0 : before + 1;
-      const auto end = s.find('\n', from);
-      return s.substr(from, end == std::string::npos ? std::string::npos : end - from);
-    };
-    INFO(std::string(all ? "topo --all" : "topo")
-         << ": Full prints '" << line_at(a) << "', Tree '" << line_at(b) << "'");
-    CHECK(a == b);
+  struct TextView {
+    const char* command;
+    std::string (*render)(const usbsat::report::ViewInput&);
+  };
+  for (const TextView view : {TextView{"topo", &usbsat::report::render_topology_text},
+                              TextView{"drives", &usbsat::report::render_drives_text}}) {
+    for (const bool all : {false, true}) {
+      const auto a = view.render({full.topology, full.diagnostics, all});
+      const auto b = view.render({tree.topology, tree.diagnostics, all});
+      // The first line that differs, so a failure says which attribute the Tree detail must still read.
+      std::size_t at = 0;
+      while (at < a.size() && at < b.size() && a[at] == b[at]) ++at;
+      const auto line_at = [&](const std::string& s) {
+        const auto before = at == 0 ? std::string::npos : s.rfind('\n', at - 1);
+        const auto from = before == std::string::npos ? 0 : before + 1;
+        const auto end = s.find('\n', from);
+        return s.substr(from, end == std::string::npos ? std::string::npos : end - from);
+      };
+      INFO(view.command << (all ? " --all" : "") << ": Full prints '" << line_at(a) << "', Tree '"
+                        << line_at(b) << "'");
+      CHECK(a == b);
+    }
   }
 }
 

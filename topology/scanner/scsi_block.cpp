@@ -146,7 +146,7 @@ void Scanner::add_disk(const RawDevice& r) {
     guarded(std::string(scsi), [&] { add_scsi_device(std::string(scsi)); });
     if (auto* n = builder_.get(scsi))
       b.queue_depth = n->as<ScsiDeviceInfo>().queue_depth;
-    else if (full())  // the tree prints a queue depth only on a USB disk's SCSI device
+    else  // a non-USB disk's SCSI device: the drives table prints its queue depth too
       b.queue_depth = queue_depth(std::string(scsi), src_.attribute(scsi, "queue_depth"));
   }
   std::optional<std::string> up;
