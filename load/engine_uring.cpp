@@ -2,9 +2,8 @@
 // worker's buffers registered as fixed buffers when the kernel allows it (saves a per-I/O fd lookup and page
 // pinning, as fio's registerfiles/fixedbufs do). Rings are set up single-issuer with cooperative task work
 // when the kernel supports it: completions are processed in our thread at its next system call, and the
-// kernel does not interrupt it to do so. Not deferred task work (DEFER_TASKRUN, fio's choice): on a loop
-// device at QD32 it made twice the io_uring_enter calls per I/O (1/15 instead of 1/30) and 0.7-0.8x the
-// IOPS of cooperative task work in interleaved runs (tests/bench/README.md, issue 25).
+// kernel does not interrupt it to do so. Not deferred task work (DEFER_TASKRUN): measured slower, see
+// tests/bench/README.md (issue 25).
 //
 // Waiting has no per-call timeout: a timeout argument to io_uring_enter arms and cancels a kernel hrtimer on
 // every wait, i.e. on every I/O at queue depth 1. Instead one timeout request (the "tick", re-armed each time
