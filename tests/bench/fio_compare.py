@@ -28,6 +28,10 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 TESTBED = os.path.join(HERE, "..", "bed", "testbed.sh")
 
+# What fio runs with besides the job's own pattern, size, depth and times (no fixedbufs, registerfiles, hipri or
+# sqthread_poll: fio's defaults, which tests/bench/README.md lists).
+FIO_OPTIONS = ["--ioengine=io_uring", "--direct=1", "--time_based", "--randrepeat=0", "--norandommap"]
+
 JOBS = [("4k randread qd1", "randread", "4k", 1), ("4k randread qd32", "randread", "4k", 32),
         ("128k read qd1", "read", "128k", 1), ("128k read qd8", "read", "128k", 8)]
 
@@ -47,9 +51,8 @@ def run_usbsat(usbsat, devs, pattern, bs, qd, runtime, ramp):
 
 
 def run_fio(devs, pattern, bs, qd, runtime, ramp):
-    args = ["fio", "--output-format=json", "--ioengine=io_uring", "--direct=1", f"--rw={pattern}", f"--bs={bs}",
-            f"--iodepth={qd}", f"--runtime={runtime}", f"--ramp_time={ramp}", "--time_based",
-            "--randrepeat=0", "--norandommap"]
+    args = ["fio", "--output-format=json", *FIO_OPTIONS, f"--rw={pattern}", f"--bs={bs}", f"--iodepth={qd}",
+            f"--runtime={runtime}", f"--ramp_time={ramp}"]
     for i, d in enumerate(devs):
         args += [f"--name=j{i}", f"--filename={d}"]
     jobs = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)["jobs"]
@@ -58,6 +61,13 @@ def run_fio(devs, pattern, bs, qd, runtime, ramp):
     ios = sum(j["read"]["total_ios"] for j in jobs)
     cpu = sum((j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] / 1e3 for j in jobs)
     return {"iops": iops, "mbs": mbs, "cpu_us_per_io": cpu / ios * 1e6}
+
+
+def load_average():
+    """The 1-minute load average: how busy the machine was around a row (2 CPUs: above 2, the tools and the
+    loop devices' kernel threads wait for a CPU, and the IOPS of both tools swing by several times)."""
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
 
 
 def median_run(runs):
@@ -120,6 +130,10 @@ def main():
         return up.returncode
     devs = [line.split()[2] for line in up.stdout.split("\n") if line.strip()]
     try:
+        fio_version = subprocess.run(["fio", "--version"], capture_output=True, text=True).stdout.strip()
+        print(f"usbsat: load --json (engine uring; its ring flags and registrations: load/README.md); "
+              f"{fio_version}: {' '.join(FIO_OPTIONS)} (its defaults otherwise); {a.runtime:g} s runs after "
+              f"{a.ramp:g} s ramp")
         print(f"{'job':<22}{'devices':>8} | {'usbsat IOPS':>12} {'fio IOPS':>12} {'ratio':>6} | "
               f"{'usbsat MB/s':>11} {'fio MB/s':>9} {'ratio':>6} | {'usbsat µs/IO':>12} {'fio µs/IO':>10} "
               f"{'ratio':>6} | IOPS ratio per pair: min-median-max (pairs, spread)")
@@ -130,7 +144,9 @@ def main():
             for name, pattern, bs, qd in JOBS:
                 if a.job and name != a.job:
                     continue
+                load_before = load_average()
                 us_runs, fio_runs, ratios = run_row(a, devs[:ndev], pattern, bs, qd)
+                load = sorted((load_before, load_average()))
                 u, f = median_run(us_runs), median_run(fio_runs)
                 sp = spread(ratios)
                 verdict = "" if sp <= a.tolerance else "  unsettled: wider than the tolerance, not one figure"
@@ -140,7 +156,7 @@ def main():
                       f"{u['cpu_us_per_io']:>12.2f} {f['cpu_us_per_io']:>10.2f} "
                       f"{u['cpu_us_per_io'] / f['cpu_us_per_io']:>6.2f} | "
                       f"{min(ratios):.2f}-{statistics.median(ratios):.2f}-{max(ratios):.2f} "
-                      f"({len(ratios)}, ±{sp * 100:.0f} %){verdict}", flush=True)
+                      f"({len(ratios)}, ±{sp * 100:.0f} %), load {load[0]:.1f}-{load[1]:.1f}{verdict}", flush=True)
                 if len(ratios) > 3:  # the runs behind the medians
                     print(f"  IOPS of each run: usbsat {sorted(round(r['iops']) for r in us_runs)}, "
                           f"fio {sorted(round(r['iops']) for r in fio_runs)}", flush=True)
