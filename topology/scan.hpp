@@ -14,14 +14,14 @@ namespace usbsat::topology {
 /// is read at the level that command asks for; a lower level only leaves out attributes its command never
 /// shows.
 enum class ScanDetail {
-  /// Everything the model holds: `topo --json`, `ports`, `drives`, `doctor`, `plan`, `saturate` and every
-  /// other consumer of the whole Topology.
+  /// Everything the model holds: `topo --json`, `ports`, `drives --json`, `doctor`, `plan`, `saturate` and
+  /// every other consumer of the whole Topology.
   Full,
-  /// What the `topo` text tree and the `drives` table print: no port `location`/`state`/`quirks`/`usb3_lpm_permit`, no USB device
-  /// `serial`/`removable`/`power/control`/lanes/`bMaxPower`, no interface
-  /// strings/`bAlternateSetting`/`bNumEndpoints`, no disk `removable`/`ro`/
-  /// `holders`/queue limits other than `rotational` and `max_sectors_kb`, no partition sizes, no SCSI
-  /// `rev`/`type`/host `proc_name`, no non-USB disk serial, no PCI subsystem ids. Those fields stay unset.
+  /// What the `topo` text tree and the `drives` table print: no port `location`/`state`/`quirks`/
+  /// `usb3_lpm_permit`, no USB device `serial`/`removable`/`power/control`/lanes/`bMaxPower`, no interface
+  /// strings/`bAlternateSetting`/`bNumEndpoints`, no disk `removable`/`ro`/`holders`/queue limits other than
+  /// `rotational` and `max_sectors_kb`, no partition sizes, no SCSI `rev`/`type`/host `proc_name`, no non-USB
+  /// disk serial, no PCI subsystem ids. Those fields stay unset.
   Tree,
 };
 

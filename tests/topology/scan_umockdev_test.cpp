@@ -567,7 +567,7 @@ TEST_CASE("no sysfs file or directory is read twice in one scan, at either detai
   }
 }
 
-TEST_CASE("the Tree scan prints the same text as the Full scan for the views that ask for it (topo, drives)") {
+TEST_CASE("the Tree scan prints the same topo and drives text as the Full scan") {
   const auto full = scan_at(ScanDetail::Full);
   const auto tree = scan_at(ScanDetail::Tree);
   REQUIRE(full.topology.size() > 0);
