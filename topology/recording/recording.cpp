@@ -30,6 +30,14 @@ ScanResult replay(LinuxCapture capture, const ScanConfig& config) {
   return scan(source, config);
 }
 
+/// The scan of a fast-read recording (capture_reader.hpp). One named result, one return: a moved ScanResult
+/// copies its graph (boost's adjacency_list has no move constructor).
+ScanResult replay_fast(FastLinuxRecording r, const ScanConfig& config) {
+  ScanResult result = replay(std::move(r.capture), config);
+  result.recorded_host = std::move(r.host);
+  return result;
+}
+
 // ---- THE platform dispatch point (the only place that knows which platforms this build reads) ----------
 ScanResult payload_scan(const Envelope& e, const ScanConfig& config) {
   if (e.platform == "linux") {
@@ -109,11 +117,7 @@ ScanResult scan_recording(const Envelope& e, const ScanConfig& config) {
 ScanResult load_recording_text(std::string_view text, const ScanConfig& config) {
   // A Linux recording as usbsat writes it streams straight into its capture (capture_reader.hpp); anything
   // else, and every bad recording, goes through the validating reader, which says what is wrong.
-  if (auto fast = read_linux_recording_fast(text)) {
-    auto result = replay(std::move(fast->capture), config);
-    result.recorded_host = std::move(fast->host);
-    return result;
-  }
+  if (auto fast = read_linux_recording_fast(text)) return replay_fast(std::move(*fast), config);
   return scan_recording(parse_envelope(text), config);
 }
 
