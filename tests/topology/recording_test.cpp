@@ -419,9 +419,20 @@ TEST_CASE("recording: the fast reader declines whatever it does not read exactly
   pointers(good, nlohmann::json::json_pointer(), all);
   // Every value replaced by each of these, and every key removed or doubled (with another value), one at a
   // time: the fast reader either gives the validating reader's capture or declines.
-  const std::vector<nlohmann::json> values = {
-      nullptr, 7, -1, 1.5, true, "x", "!!", nlohmann::json::array(), nlohmann::json::object(),
-      {{"base64", "QQ=="}}, {{"base64", "!"}}, {{"base64", "QQ=="}, {"x", 1}}, {"a", "b"}, {"a", "b", "c"}};
+  const std::vector<nlohmann::json> values = {nullptr,
+                                              7,
+                                              -1,
+                                              1.5,
+                                              true,
+                                              "x",
+                                              "!!",
+                                              nlohmann::json::array(),
+                                              nlohmann::json::object(),
+                                              {{"base64", "QQ=="}},
+                                              {{"base64", "!"}},
+                                              {{"base64", "QQ=="}, {"x", 1}},
+                                              {"a", "b"},
+                                              {"a", "b", "c"}};
   std::size_t mutations = 0;
   for (const auto& p : all) {
     for (const auto& v : values) {

@@ -43,17 +43,54 @@ struct Level {
   std::string key;    ///< the current key of a map-like object
 };
 
-constexpr std::array<std::string_view, 7> kEnvelopeKeys = {"format",         "version", "platform", "recorded_at",
-                                                           "usbsat_version", "host",    "data"};
-enum EnvelopeKey { kFormatKey, kVersionKey, kPlatformKey, kRecordedAtKey, kUsbsatVersionKey, kHostKey, kDataKey };
+constexpr std::array<std::string_view, 7> kEnvelopeKeys = {
+    "format", "version", "platform", "recorded_at", "usbsat_version", "host", "data"};
+enum EnvelopeKey {
+  kFormatKey,
+  kVersionKey,
+  kPlatformKey,
+  kRecordedAtKey,
+  kUsbsatVersionKey,
+  kHostKey,
+  kDataKey
+};
 constexpr std::array<std::string_view, 9> kDataKeys = {
-    "enumerate", "devices", "attributes", "binary_attributes", "links", "lists", "hwdb", "files", "read_problems"};
-enum DataKey { kEnumerate, kDevices, kAttributes, kBinaryAttributes, kLinks, kLists, kHwdb, kFiles, kReadProblems };
+    "enumerate", "devices", "attributes", "binary_attributes", "links",
+    "lists",     "hwdb",    "files",      "read_problems"};
+enum DataKey {
+  kEnumerate,
+  kDevices,
+  kAttributes,
+  kBinaryAttributes,
+  kLinks,
+  kLists,
+  kHwdb,
+  kFiles,
+  kReadProblems
+};
 constexpr std::array<std::string_view, 7> kDeviceKeys = {"subsystem", "devtype", "sysname",   "driver",
                                                          "devnode",   "parent",  "properties"};
 enum DeviceKey { kParentKey = 5, kPropertiesKey = 6 };
 constexpr std::array<std::string_view, 4> kProblemKeys = {"call", "severity", "where", "message"};
 enum ProblemKey { kCallKey, kSeverityKey, kWhereKey, kMessageKey };
+
+/// An object whose keys are names (syspaths, attribute names, ...), not a fixed list.
+constexpr bool keyed_by_name(Frame f) {
+  switch (f) {
+    case Frame::Enumerate:
+    case Frame::Devices:
+    case Frame::Properties:
+    case Frame::Answers:
+    case Frame::AnswerNames:
+    case Frame::Lists:
+    case Frame::ListNames:
+    case Frame::Hwdb:
+    case Frame::Files:
+      return true;
+    default:
+      return false;
+  }
+}
 
 template <std::size_t N>
 constexpr unsigned all_of(const std::array<std::string_view, N>&) {
@@ -88,6 +125,13 @@ class Reader {
   bool pop() {
     stack_.pop_back();
     return true;
+  }
+  /// A new entry `key` of `map` (a duplicate ends the parse), read next as frame `f` into `target`.
+  template <class Map, class T>
+  bool open(Map& map, std::string&& key, T*& target, Frame f) {
+    auto [it, added] = map.try_emplace(std::move(key));
+    target = &it->second;
+    return added && push(f);
   }
   bool top_is(Frame f) const { return !stack_.empty() && stack_.back().frame == f; }
   bool text(Level& at, std::string&& v);
@@ -139,19 +183,10 @@ bool Reader::key(json::string_t& k) {
       if (at.seen != 0 || k != "base64") return false;
       at.seen = 1;
       return true;
-    case Frame::Enumerate:
-    case Frame::Devices:
-    case Frame::Properties:
-    case Frame::Answers:
-    case Frame::AnswerNames:
-    case Frame::Lists:
-    case Frame::ListNames:
-    case Frame::Hwdb:
-    case Frame::Files:
+    default:
+      if (!keyed_by_name(at.frame)) return false;
       at.key = std::move(k);
       return true;
-    default:
-      return false;
   }
 }
 
@@ -194,16 +229,10 @@ bool Reader::start_object(std::size_t) {
       device_ = RawDevice{};
       device_.syspath = at.key;
       return push(Frame::Device);
-    case Frame::Answers: {
-      auto [it, added] = answers_->try_emplace(std::move(at.key));
-      names_ = &it->second;
-      return added && push(Frame::AnswerNames);
-    }
-    case Frame::Lists: {
-      auto [it, added] = c_.lists.try_emplace(std::move(at.key));
-      list_names_ = &it->second;
-      return added && push(Frame::ListNames);
-    }
+    case Frame::Answers:
+      return open(*answers_, std::move(at.key), names_, Frame::AnswerNames);
+    case Frame::Lists:
+      return open(c_.lists, std::move(at.key), list_names_, Frame::ListNames);
     case Frame::Problems:
       problem_ = Diagnostic{};
       return push(Frame::Problem);
@@ -242,17 +271,8 @@ bool Reader::end_object() {
     case Frame::ListNames:
       // An empty one leaves no trace in linux_capture_from_json's capture, and usbsat never writes it.
       return !list_names_->empty() && pop();
-    case Frame::Enumerate:
-    case Frame::Devices:
-    case Frame::Properties:
-    case Frame::Answers:
-    case Frame::AnswerNames:
-    case Frame::Lists:
-    case Frame::Hwdb:
-    case Frame::Files:
-      return pop();
     default:
-      return false;
+      return keyed_by_name(at.frame) && pop();
   }
 }
 
@@ -262,21 +282,12 @@ bool Reader::start_array(std::size_t) {
   switch (at.frame) {
     case Frame::Data:
       return at.slot == kReadProblems && push(Frame::Problems);
-    case Frame::Enumerate: {
-      auto [it, added] = c_.enumerated.try_emplace(std::move(at.key));
-      list_ = &it->second;
-      return added && push(Frame::EnumList);
-    }
-    case Frame::ListNames: {
-      auto [it, added] = list_names_->try_emplace(std::move(at.key));
-      list_ = &it->second;
-      return added && push(Frame::ListEntries);
-    }
-    case Frame::Hwdb: {
-      auto [it, added] = c_.hwdb.try_emplace(std::move(at.key));
-      hwdb_ = &it->second;
-      return added && push(Frame::HwdbList);
-    }
+    case Frame::Enumerate:
+      return open(c_.enumerated, std::move(at.key), list_, Frame::EnumList);
+    case Frame::ListNames:
+      return open(*list_names_, std::move(at.key), list_, Frame::ListEntries);
+    case Frame::Hwdb:
+      return open(c_.hwdb, std::move(at.key), hwdb_, Frame::HwdbList);
     case Frame::HwdbList:
       pair_ = HwdbEntry{};
       return push(Frame::HwdbPair);

@@ -45,15 +45,20 @@ double pcie_mbytes(double gts, unsigned width) {
   return c ? c->mbs() : 0.0;
 }
 
+/// The drives below each controller, found once (not once per controller: 2,175 x 3,480 walks up the tree on
+/// the 10,000-device machine of tests/bench/scale_bench.py).
+std::map<Vertex, std::vector<const StorageDevice*>> drives_by_controller(const Context& cx) {
+  std::map<Vertex, std::vector<const StorageDevice*>> below;
+  for (const auto& d : cx.devices)
+    if (auto c = controller_of(cx.t, d.dev)) below[*c].push_back(&d);
+  return below;
+}
+
 }  // namespace
 
 void check_pcie_link_degraded(const Context& cx) {
   std::set<std::pair<std::string, std::string>> reported;
-  // The drives below each controller, found once (not once per controller: 2,175 x 3,480 walks up the tree
-  // on the 10,000-device machine of tests/bench/scale_bench.py).
-  std::map<Vertex, std::vector<const StorageDevice*>> below;
-  for (const auto& d : cx.devices)
-    if (auto c = controller_of(cx.t, d.dev)) below[*c].push_back(&d);
+  const auto below = drives_by_controller(cx);
   for (Vertex c : cx.t.controllers()) {
     const auto& ci = cx.t[c].as<ControllerInfo>();
     // The path, controller first. Along it, functions pair up on one physical link: the controller's

@@ -50,7 +50,8 @@ void check_shared_bandwidth(const Context& cx) {
   // Each node -> the free connectors (indices into free_usb3) below it, found once for every group.
   std::map<Vertex, std::vector<std::size_t>> free_below;
   for (std::size_t i = 0; i < free_usb3.size(); ++i)
-    for (std::optional<Vertex> v = *free_usb3[i]->usb3_port; v; v = parent(cx.t, *v)) free_below[*v].push_back(i);
+    for (std::optional<Vertex> v = *free_usb3[i]->usb3_port; v; v = parent(cx.t, *v))
+      free_below[*v].push_back(i);
   for (const auto& key : order) {
     const auto& g = groups[key];
     if (!std::all_of(g.begin(), g.end(), [](const DriveShare* s) { return plausible_share(*s); })) continue;

@@ -11,7 +11,8 @@ namespace {
 
 using namespace topology;
 
-/// A free connector with a SuperSpeed side, and the speed of that side's hub (looked up once, not per finding).
+/// A free connector with a SuperSpeed side, and the speed of that side's hub (looked up once, not per
+/// finding).
 struct FreeUsb3 {
   const Connector* c;
   std::optional<UsbSpeed> hub_speed;

@@ -270,7 +270,9 @@ TEST_CASE("windows builder: missing properties stay unknown") {
 namespace {
 
 /// ESC and an OSC title, a C1 CSI, right-to-left override, DEL, invalid UTF-8, backspace, carriage return.
-const std::string kHostile = "\x1b]0;pwned\x07\xc2\x9b" "31m\xe2\x80\xae\x7f\xff\xfe\x08\r";
+const std::string kHostile =
+    "\x1b]0;pwned\x07\xc2\x9b"
+    "31m\xe2\x80\xae\x7f\xff\xfe\x08\r";
 
 /// Every string under `j` but the descriptors (hex bytes, parsed and never shown) gets kHostile appended.
 void poison(nlohmann::json& j) {
@@ -317,8 +319,8 @@ TEST_CASE("windows: hostile bytes in every string of a recording reach no text v
     const auto r = windows::build_topology(windows::snapshot_from_json(data, diags), diags);
     const report::ViewInput in{r.topology, r.diagnostics};
     CHECK_FALSE(summarize_drives(r.topology).empty());
-    for (const auto& text : {report::render_topology_text(in), report::render_drives_text(in),
-                             report::render_ports_text(in)}) {
+    for (const auto& text :
+         {report::render_topology_text(in), report::render_drives_text(in), report::render_ports_text(in)}) {
       CHECK_MESSAGE(first_unsafe(text).empty(), first_unsafe(text));
       CHECK(text.find("\\x1b]0;pwned") != std::string::npos);  // shown, escaped: the check is not vacuous
     }
