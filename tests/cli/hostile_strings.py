@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """recording.hostile_strings: hostile bytes in every string a recording gives the scanner never reach stdout.
 
+Linux recordings: every string the scanner reads. Windows recordings: every string of the snapshot (below).
+
 usage: hostile_strings.py USBSAT RECORDING...
 
 The attributes are not listed here: they are every question the scanner itself asked when the recording was
@@ -13,6 +15,13 @@ attribute a later scanner reads is covered as soon as a recording holds it. Thre
            drives, the plan and the report are as rich as the original and every shown string carries it
   names    a block device's and a PCI bridge's names (syspath components, so keys, listings and links
            alike) carry HOSTILE: names the model takes from paths
+
+A Windows recording (platform "windows") gets two variants of its own: `all`, every string of the snapshot
+but the descriptors (hex bytes, parsed, never shown) with the payload appended, so instance IDs, locations and
+services turn into garbage consistently; `text`, only the names the views show (descriptions, manufacturers,
+string descriptors, disk vendor/product/revision/serial, file systems). JSON strings are UTF-8, so a Windows
+recording carries the payload's valid part (ESC, C1, bidi, DEL); the invalid bytes are covered by windows_test
+("hostile bytes in every string of a recording"), which poisons the snapshot itself.
 
 Then every command's text output (topo, topo --all, drives, ports, doctor, plan --predict, plan --drives 1,
 export --prometheus, report -o -, topo --dot, topo --json) must be valid UTF-8 with no C0 control but newline
@@ -109,6 +118,42 @@ def poison_names(doc):
     return renamed
 
 
+WINDOWS_NAMES = {"description", "manufacturer", "product", "serial", "vendor", "revision", "filesystem"}
+
+
+def poison_windows(node, only_names, key=None):
+    """The payload's valid UTF-8 part appended to every string under `node` (a Windows snapshot) but the
+    descriptors; with `only_names`, to the shown names only."""
+    if isinstance(node, dict):
+        return {k: v if k.endswith("_descriptor") else poison_windows(v, only_names, k) for k, v in node.items()}
+    if isinstance(node, list):
+        return [poison_windows(x, only_names, key) for x in node]
+    if isinstance(node, str) and (not only_names or key in WINDOWS_NAMES):
+        return node + HOSTILE.decode("utf-8", "ignore")
+    return node
+
+
+def variants(original):
+    """(variant name, poisoned document) for one recording."""
+    if original.get("platform") == "windows":
+        for variant in ("all", "text"):
+            doc = copy.deepcopy(original)
+            doc["data"] = poison_windows(doc["data"], variant == "text")
+            yield variant, doc
+        return
+    if original.get("platform") != "linux":
+        return
+    for variant in ("all", "text", "names"):
+        doc = copy.deepcopy(original)
+        if variant == "names":
+            if not poison_names(doc):
+                continue
+            poison_values(doc["data"], True)  # so the payload also shows (the names alone may not)
+        else:
+            poison_values(doc["data"], variant == "text")
+        yield variant, doc
+
+
 def bad_chars(text):
     """The first offending character of decoded output, as a description; None when clean."""
     for i, c in enumerate(text):
@@ -154,25 +199,15 @@ def main():
         for rec in recordings:
             with open(rec, encoding="utf-8") as f:
                 original = json.load(f)
-            if original.get("platform") != "linux":
-                continue
             base = os.path.basename(rec)
-            for variant in ("all", "text", "names"):
-                doc = copy.deepcopy(original)
-                if variant == "names":
-                    renamed = poison_names(doc)
-                    if not renamed:
-                        continue
-                    poison_values(doc["data"], True)  # so the payload also shows (the names alone may not)
-                else:
-                    poison_values(doc["data"], variant == "text")
+            for variant, doc in variants(original):
                 path = os.path.join(tmp, f"{variant}-{base}")
                 with open(path, "w", encoding="utf-8") as f:
                     json.dump(doc, f)
                 failures += run_variant(usbsat, path, f"{base}/{variant}")
     for f in failures:
         print("FAIL:", f)
-    print(f"{len(recordings)} recording(s), {len(COMMANDS)} commands x 3 variants: "
+    print(f"{len(recordings)} recording(s), {len(COMMANDS)} commands x 2-3 variants: "
           f"{'ok' if not failures else f'{len(failures)} failure(s)'}")
     return 1 if failures else 0
 

@@ -10,6 +10,7 @@
 
 #include "tests/support/fake_source.hpp"
 #include "topology/drives.hpp"
+#include "topology/recording/capture_reader.hpp"
 #include "topology/recording/linux_capture.hpp"
 #include "topology/recording/recording.hpp"
 #include "topology/recording/recording_source.hpp"
@@ -359,4 +360,109 @@ TEST_CASE("recording: the platform dispatch and the Linux payload check keys and
   windows_doc["platform"] = "windows";
   windows_doc["data"] = nlohmann::json::object();
   CHECK(load_recording_text(windows_doc.dump(), kConfig).topology.controllers().empty());
+}
+
+namespace {
+
+/// The validating reader's capture of `text` as JSON, or nullopt when it refuses the text.
+std::optional<nlohmann::json> validated(const std::string& text) {
+  try {
+    const Envelope e = parse_envelope(text);
+    if (e.platform != "linux") return std::nullopt;
+    return to_json(linux_capture_from_json(e.data));
+  } catch (const RecordingError&) {
+    return std::nullopt;
+  }
+}
+
+/// The fast reader agrees with the validating one on `text`: the same capture, or it declines (nullopt) and
+/// leaves the text to the validating reader. `must_read`: it may not decline.
+void check_fast_reader(const std::string& text, bool must_read) {
+  const auto fast = read_linux_recording_fast(text);
+  if (must_read) REQUIRE(fast.has_value());
+  if (!fast) return;
+  const auto slow = validated(text);
+  REQUIRE_MESSAGE(slow.has_value(), "the fast reader took a recording the validating reader refuses");
+  CHECK(to_json(fast->capture) == *slow);
+  CHECK(fast->host == parse_envelope(text).host);
+}
+
+/// Every value under `j` (a JSON pointer each), for the mutations below.
+void pointers(const nlohmann::json& j, const nlohmann::json::json_pointer& at,
+              std::vector<nlohmann::json::json_pointer>& out) {
+  out.push_back(at);
+  if (j.is_object())
+    for (const auto& [k, v] : j.items()) pointers(v, at / k, out);
+  if (j.is_array())
+    for (std::size_t i = 0; i < j.size(); ++i) pointers(j[i], at / i, out);
+}
+
+}  // namespace
+
+TEST_CASE("recording: the fast reader reads every sample as the validating reader does") {
+  for (const char* name : {"workstation", "asm1042-card", "tb-dock"}) {
+    CAPTURE(name);
+    std::ifstream in(std::string(USBSAT_SOURCE_DIR) + "/topology/recording/samples/" + name + ".json");
+    REQUIRE(in);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    check_fast_reader(ss.str(), true);
+  }
+  FakeSource f = machine();
+  check_fast_reader(record(f, true), true);  // base64 text, binary attributes, read problems, hwdb, files
+}
+
+TEST_CASE("recording: the fast reader declines whatever it does not read exactly as the validating reader") {
+  FakeSource f = machine();
+  const auto good = nlohmann::json::parse(record(f, true));
+  std::vector<nlohmann::json::json_pointer> all;
+  pointers(good, nlohmann::json::json_pointer(), all);
+  // Every value replaced by each of these, and every key removed or doubled (with another value), one at a
+  // time: the fast reader either gives the validating reader's capture or declines.
+  const std::vector<nlohmann::json> values = {nullptr,
+                                              7,
+                                              -1,
+                                              1.5,
+                                              true,
+                                              "x",
+                                              "!!",
+                                              nlohmann::json::array(),
+                                              nlohmann::json::object(),
+                                              {{"base64", "QQ=="}},
+                                              {{"base64", "!"}},
+                                              {{"base64", "QQ=="}, {"x", 1}},
+                                              {"a", "b"},
+                                              {"a", "b", "c"}};
+  std::size_t mutations = 0;
+  for (const auto& p : all) {
+    for (const auto& v : values) {
+      auto doc = good;
+      doc[p] = v;
+      CAPTURE(p.to_string());
+      CAPTURE(v.dump());
+      check_fast_reader(doc.dump(), false);
+      ++mutations;
+    }
+    if (p.empty() || !good[p.parent_pointer()].is_object()) continue;
+    auto removed = good;
+    removed[p.parent_pointer()].erase(p.back());
+    check_fast_reader(removed.dump(), false);
+    // A doubled key: nlohmann keeps one, so write the text by hand: {"k": 7, <the object's members>}.
+    const std::string member = nlohmann::json(p.back()).dump();
+    auto text = good.dump();
+    const auto object_text = good[p.parent_pointer()].dump();
+    const auto at = text.find(object_text);
+    REQUIRE(at != std::string::npos);
+    text.insert(at + 1, member + ":7,");
+    check_fast_reader(text, false);
+    mutations += 2;
+  }
+  CHECK(mutations > 1000);
+  // Not JSON, truncated, trailing text, another platform: all declined.
+  const std::string text = good.dump();
+  for (const auto& bad : {std::string(), text.substr(0, text.size() / 2), text + "x", std::string("[1]")})
+    CHECK_FALSE(read_linux_recording_fast(bad).has_value());
+  auto windows = good;
+  windows["platform"] = "windows";
+  CHECK_FALSE(read_linux_recording_fast(windows.dump()).has_value());
 }

@@ -5,8 +5,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
+#include "topology/recording/capture_reader.hpp"
 #include "topology/recording/recording_source.hpp"
 #include "topology/recording/replay_source.hpp"
 #include "topology/recording/serials.hpp"
@@ -25,11 +25,23 @@ std::string envelope_string(const json& doc, const char* key) {
   return it->get<std::string>();
 }
 
+ScanResult replay(LinuxCapture capture, const ScanConfig& config) {
+  ReplaySource source(std::move(capture));
+  return scan(source, config);
+}
+
+/// The scan of a fast-read recording (capture_reader.hpp). One named result, one return: a moved ScanResult
+/// copies its graph (boost's adjacency_list has no move constructor).
+ScanResult replay_fast(FastLinuxRecording r, const ScanConfig& config) {
+  ScanResult result = replay(std::move(r.capture), config);
+  result.recorded_host = std::move(r.host);
+  return result;
+}
+
 // ---- THE platform dispatch point (the only place that knows which platforms this build reads) ----------
 ScanResult payload_scan(const Envelope& e, const ScanConfig& config) {
   if (e.platform == "linux") {
-    ReplaySource source(linux_capture_from_json(e.data));
-    return scan(source, config);
+    return replay(linux_capture_from_json(e.data), config);
   }
   if (e.platform == "windows") {
     // The Windows backend's builder (topology/windows/builder.hpp), the same code a live Windows scan runs.
@@ -103,6 +115,9 @@ ScanResult scan_recording(const Envelope& e, const ScanConfig& config) {
 }
 
 ScanResult load_recording_text(std::string_view text, const ScanConfig& config) {
+  // A Linux recording as usbsat writes it streams straight into its capture (capture_reader.hpp); anything
+  // else, and every bad recording, goes through the validating reader, which says what is wrong.
+  if (auto fast = read_linux_recording_fast(text)) return replay_fast(std::move(*fast), config);
   return scan_recording(parse_envelope(text), config);
 }
 
@@ -115,10 +130,11 @@ ScanResult load_recording(const std::string& path, const ScanConfig& config) {
                          " MiB, not a recording of one system");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw RecordingError(path + ": " + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  std::string text(static_cast<std::size_t>(st.st_size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));  // a file that shrank since stat()
   try {
-    return load_recording_text(ss.str(), config);
+    return load_recording_text(text, config);
   } catch (const RecordingError& ex) {
     throw RecordingError(path + ": " + ex.what());
   }

@@ -15,6 +15,7 @@
 #include "topology/sysfs_parse.hpp"
 #include "topology/text.hpp"
 #include "topology/windows/parse.hpp"
+#include "topology/windows/safe_snapshot.hpp"
 #include "topology/windows/snapshot_json.hpp"
 
 namespace usbsat::topology::windows {
@@ -507,7 +508,8 @@ void Build::add_disk(const Disk& disk) {
 }  // namespace
 
 ScanResult build_topology(const WindowsSnapshot& snapshot) {
-  return Build(snapshot).run();
+  const WindowsSnapshot safe = safe_snapshot(snapshot);  // the one boundary for its strings
+  return Build(safe).run();
 }
 
 ScanResult build_topology(const WindowsSnapshot& snapshot, std::vector<Diagnostic> earlier) {

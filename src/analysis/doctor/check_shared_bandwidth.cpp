@@ -47,6 +47,11 @@ void check_shared_bandwidth(const Context& cx) {
     groups[s.bottleneck].push_back(&s);
   }
   const auto free_usb3 = free_usb3_connectors(cx.t);
+  // Each node -> the free connectors (indices into free_usb3) below it, found once for every group.
+  std::map<Vertex, std::vector<std::size_t>> free_below;
+  for (std::size_t i = 0; i < free_usb3.size(); ++i)
+    for (std::optional<Vertex> v = *free_usb3[i]->usb3_port; v; v = parent(cx.t, *v))
+      free_below[*v].push_back(i);
   for (const auto& key : order) {
     const auto& g = groups[key];
     if (!std::all_of(g.begin(), g.end(), [](const DriveShare* s) { return plausible_share(*s); })) continue;
@@ -80,11 +85,11 @@ void check_shared_bandwidth(const Context& cx) {
     // Free connectors whose path does not cross the bottleneck.
     std::vector<const Connector*> avoid;
     if (const auto bv = cx.t.find_by_name(g.front()->bottleneck_node)) {
-      for (const Connector* c : free_usb3) {
-        bool behind = false;
-        for (std::optional<Vertex> v = *c->usb3_port; v && !behind; v = parent(cx.t, *v)) behind = *v == *bv;
-        if (!behind) avoid.push_back(c);
-      }
+      std::vector<bool> behind(free_usb3.size());
+      if (auto it = free_below.find(*bv); it != free_below.end())
+        for (std::size_t i : it->second) behind[i] = true;
+      for (std::size_t i = 0; i < free_usb3.size(); ++i)
+        if (!behind[i]) avoid.push_back(free_usb3[i]);
     }
     if (!avoid.empty()) ev(f, "free connectors not behind the bottleneck", evidence_list(cx.t, avoid));
     f.fix = avoid.empty()

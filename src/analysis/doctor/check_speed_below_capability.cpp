@@ -11,25 +11,33 @@ namespace {
 
 using namespace topology;
 
+/// A free connector with a SuperSpeed side, and the speed of that side's hub (looked up once, not per
+/// finding).
+struct FreeUsb3 {
+  const Connector* c;
+  std::optional<UsbSpeed> hub_speed;
+};
+
 /// Free connectors with a SuperSpeed side: the computer's own first, then those of external hubs (one more
 /// link to share). Found once per check: every finding picks from this list.
-std::vector<const Connector*> free_usb3_in_order(const Topology& t) {
-  auto out = free_usb3_connectors(t);
-  std::stable_partition(out.begin(), out.end(),
+std::vector<FreeUsb3> free_usb3_in_order(const Topology& t) {
+  auto found = free_usb3_connectors(t);
+  std::stable_partition(found.begin(), found.end(),
                         [&](const Connector* c) { return t[c->hub].kind == NodeKind::RootHub; });
+  std::vector<FreeUsb3> out;
+  out.reserve(found.size());
+  for (const Connector* c : found) out.push_back({c, t[*c->usb3_port].as<PortInfo>().hub_speed});
   return out;
 }
 
 /// The connectors of `free` with a SuperSpeed side fast enough for `need`, on controller `ctrl` (or on any
 /// other controller when `other_controllers`).
-std::vector<const Connector*> free_fast_connectors(const Topology& t,
-                                                   const std::vector<const Connector*>& free, Vertex ctrl,
+std::vector<const Connector*> free_fast_connectors(const std::vector<FreeUsb3>& free, Vertex ctrl,
                                                    UsbSpeed need, bool other_controllers) {
   std::vector<const Connector*> out;
-  for (const Connector* c : free) {
+  for (const auto& [c, hub_speed] : free) {
     if ((c->controller == ctrl) == other_controllers) continue;
-    const auto& p3 = t[*c->usb3_port].as<PortInfo>();
-    if (p3.hub_speed && *p3.hub_speed < need) continue;
+    if (hub_speed && *hub_speed < need) continue;
     out.push_back(c);
   }
   return out;
@@ -147,12 +155,12 @@ Cause explain(const Context& cx, const Where& w, UsbSpeed speed, UsbSpeed cap, F
 }
 
 /// Step 3: the fix: a free connector at full speed on the same controller, else on another, else none.
-void suggest(const Context& cx, const std::vector<const Connector*>& free_usb3, std::optional<Vertex> ctrl,
+void suggest(const Context& cx, const std::vector<FreeUsb3>& free_usb3, std::optional<Vertex> ctrl,
              UsbSpeed cap, const std::string& fix_extra, Finding& f) {
   const auto same =
-      ctrl ? free_fast_connectors(cx.t, free_usb3, *ctrl, cap, false) : std::vector<const Connector*>{};
+      ctrl ? free_fast_connectors(free_usb3, *ctrl, cap, false) : std::vector<const Connector*>{};
   const auto other =
-      ctrl ? free_fast_connectors(cx.t, free_usb3, *ctrl, cap, true) : std::vector<const Connector*>{};
+      ctrl ? free_fast_connectors(free_usb3, *ctrl, cap, true) : std::vector<const Connector*>{};
   if (!same.empty()) {
     ev(f, "free connectors at full speed (same controller)", evidence_list(cx.t, same));
     f.fix =
