@@ -196,7 +196,12 @@ TEST_CASE("saturate charts: one per group, phases alone and at once, aggregate, 
   REQUIRE(charts.error.empty());
   REQUIRE(charts.charts.size() == 2);
   const auto& a = charts.charts[0];
-  CHECK(a.title == "group a: group a");
+  CHECK(a.title == "group a: loop2, loop3, loop4, loop5");  // what the group is, once, and its drives
+  CHECK(charts.charts[1].title == "controller 0000:03:00.0 (ASM1042): sdb, sdc");
+  // One MB/s scale for the run: both charts up to the largest value of either.
+  CHECK(a.scale_max == charts.charts[1].scale_max);
+  CHECK(a.scale_max == std::max(chart_max(a), chart_max(charts.charts[1])));
+  CHECK(a.scale_max > chart_max(a));
   REQUIRE(a.groups.size() == 3);
   CHECK(a.groups[0].label == "each alone");
   CHECK(a.groups[0].bars.size() == 4);
