@@ -28,6 +28,6 @@ inline constexpr std::size_t kMaxPictureNodes = 1200;
 
 /// The picture of `t` with `facts`.
 report::GraphModel topology_picture(const topology::Topology& t, const PictureFacts& facts,
-                                    bool show_empty_ports);
+                                    bool show_all);
 
 }  // namespace usbsat::cli
