@@ -28,7 +28,7 @@ struct BarChart {
   std::string title;  ///< "controller 0000:03:00.0 (ASM1042): sdb, sdc"
   std::vector<ChartBarGroup> groups;
   std::optional<double> plateau;  ///< the measured plateau (MB/s): a horizontal line
-  std::string verdict;            ///< the verdict sentence (`conclusion`): the page's caption, wrapping as text
+  std::string verdict;   ///< the verdict sentence (`conclusion`): the page's caption, wrapping as text
   double scale_max = 0;  ///< the largest value of all charts of the run: one MB/s scale for all (0: own)
   bool operator==(const BarChart&) const = default;
 };

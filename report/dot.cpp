@@ -109,8 +109,8 @@ std::string render_dot(const GraphModel& g) {
     out += "];\n";
   }
   for (const auto& e : g.edges) {
-    out += fmt::format("  {}{} -> {} [", dot_quote(e.from), e.from_port.empty() ? "" : ":" + dot_quote(e.from_port),
-                       dot_quote(e.to));
+    out += fmt::format("  {}{} -> {} [", dot_quote(e.from),
+                       e.from_port.empty() ? "" : ":" + dot_quote(e.from_port), dot_quote(e.to));
     std::string attrs;
     auto attr = [&](std::string a) { attrs += (attrs.empty() ? "" : ", ") + a; };
     // A shared link says so in its label too, so the picture reads the same without colour.

@@ -89,7 +89,8 @@ class GraphBuilder {
           return;
         }
         const auto& h = n.as<topology::PciHopInfo>();
-        GraphNode g{h.bdf, "pci", {{"PCI " + h.bdf, "", "", "", true}}, {"box", "filled", "#e7e7f3", "", 1}, "", ""};
+        GraphNode g{h.bdf, "pci", {{"PCI " + h.bdf, "", "", "", true}}, {"box", "filled", "#e7e7f3", "", 1},
+                    "",    ""};
         if (!h.model_name.empty()) g.lines.emplace_back(topology::display_string(h.model_name));
         if (!h.link.empty()) g.lines.emplace_back("PCIe " + format_pcie_link(h.link));
         add(std::move(g));
@@ -150,10 +151,12 @@ class GraphBuilder {
           alias_.emplace(t_[k].as<topology::UsbDeviceInfo>().name, kSummary);
         }
       alias_.emplace(c.pci, kSummary);
-      summary_.push_back(join_label(title, topology::display_string(c.name)) + (buses.empty() ? "" : ":" + buses));
+      summary_.push_back(join_label(title, topology::display_string(c.name)) +
+                         (buses.empty() ? "" : ":" + buses));
       return;
     }
-    GraphNode g{c.pci, "controller", {{title, "", "", "", true}}, {"box", "filled", "#cfe2ff", "#084298", 2}, "", ""};
+    GraphNode g{
+        c.pci, "controller", {{title, "", "", "", true}}, {"box", "filled", "#cfe2ff", "#084298", 2}, "", ""};
     if (!c.vendor.empty() || !c.name.empty())
       g.lines.emplace_back(join_label(topology::display_string(c.vendor), topology::display_string(c.name)));
     const std::size_t self = add(std::move(g));
@@ -165,11 +168,13 @@ class GraphBuilder {
       }
       const auto& rh = t_[k].as<topology::UsbDeviceInfo>();
       alias_.emplace(rh.name, c.pci);
-      std::string row = rh.name + " root hub" + (rh.speed ? " " + std::string(topology::short_label(*rh.speed)) : "");
+      std::string row =
+          rh.name + " root hub" + (rh.speed ? " " + std::string(topology::short_label(*rh.speed)) : "");
       // EHCI/OHCI/UHCI: one bus shared by every port; an xHCI root port has a link of its own.
       const bool shared = !xhci && shared_below(k);
       if (!xhci && rh.speed)
-        row = join_label(row + " bus", capacity_text(topology::usb_shared_capacity(topology::usb_rate(*rh.speed, 1))));
+        row = join_label(row + " bus",
+                         capacity_text(topology::usb_shared_capacity(topology::usb_rate(*rh.speed, 1))));
       if (shared) row += ", shared";
       g_.nodes[self].lines.emplace_back(row, rh.name, "", shared ? "#ffd8a8" : "#e3f2fd", shared);
       ports(k, self, rh.name);
@@ -179,13 +184,14 @@ class GraphBuilder {
   /// The rows of the summary node: controllers with no drive (without show_all).
   void summary() {
     if (summary_.empty()) return;
-    GraphNode g{kSummary,
-                "summary",
-                {{fmt::format("{} controller{} with no drive", summary_.size(), summary_.size() == 1 ? "" : "s"),
-                  "", "", "", true}},
-                {"box", "filled,dashed", "#f8f9fa", "#adb5bd", 1},
-                "",
-                ""};
+    GraphNode g{
+        kSummary,
+        "summary",
+        {{fmt::format("{} controller{} with no drive", summary_.size(), summary_.size() == 1 ? "" : "s"), "",
+          "", "", true}},
+        {"box", "filled,dashed", "#f8f9fa", "#adb5bd", 1},
+        "",
+        ""};
     for (auto& l : summary_) g.lines.emplace_back(std::move(l));
     add(std::move(g));
   }
@@ -201,7 +207,12 @@ class GraphBuilder {
       const auto& p = t_[k].as<topology::PortInfo>();
       const auto kids = children(t_, k);
       if (kids.empty() && in_.show_all) {
-        add({p.name, "port", std::vector<GraphLine>{GraphLine(port_line(k)), GraphLine("empty")}, {"box", "dashed,rounded", "", "#adb5bd", 1}, "", ""});
+        add({p.name,
+             "port",
+             std::vector<GraphLine>{GraphLine(port_line(k)), GraphLine("empty")},
+             {"box", "dashed,rounded", "", "#adb5bd", 1},
+             "",
+             ""});
         edge(hub_id, p.name, "", false, port);
       } else if (kids.empty()) {
         empty.push_back(p.number);
@@ -218,10 +229,9 @@ class GraphBuilder {
           alias_.emplace(name, hub_id);
           if (name != d.name) below += (below.empty() ? "; below it " : " ") + name;
         }
-        g_.nodes[self].lines.emplace_back(fmt::format("port {}: {}{} {}, {}{}", p.number,
-                                                      t_[dev].kind == NodeKind::Hub ? "hub " : "", d.name,
-                                                      topology::describe_usb_device(d),
-                                                      topology::describe_speed(d.speed, d.capable_speed), below));
+        g_.nodes[self].lines.emplace_back(fmt::format(
+            "port {}: {}{} {}, {}{}", p.number, t_[dev].kind == NodeKind::Hub ? "hub " : "", d.name,
+            topology::describe_usb_device(d), topology::describe_speed(d.speed, d.capable_speed), below));
       }
     }
     if (!empty.empty())
@@ -278,12 +288,18 @@ class GraphBuilder {
 
   /// A hub or device plugged into `port` of `hub_id` (its row `from_port`); no port: a tree without a
   /// controller above it. A device with exactly one drive (and not show_all) is folded into the drive.
-  void usb_child(const std::string& hub_id, std::optional<Vertex> port, Vertex v, const std::string& from_port = {}) {
+  void usb_child(const std::string& hub_id, std::optional<Vertex> port, Vertex v,
+                 const std::string& from_port = {}) {
     const auto& n = t_[v];
     if (n.kind != NodeKind::Hub && n.kind != NodeKind::Device && n.kind != NodeKind::RootHub) return;
     const auto& d = n.as<topology::UsbDeviceInfo>();
     if (n.kind == NodeKind::RootHub) {
-      GraphNode g{d.name, "root_hub", {{d.name + " root hub", d.name, "", "", true}}, {"box", "filled,rounded", "#e3f2fd", "", 1}, "", ""};
+      GraphNode g{d.name,
+                  "root_hub",
+                  {{d.name + " root hub", d.name, "", "", true}},
+                  {"box", "filled,rounded", "#e3f2fd", "", 1},
+                  "",
+                  ""};
       ports(v, add(std::move(g)), d.name);
       return;
     }
@@ -305,7 +321,12 @@ class GraphBuilder {
     std::vector<GraphLine> lines{{hub ? "hub " + d.name : d.name, "", "", "", true},
                                  {topology::describe_usb_device(d)},
                                  {topology::describe_speed(d.speed, d.capable_speed)}};
-    GraphNode g{d.name, hub ? "hub" : "device", std::move(lines), {"box", "filled,rounded", hub ? "#ede7f6" : "#f8f9fa", "", 1}, "", ""};
+    GraphNode g{d.name,
+                hub ? "hub" : "device",
+                std::move(lines),
+                {"box", "filled,rounded", hub ? "#ede7f6" : "#f8f9fa", "", 1},
+                "",
+                ""};
     if (topology::below_capability(d.speed, d.capable_speed)) {
       g.style.color = palette::kBelowCapability;
       g.style.penwidth = 2;
@@ -331,14 +352,20 @@ class GraphBuilder {
   /// A whole disk; `usb` is its USB device (nullptr: not on USB), `folded` when the device is drawn here too.
   void drive(Vertex v, const topology::UsbDeviceInfo* usb, bool folded) {
     const auto& b = t_[v].as<topology::BlockInfo>();
-    GraphNode g{b.name, "drive", {{b.name, "", "", "", true}}, {"box", "filled,rounded", palette::kOtherDrive, "#495057", 1}, "", ""};
+    GraphNode g{b.name,
+                "drive",
+                {{b.name, "", "", "", true}},
+                {"box", "filled,rounded", palette::kOtherDrive, "#495057", 1},
+                "",
+                ""};
     if (b.size_bytes) g.lines.front().text += "  " + format_disk_size(*b.size_bytes);
     if (auto m = topology::disk_model(b.vendor, b.model); !m.empty()) g.lines.emplace_back(m);
     if (usb) {
       const auto proto = storage_of(v);
       std::string p(protocol_label(proto));
       if (b.queue_depth) p += fmt::format(" qd {}", *b.queue_depth);
-      if (folded) p = fmt::format("{}, {} {}", p, usb->name, topology::describe_speed(usb->speed, usb->capable_speed));
+      if (folded)
+        p = fmt::format("{}, {} {}", p, usb->name, topology::describe_speed(usb->speed, usb->capable_speed));
       g.lines.emplace_back(p);
       if (proto == topology::StorageProtocol::Uas) g.style.fillcolor = palette::kUas;
       if (proto == topology::StorageProtocol::Bot) g.style.fillcolor = palette::kBot;
@@ -382,8 +409,10 @@ class GraphBuilder {
         const char* fill = f.severity == FindingSeverity::Problem   ? palette::kProblem
                            : f.severity == FindingSeverity::Warning ? palette::kWarning
                                                                     : palette::kInfo;
-        node.lines.emplace_back(fmt::format("{} {}: {}", sev, i + 1, f.id), "", fmt::format("#finding-{}", i + 1), fill);
-        node.tooltip += (node.tooltip.empty() ? "" : " | ") + fmt::format("{}: {}", i + 1, topology::text_safe(f.message));
+        node.lines.emplace_back(fmt::format("{} {}: {}", sev, i + 1, f.id), "",
+                                fmt::format("#finding-{}", i + 1), fill);
+        node.tooltip += (node.tooltip.empty() ? "" : " | ") +
+                        fmt::format("{}: {}", i + 1, topology::text_safe(f.message));
         g_.finding_nodes[i] = id;
         break;
       }

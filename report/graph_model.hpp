@@ -12,9 +12,9 @@
 /// devices are folded into the drive (which names the protocol). Disks not on USB stand alone. The doctor's
 /// findings are rows of the node they concern, each linking to its entry on the page.
 #include <optional>
-#include <utility>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "report/finding.hpp"
@@ -47,7 +47,7 @@ struct GraphLine {
 
 /// One node of the picture.
 struct GraphNode {
-  std::string id;                  ///< stable: BDF, kernel name ("2-1", "sdb"), "usb1:empty", "findings:sdb"
+  std::string id;                ///< stable: BDF, kernel name ("2-1", "sdb"), "usb1:empty", "findings:sdb"
   std::string kind;              ///< "pci", "controller", "root_hub", "hub", "port", "empty_ports",
                                  ///< "device", "drive", "router", "summary"
   std::vector<GraphLine> lines;  ///< the label, one row per line (device strings already text-safe)
@@ -60,9 +60,9 @@ struct GraphNode {
 /// One edge: parent -> child.
 struct GraphEdge {
   std::string from, to;
-  std::string label;    ///< "port 1 [USB3 5G]\n5G, 450 MB/s", "PCIe 5 GT/s x1, 400 MB/s"
-  bool shared = false;  ///< at least two drives behind this link: drawn thick and orange
-  bool note = false;    ///< a dashed line without arrow
+  std::string label;      ///< "port 1 [USB3 5G]\n5G, 450 MB/s", "PCIe 5 GT/s x1, 400 MB/s"
+  bool shared = false;    ///< at least two drives behind this link: drawn thick and orange
+  bool note = false;      ///< a dashed line without arrow
   std::string from_port;  ///< the row of `from` it leaves from ("usb4"), "" the node
   bool operator==(const GraphEdge&) const = default;
 };

@@ -131,7 +131,9 @@ void bind_report_options(CLI::App& sub, ReportOptions& o) {
   sub.add_option(
       "--hostname", o.hostname,
       "The machine name printed on the page (default: this host's, or the recording's with --from)");
-  sub.add_flag("-a,--all", o.all_ports, "Draw everything: every empty port, every device and controller without a drive, as `topo --all`");
+  sub.add_flag(
+      "-a,--all", o.all_ports,
+      "Draw everything: every empty port, every device and controller without a drive, as `topo --all`");
   bind_scan_options(sub, o.scan);
 }
 

@@ -17,8 +17,7 @@ PictureFacts gather_picture_facts(const topology::ScanResult& scan) {
   return f;
 }
 
-report::GraphModel topology_picture(const topology::Topology& t, const PictureFacts& facts,
-                                    bool show_all) {
+report::GraphModel topology_picture(const topology::Topology& t, const PictureFacts& facts, bool show_all) {
   return report::build_graph({t, facts.findings, facts.predict.drives, show_all});
 }
 
