@@ -47,8 +47,8 @@ struct GraphLine {
 
 /// One node of the picture.
 struct GraphNode {
-  std::string id;                ///< stable: BDF, kernel name ("2-1", "sdb"), "usb1:empty", "findings:sdb"
-  std::string kind;              ///< "pci", "controller", "root_hub", "hub", "port", "empty_ports",
+  std::string id;  ///< stable: BDF, kernel name ("2-1", "sdb"), port name (show_all), "controllers:no-drive"
+  std::string kind;              ///< "pci", "controller", "root_hub" (no controller above), "hub", "port",
                                  ///< "device", "drive", "router", "summary"
   std::vector<GraphLine> lines;  ///< the label, one row per line (device strings already text-safe)
   NodeStyle style;
