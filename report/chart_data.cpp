@@ -1,5 +1,6 @@
 #include "report/chart_data.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -38,8 +39,10 @@ ChartsOrError<BarChart> saturate_charts(const nlohmann::json& doc) {
   try {
     for (const auto& g : doc.at("groups")) {
       BarChart c;
-      c.title = fmt::format("group {}: {}", g.at("name").get<std::string>(),
-                            g.at("node").at("label").get<std::string>());
+      // What the group is and which drives it measured, once: "controller 0000:03:00.0 (ASM1042): sdb, sdc".
+      std::string drives;
+      for (const auto& d : g.at("drives")) drives += (drives.empty() ? "" : ", ") + d.get<std::string>();
+      c.title = g.at("node").at("label").get<std::string>() + (drives.empty() ? "" : ": " + drives);
       for (const auto& p : g.at("phases")) {
         ChartBarGroup bars;
         bars.label = phase_label(p.at("n").get<int>());
@@ -57,6 +60,10 @@ ChartsOrError<BarChart> saturate_charts(const nlohmann::json& doc) {
       if (g.contains("conclusion")) c.verdict = g.at("conclusion").get<std::string>();
       out.charts.push_back(std::move(c));
     }
+    // One MB/s scale for every group of the run, so bars compare across groups.
+    double largest = 0;
+    for (const auto& c : out.charts) largest = std::max(largest, chart_max(c));
+    for (auto& c : out.charts) c.scale_max = largest;
   } catch (const nlohmann::json::exception& e) {
     out.charts.clear();
     out.error = fmt::format("not a `usbsat saturate --json` document ({})", e.what());

@@ -25,12 +25,16 @@ struct ChartBarGroup {
 
 /// One saturate group.
 struct BarChart {
-  std::string title;  ///< "group a: PCIe 2.0 x1 link of 0000:03:00.0 (...)"
+  std::string title;  ///< "controller 0000:03:00.0 (ASM1042): sdb, sdc"
   std::vector<ChartBarGroup> groups;
   std::optional<double> plateau;  ///< the measured plateau (MB/s): a horizontal line
-  std::string verdict;            ///< the verdict sentence (`conclusion`)
+  std::string verdict;   ///< the verdict sentence (`conclusion`): the page's caption, wrapping as text
+  double scale_max = 0;  ///< the largest value of all charts of the run: one MB/s scale for all (0: own)
   bool operator==(const BarChart&) const = default;
 };
+
+/// The largest value a bar chart draws: bars, predictions, plateau (MB/s).
+double chart_max(const BarChart& c);
 
 /// One target's throughput over time.
 struct LineSeries {
@@ -47,7 +51,9 @@ struct LineChart {
 };
 
 /// `<svg ...>...</svg>`: grouped bars (drives light, aggregate dark) with the value on top, a dashed marker
-/// for the model's prediction per phase, a red dashed plateau line, axis in MB/s, legend.
+/// for the model's prediction per phase, a red dashed plateau line (its value in the legend, clear of the
+/// bars' labels), axis in MB/s up to scale_max, legend. The verdict is not drawn: the page prints it below as
+/// text that wraps.
 std::string render_bar_chart_svg(const BarChart& c);
 /// `<svg ...>...</svg>`: one polyline per series over seconds, axis in MB/s, legend.
 std::string render_line_chart_svg(const LineChart& c);

@@ -14,7 +14,7 @@ body{font-family:Helvetica,Arial,sans-serif;margin:1.5em;color:#212529;backgroun
 h1{font-size:1.5em;margin:0 0 .2em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #dee2e6}
 .meta{color:#495057;font-size:.9em}.meta code{font-size:.95em}
 .picture{overflow:auto;border:1px solid #dee2e6;padding:.5em;max-height:90vh}
-.picture svg{max-width:none;height:auto}
+.picture svg{max-width:100%;height:auto}
 .legend span{display:inline-block;margin-right:1.2em;font-size:.9em}
 .sw{display:inline-block;width:1em;height:1em;vertical-align:middle;margin-right:.3em;border:1px solid #868e96}
 table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #dee2e6;padding:.25em .6em;text-align:left;vertical-align:top}
@@ -42,7 +42,15 @@ std::string legend() {
          swatch(palette::kShared, palette::kShared, "thick orange: a link several drives share") + "</p>\n";
 }
 
-std::string findings_section(std::span<const Finding> findings) {
+/// " - shown at sdb in the picture" linking to the node's drawing, or "" when the picture does not show it.
+std::string picture_link(const HtmlReportInput& in, std::size_t i) {
+  if (i >= in.finding_nodes.size() || in.finding_nodes[i].empty() || in.topology_svg.empty()) return {};
+  return fmt::format(" &middot; <a href=\"#{}\">shown at {} in the picture</a>",
+                     html_escape(node_anchor(in.finding_nodes[i])), html_escape(in.finding_nodes[i]));
+}
+
+std::string findings_section(const HtmlReportInput& in) {
+  const auto findings = in.findings;
   std::string out = "<h2 id=\"findings\">Doctor's findings</h2>\n";
   if (findings.empty()) return out + "<p>No findings: nothing to fix.</p>\n";
   for (std::size_t i = 0; i < findings.size(); ++i) {
@@ -51,9 +59,9 @@ std::string findings_section(std::span<const Finding> findings) {
     for (const auto& d : f.devices) devices += (devices.empty() ? "" : ", ") + html_escape(d);
     out += fmt::format(
         "<div class=\"finding {}\" id=\"finding-{}\"><span class=\"sev\">{}</span> {}: <code>{}</code>"
-        "{}<p>{}</p>",
+        "{}{}<p>{}</p>",
         severity_class(f.severity), i + 1, html_escape(to_string(f.severity)), i + 1, html_escape(f.id),
-        devices.empty() ? "" : " &mdash; concerns " + devices, html_escape(f.message));
+        devices.empty() ? "" : " &mdash; concerns " + devices, picture_link(in, i), html_escape(f.message));
     if (!f.evidence.empty()) {
       out += "<details><summary>evidence</summary><table>";
       for (const auto& [k, v] : f.evidence)
@@ -136,7 +144,7 @@ std::string render_html(const HtmlReportInput& in) {
   if (!in.notice.empty()) out += "<p class=\"notice\">" + html_escape(in.notice) + "</p>\n";
   if (!in.topology_svg.empty())
     out += legend() + "<div class=\"picture\">\n" + in.topology_svg + "\n</div>\n";
-  out += findings_section(in.findings);
+  out += findings_section(in);
   out += predict_section(in.predict);
   out += saturate_section(in);
   out += load_section(in);

@@ -28,10 +28,11 @@ struct HtmlReportInput {
   std::string notice;        ///< shown above the picture, or instead of it (no USB controller, too large)
   std::size_t controllers = 0, drives = 0;  ///< counts for the summary line
   std::span<const Finding> findings;
+  std::vector<std::string> finding_nodes;  ///< per finding: the picture node showing it ("" or absent: none)
   const PredictInput* predict =
       nullptr;                     ///< nullptr or no drives: the section says there is nothing to predict
   std::vector<BarChart> saturate;  ///< one per saturate group
-  std::string saturate_source;     ///< the file the saturate result came from ("" when none)
+  std::string saturate_source;     ///< the file name of the saturate result ("" when none)
   std::vector<LineChart> load;     ///< one per load phase
   std::string load_source;
   std::span<const topology::Diagnostic> diagnostics;  ///< of the scan

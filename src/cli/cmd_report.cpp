@@ -45,13 +45,35 @@ std::string page_host(const ReportOptions& o, const topology::ScanResult& scan) 
 }
 
 /// This process's command line ("usbsat report -o x.html"), from /proc/self/cmdline.
+/// A path as the page names it: its file name, not where it lay on the machine that made the page (issue 21).
+std::string file_name(const std::string& path) {
+  const auto name = std::filesystem::path(path).filename().string();
+  return name.empty() ? path : name;
+}
+
+/// This process's command line, every path in it (an argument or an `--option=value` with a `/`) reduced to
+/// its file name.
 std::string own_command_line() {
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
-  std::string out;
-  for (char c : ss.str()) out += c == '\0' ? ' ' : c;
-  while (!out.empty() && out.back() == ' ') out.pop_back();
+  std::string out, arg;
+  auto flush = [&] {
+    if (arg.empty()) return;
+    const auto eq = arg.rfind("--", 0) == 0 ? arg.find('=') : std::string::npos;
+    const std::string value = eq == std::string::npos ? arg : arg.substr(eq + 1);
+    if (value.find('/') != std::string::npos)
+      arg = (eq == std::string::npos ? "" : arg.substr(0, eq + 1)) + file_name(value);
+    out += (out.empty() ? "" : " ") + arg;
+    arg.clear();
+  };
+  for (char c : ss.str()) {
+    if (c == '\0')
+      flush();
+    else
+      arg += c;
+  }
+  flush();
   return out.empty() ? "usbsat report" : out;
 }
 
@@ -109,7 +131,9 @@ void bind_report_options(CLI::App& sub, ReportOptions& o) {
   sub.add_option(
       "--hostname", o.hostname,
       "The machine name printed on the page (default: this host's, or the recording's with --from)");
-  sub.add_flag("-a,--all", o.all_ports, "Draw every empty port instead of one node per hub");
+  sub.add_flag(
+      "-a,--all", o.all_ports,
+      "Draw everything: every empty port, every device and controller without a drive, as `topo --all`");
   bind_scan_options(sub, o.scan);
 }
 
@@ -125,8 +149,8 @@ static int run_report(const ReportOptions& o, const GlobalOptions& global) {
     return usage_error(error);
   if (!o.load.empty() && !read_charts(o.load, "--load", &report::load_charts, in.load, error))
     return usage_error(error);
-  in.saturate_source = o.saturate;
-  in.load_source = o.load;
+  in.saturate_source = o.saturate.empty() ? "" : file_name(o.saturate);
+  in.load_source = o.load.empty() ? "" : file_name(o.load);
 
   // 2. The topology (the same scan as topo/drives/ports), the doctor and the prediction, then the picture.
   const auto scan_result = scan(o.scan, global);
@@ -145,6 +169,7 @@ static int run_report(const ReportOptions& o, const GlobalOptions& global) {
   } else if (!graph.nodes.empty()) {
     try {
       in.topology_svg = report::inline_svg(report::layout_svg(report::render_dot(graph)));
+      in.finding_nodes = graph.finding_nodes;
     } catch (const report::LayoutError& e) {
       return fail(global, kExitEnvironment, "report", e.what(), scan_result.diagnostics);
     }

@@ -17,9 +17,8 @@ PictureFacts gather_picture_facts(const topology::ScanResult& scan) {
   return f;
 }
 
-report::GraphModel topology_picture(const topology::Topology& t, const PictureFacts& facts,
-                                    bool show_empty_ports) {
-  return report::build_graph({t, facts.findings, facts.predict.drives, show_empty_ports});
+report::GraphModel topology_picture(const topology::Topology& t, const PictureFacts& facts, bool show_all) {
+  return report::build_graph({t, facts.findings, facts.predict.drives, show_all});
 }
 
 }  // namespace usbsat::cli

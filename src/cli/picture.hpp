@@ -27,7 +27,6 @@ PictureFacts gather_picture_facts(const topology::ScanResult& scan);
 inline constexpr std::size_t kMaxPictureNodes = 1200;
 
 /// The picture of `t` with `facts`.
-report::GraphModel topology_picture(const topology::Topology& t, const PictureFacts& facts,
-                                    bool show_empty_ports);
+report::GraphModel topology_picture(const topology::Topology& t, const PictureFacts& facts, bool show_all);
 
 }  // namespace usbsat::cli

@@ -67,7 +67,8 @@ def per_drive_ok(group):
 
 def report_bed_result(usbsat, res):
     """`usbsat report --saturate` on a result measured on this bed: the page charts the group with its verdict,
-    refers to nothing outside itself, and (with chromium) renders to a screenshot that is not blank. The page and
+    refers to nothing outside itself, and (with chromium) renders to a screenshot that is not blank, its chart
+    text inside the chart and not overlapping. The page and
     screenshot stay in build/tests/report-screens/bed-saturate.{html,png} for a person to look at."""
     sys.path.insert(0, os.path.join(HERE, "..", "cli"))
     import report_browser_e2e as browser  # noqa: E402  (the page checks of the fixture browser tests)
@@ -97,6 +98,9 @@ def report_bed_result(usbsat, res):
                        capture_output=True, text=True, timeout=120)
     check(b.returncode == 0 and os.path.exists(png) and len(browser.png_colours(png)) >= 2,
           f"chromium renders the bed's page to a screenshot that is not blank ({png})")
+    import page_geometry  # noqa: E402  (the charts measured in the browser at 1366x900)
+    problems = page_geometry.chart_problems(page_geometry.measure(chromium, page_path))
+    check(not problems, f"the bed's chart text stays inside its chart, no labels overlap ({problems[:3]})")
 
 
 def case_shared_bus(usbsat):

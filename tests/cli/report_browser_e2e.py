@@ -10,8 +10,15 @@ then loads it in Chromium with the network pointed at nowhere (--proxy-server to
 launch, and checks:
   - no console message and no JavaScript error was logged (--enable-logging=stderr --v=0);
   - every drive and every controller of EXPECTED_JSON appears in the page text;
-  - the SVG picture has exactly one node per scanned device (PCIe hops, controllers, USB4 routers, root hubs, USB devices,
-    drives) and no other node but finding notes and empty-port summaries;
+  - the SVG picture has exactly one node per drive, names every controller and every USB device (root hubs,
+    hubs, devices: a node or a row of one) except those of controllers with no drive, which the summary node
+    names by controller and bus, and has no node but PCIe hops, controllers, USB4 routers, hubs, devices,
+    drives and that summary;
+  - findings and nodes link both ways: every link in the picture to a finding and from a finding to the
+    picture lands on an element of the page;
+  - at a 1366x900 window (page_geometry.py, measured in the browser with getBoundingClientRect()): every drive
+    node lies inside the window horizontally without scrolling and its text renders at least 9 CSS px tall;
+    every chart's text stays inside its chart and no two chart labels overlap;
   - with --saturate: one bar chart per group of the result, each with its verdict;
   - the screenshot is not blank (more than one colour; PNG decoded with zlib only).
 The page and its screenshot stay in OUT_DIR (<scenario>.html, <scenario>.png). Exit 0 pass, 1 fail,
@@ -21,12 +28,14 @@ import html
 import json
 import os
 import re
-import shutil
 import struct
 import subprocess
 import sys
 import time
 import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import page_geometry  # noqa: E402
 
 failures = []
 
@@ -36,12 +45,7 @@ def fail(msg):
     print(f"FAIL: {msg}")
 
 
-def find_chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        p = shutil.which(name)
-        if p:
-            return p
-    return None
+find_chromium = page_geometry.find_chromium  # one home; the bed test calls it through this module too
 
 
 EXTERNAL = [
@@ -189,21 +193,50 @@ def main():
     titles = svg_node_titles(dom)
     if not titles:
         fail("the page has no picture (no Graphviz node in an inline SVG)")
-    counts = {}
-    for t in titles:
-        counts[t] = counts.get(t, 0) + 1
-    for d in dict.fromkeys(devices):
-        if counts.get(d, 0) != 1:
-            fail(f"device {d}: {counts.get(d, 0)} nodes in the picture, expected exactly 1")
-    # Nothing else but finding notes, empty-port summaries and PCI bridges the fixture lists no link for
-    # (expected.json's pcie_uplink holds only hops with a PCIe link; the picture draws every PCI hop).
+    svg = dom[dom.find("<svg"):dom.find("</svg>")]
+    picture_words = set(re.findall(r"[\w:.\-]+", html.unescape(" ".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg)))))
+    drive_nodes = [html.unescape(t) for t in
+                   re.findall(r'<g id="[^"]*" class="node drive">\s*<title>([^<]*)</title>', dom)]
+    for d in expected["drives"]:
+        if drive_nodes.count(d["dev"]) != 1:
+            fail(f"drive {d['dev']}: {drive_nodes.count(d['dev'])} drive nodes in the picture, expected exactly 1")
+    with_drive = {d["controller"]["pci"] for d in expected["drives"] if d.get("controller")}
+    root_of = {}
+    parents = {u["name"]: u.get("parent") for u in expected["usb_devices"]}
+    for u in expected["usb_devices"]:
+        n = u["name"]
+        while parents.get(n):
+            n = parents[n]
+        root_of[u["name"]] = n
+    controller_of = {rh["name"]: c["pci"] for c in expected["controllers"] for rh in c.get("root_hubs", [])}
+    for c in expected["controllers"]:
+        if c["pci"] not in picture_words:
+            fail(f"controller {c['pci']} is not named in the picture")
+    for u in expected["usb_devices"]:
+        summarised = controller_of.get(root_of[u["name"]]) not in with_drive
+        if u["name"] not in picture_words and not (summarised and u["parent"] is not None):
+            fail(f"USB device {u['name']} is not named in the picture")
     bdf = re.compile(r"^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$")
-    others = [t for t in titles if not t.startswith("findings:") and not t.endswith(":empty")
-              and t not in set(devices) and not bdf.match(t)]
+    others = [t for t in titles if t != "controllers:no-drive" and t not in set(devices) and not bdf.match(t)]
     if others:
         fail(f"{len(others)} picture nodes that are no scanned device: {sorted(others)[:10]}")
+    ids = set(re.findall(r'\sid="([^"]+)"', dom))
+    for target in set(re.findall(r'href="#([^"]+)"', dom)):
+        if target not in ids:
+            fail(f"a link to #{target} lands nowhere on the page")
+    findings_in_picture = set(re.findall(r'xlink:href="#(finding-\d+)"', svg))
+    pictured = re.findall(r'id="(finding-\d+)"[^>]*>(?:(?!</div>).)*?href="#node-', dom, re.S)
+    if findings_in_picture != set(pictured):
+        fail(f"findings linked from the picture {sorted(findings_in_picture)} are not those linking to it "
+             f"{sorted(pictured)}")
 
-    # 4. The saturate result, when given: one chart and one verdict per group.
+    # 4. The drives in view and the charts' text, measured in the browser at a laptop's window.
+    geo = page_geometry.measure(chromium, page_path)
+    in_view, drives_drawn, problems = page_geometry.drives_in_view(geo)
+    for p in problems + page_geometry.chart_problems(geo):
+        fail(f"at {page_geometry.WINDOW[0]}x{page_geometry.WINDOW[1]}: {p}")
+
+    # 5. The saturate result, when given: one chart and one verdict per group.
     if "--saturate" in extra:
         with open(extra[extra.index("--saturate") + 1], encoding="utf-8") as f:
             sat = json.load(f)
@@ -214,7 +247,7 @@ def main():
             if g.get("conclusion") and html.escape(g["conclusion"], quote=False) not in dom:
                 fail(f"group {g['name']}: its verdict sentence is not on the page")
 
-    # 5. A screenshot that shows something.
+    # 6. A screenshot that shows something.
     if not os.path.exists(png_path):
         fail("chromium wrote no screenshot")
     else:
@@ -225,7 +258,8 @@ def main():
             fail(f"{png_path}: {e}")
 
     print(f"{scenario}: page {len(page)} bytes generated in {generated:.2f} s, chromium {browsed:.2f} s, "
-          f"{len(titles)} picture nodes, {len(devices)} devices; screenshot {png_path}")
+          f"{len(titles)} picture nodes, {len(devices)} devices, {in_view} of {drives_drawn} drives in view at "
+          f"{page_geometry.WINDOW[0]}x{page_geometry.WINDOW[1]}; screenshot {png_path}")
     if failures:
         print(f"{len(failures)} failure(s)")
         return 1

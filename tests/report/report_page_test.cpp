@@ -37,6 +37,12 @@ const GraphNode* node(const GraphModel& g, const std::string& id) {
   return nullptr;
 }
 
+const GraphLine* line(const GraphNode& n, const std::string& text) {
+  for (const auto& l : n.lines)
+    if (l.text == text) return &l;
+  return nullptr;
+}
+
 const GraphEdge* edge(const GraphModel& g, const std::string& from, const std::string& to) {
   for (const auto& e : g.edges)
     if (e.from == from && e.to == to) return &e;
@@ -73,7 +79,7 @@ PredictInput sample_predict() {
 
 }  // namespace
 
-TEST_CASE("report graph: asm1042 card, styles, shared link, findings beside their node") {
+TEST_CASE("report graph: asm1042 card, styles, shared link, findings as rows of their node") {
   const auto t = usbsat::testing::asm1042_card();
   const auto findings = sample_findings();
   const auto predict = sample_predict();
@@ -85,20 +91,35 @@ TEST_CASE("report graph: asm1042 card, styles, shared link, findings beside thei
   REQUIRE(sdb);
   CHECK(sdb->kind == "drive");
   CHECK(sdb->style.fillcolor == palette::kUas);
-  CHECK(std::find(sdb->lines.begin(), sdb->lines.end(), "predicted 200 MB/s") != sdb->lines.end());
+  CHECK(line(*sdb, "predicted 200 MB/s"));
+  // Its USB device 4-1 is folded into it; the connector is the label of the edge from the root hub's row.
+  CHECK_FALSE(node(g, "4-1"));
+  const auto* in = edge(g, "0000:03:00.0", "sdb");
+  REQUIRE(in);
+  CHECK(in->from_port == "usb4");
+  CHECK(in->label == "port 2 [USB3 5G]\n5G, 400 MB/s");
+  // The controller and its root hubs are one node, each bus a row (a port), empty ports a row.
+  const auto* card = node(g, "0000:03:00.0");
+  REQUIRE(card);
+  REQUIRE(line(*card, "usb3 root hub 480M"));
+  CHECK(line(*card, "usb3 root hub 480M")->port == "usb3");
+  CHECK(line(*card, "empty ports 1 2"));
+  CHECK_FALSE(node(g, "usb3"));
   // The PCIe link above the card carries both drives: shared.
   bool shared_pcie = false;
   for (const auto& e : g.edges)
     if (e.to == "0000:03:00.0" && e.shared) shared_pcie = true;
   CHECK(shared_pcie);
-  // Findings: one note per node, the port's finding drawn at its occupant.
-  const auto* note = node(g, "findings:sdb");
-  REQUIRE(note);
-  CHECK(note->lines.size() == 2);
-  CHECK(note->style.fillcolor == palette::kProblem);  // the worst of its findings
-  CHECK(note->url == "#finding-1");
-  CHECK(node(g, "findings:4-2"));
-  CHECK(edge(g, "sdb", "findings:sdb"));
+  // Findings: one row each in the node they concern, linking to their entry; the port's finding (usb4-port2)
+  // shown at its occupant, folded into sdb; each finding names the node that shows it.
+  const auto* w = line(*sdb, "WARNING 1: speed_below_capability");
+  REQUIRE(w);
+  CHECK(w->url == "#finding-1");
+  CHECK(w->fill == palette::kWarning);
+  CHECK(line(*sdb, "PROBLEM 2: shared_bandwidth")->fill == palette::kProblem);
+  CHECK(line(*sdb, "INFO 3: overcurrent"));
+  CHECK(g.finding_nodes == std::vector<std::string>{"sdb", "sdb", "sdb"});
+  CHECK(node_anchor("sdb") == "node-sdb");
   // Every node id is unique, every edge joins two drawn nodes.
   std::set<std::string> ids;
   for (const auto& n : g.nodes) CHECK(ids.insert(n.id).second);
@@ -108,7 +129,7 @@ TEST_CASE("report graph: asm1042 card, styles, shared link, findings beside thei
   }
 }
 
-TEST_CASE("report graph: BOT drives, below capability, empty ports collapsed or each drawn") {
+TEST_CASE("report graph: BOT drives, below capability, empty ports a row or each drawn with show_all") {
   const auto t = usbsat::testing::workstation();
   const auto g = build_graph({t, {}, {}, false});
   check_golden("report_workstation.dot", render_dot(g));
@@ -116,7 +137,7 @@ TEST_CASE("report graph: BOT drives, below capability, empty ports collapsed or 
   for (const auto& n : g.nodes) {
     if (n.kind == "drive" && n.style.fillcolor == palette::kBot) bot = true;
     if (n.kind == "drive" && n.style.color == palette::kBelowCapability) below = true;
-    if (n.kind == "empty_ports") empty_summary = true;
+    for (const auto& l : n.lines) empty_summary |= l.text.rfind("empty port", 0) == 0;
     CHECK(n.kind != "port");
   }
   CHECK(bot);
@@ -124,11 +145,14 @@ TEST_CASE("report graph: BOT drives, below capability, empty ports collapsed or 
   CHECK(empty_summary);
   const auto all = build_graph({t, {}, {}, true});
   std::size_t ports = 0;
+  bool devices = false;
   for (const auto& n : all.nodes) {
-    CHECK(n.kind != "empty_ports");
+    for (const auto& l : n.lines) CHECK(l.text.rfind("empty port", 0) != 0);
     ports += n.kind == "port";
+    devices |= n.kind == "device";  // with show_all a drive's USB device is a node of its own
   }
   CHECK(ports > 0);
+  CHECK(devices);
 }
 
 TEST_CASE("report graph: legacy EHCI bus shared, disks not on USB drawn alone") {
@@ -196,7 +220,12 @@ TEST_CASE("saturate charts: one per group, phases alone and at once, aggregate, 
   REQUIRE(charts.error.empty());
   REQUIRE(charts.charts.size() == 2);
   const auto& a = charts.charts[0];
-  CHECK(a.title == "group a: group a");
+  CHECK(a.title == "group a: loop2, loop3, loop4, loop5");  // what the group is, once, and its drives
+  CHECK(charts.charts[1].title == "controller 0000:03:00.0 (ASM1042): sdb, sdc");
+  // One MB/s scale for the run: both charts up to the largest value of either.
+  CHECK(a.scale_max == charts.charts[1].scale_max);
+  CHECK(a.scale_max == std::max(chart_max(a), chart_max(charts.charts[1])));
+  CHECK(a.scale_max > chart_max(a));
   REQUIRE(a.groups.size() == 3);
   CHECK(a.groups[0].label == "each alone");
   CHECK(a.groups[0].bars.size() == 4);
@@ -234,10 +263,11 @@ TEST_CASE("html page: meta, findings with fix, predictions, charts, diagnostics"
   const std::vector<tp::Diagnostic> diags{{tp::Severity::Warning, "1-9", "cannot read <descriptors>"}};
   HtmlReportInput in;
   in.meta = {"0.1.0", "host<1>", "2026-01-01 00:00:00 UTC", {"usbsat report -o page.html"}};
-  in.topology_svg = "<svg><g id=\"node1\" class=\"node\"><title>sdb</title></g></svg>";
+  in.topology_svg = "<svg><g id=\"node-sdb\" class=\"node\"><title>sdb</title></g></svg>";
   in.controllers = 2;
   in.drives = 3;
   in.findings = findings;
+  in.finding_nodes = {"sdb", "", "sdb"};  // finding 2 is not in the picture
   in.predict = &predict;
   in.saturate = saturate_charts(read_golden_json("saturate_two_groups.json")).charts;
   in.saturate_source = "sat.json";
@@ -245,6 +275,11 @@ TEST_CASE("html page: meta, findings with fix, predictions, charts, diagnostics"
   const auto page = render_html(in);
   check_golden("report_page.html", page);
   CHECK(page.find("id=\"finding-2\"") != std::string::npos);
+  // A finding shown in the picture links to its node (the node links back, graph_model's rows).
+  CHECK(page.find("<a href=\"#node-sdb\">shown at sdb in the picture</a>") != std::string::npos);
+  std::size_t shown = 0;
+  for (auto at = page.find("shown at"); at != std::string::npos; at = page.find("shown at", at + 1)) ++shown;
+  CHECK(shown == 2);
   CHECK(page.find("Move &quot;sdc&quot; elsewhere.") != std::string::npos);
   CHECK(page.find("host&lt;1&gt;") != std::string::npos);
   CHECK(page.find("<script") == std::string::npos);
