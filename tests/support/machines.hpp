@@ -397,16 +397,16 @@ inline Topology healthy_ssd() {
 }
 
 /// A USB4 dock: intel_xhci whose usb2-port1/usb3-port1 share a Type-C connector with the host router's
-/// usb4_port1; a USB4 device router 0-1 ("Dock") linked at 20 Gb/s x 2 lanes; a UAS SSD on usb3-port1 (3-1,
-/// sda) rides the dock's USB3 tunnel.
-inline Topology usb4_dock() {
+/// usb4_port1; a USB4 device router 0-1 ("Dock") linked at `lane_gbps` x `lanes` (20 Gb/s x 2: what both
+/// ends can do); a UAS SSD on usb3-port1 (2-1, sda) rides the dock's USB3 tunnel.
+inline Topology usb4_dock(unsigned lane_gbps = 20, unsigned lanes = 2) {
   Machine m;
   const auto h = intel_xhci(m);
   const auto port2 = Machine::port_of(h.usb2, 1), port3 = Machine::port_of(h.usb3, 1);
   const auto host = m.router(
       std::nullopt, 0, 4, "Host",
       {{.number = 1, .link = Usb4LinkType::Usb4, .connector = "port0", .usb_ports = {port2, port3}}});
-  m.router(host, 1, 4, "Dock");
+  m.router(host, 1, 4, "Dock", {}, lane_gbps, lanes);
   m.drive(port3, {.vid = 0x04e8, .pid = 0x4001, .product = "Portable SSD T7", .speed = UsbSpeed::SuperPlus},
           {.name = "sda"});
   return m.finish();
