@@ -44,4 +44,7 @@ std::optional<Usb4LinkSummary> usb4_link_of_port(const Topology& t, Vertex port)
 /// The link whose USB3 tunnel carries vertex `v` (a drive, a USB device): the one of its root-hub port.
 std::optional<Usb4LinkSummary> usb4_link_of(const Topology& t, Vertex v);
 
+/// The whole disks whose USB3 tunnel is `link`'s, in block_devices() order.
+std::vector<Vertex> usb4_tunnel_disks(const Topology& t, const Usb4LinkSummary& link);
+
 }  // namespace usbsat::topology
