@@ -412,4 +412,21 @@ inline Topology usb4_dock(unsigned lane_gbps = 20, unsigned lanes = 2) {
   return m.finish();
 }
 
+/// usb4_dock with a 10 Gb/s USB3 hub on the dock (2-1, on usb3-port1) carrying two UAS SSDs at 10 Gb/s (2-1.1
+/// sda, 2-1.2 sdb): both ride the dock's USB3 tunnel; usb3-port2..4 of the host are free.
+inline Topology usb4_dock_hub() {
+  Machine m;
+  const auto h = intel_xhci(m);
+  const auto port2 = Machine::port_of(h.usb2, 1), port3 = Machine::port_of(h.usb3, 1);
+  const auto host = m.router(
+      std::nullopt, 0, 4, "Host",
+      {{.number = 1, .link = Usb4LinkType::Usb4, .connector = "port0", .usb_ports = {port2, port3}}});
+  m.router(host, 1, 4, "Dock");
+  const auto hub = m.hub(port3, {.vid = 0x2109, .pid = 0x0822, .product = "USB3.2 Hub", .speed = UsbSpeed::SuperPlus}, 4);
+  const UsbDev ssd{.vid = 0x04e8, .pid = 0x4001, .product = "Portable SSD T7", .speed = UsbSpeed::SuperPlus};
+  m.drive(Machine::port_of(hub, 1), ssd, {.name = "sda"});
+  m.drive(Machine::port_of(hub, 2), ssd, {.name = "sdb"});
+  return m.finish();
+}
+
 }  // namespace usbsat::testing
