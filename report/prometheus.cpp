@@ -80,10 +80,11 @@ void usb4_link_families(std::string& out, const PrometheusInput& in) {
               "1 when a USB4/Thunderbolt link trained below what both routers can do (one lane, or a lower "
               "rate per lane: usually the cable).",
               [](const PrometheusUsb4Link& l) { return as_int(l.below_capability); });
-  usb4_family(out, in, "usbsat_usb4_link_usable_bytes_per_second",
-              "Usable bandwidth of a USB4/Thunderbolt link: speed x lanes minus the connection manager's 10 % "
-              "guard band (bandwidth model).",
-              [](const PrometheusUsb4Link& l) { return l.usable_bytes_per_s; });
+  usb4_family(
+      out, in, "usbsat_usb4_link_usable_bytes_per_second",
+      "Usable bandwidth of a USB4/Thunderbolt link: speed x lanes minus the connection manager's 10 % "
+      "guard band (bandwidth model).",
+      [](const PrometheusUsb4Link& l) { return l.usable_bytes_per_s; });
   usb4_family(out, in, "usbsat_usb4_usb3_tunnel_capacity_bytes_per_second",
               "Most the USB3 tunnel of a USB4/Thunderbolt link can carry (bandwidth model; DisplayPort "
               "tunnels, when not visible, assumed none).",

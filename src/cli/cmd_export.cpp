@@ -53,7 +53,8 @@ report::PrometheusUsb4Link usb4_row(const topology::Topology& t, const topology:
   r.router = l.name;
   r.upstream = t[l.upstream].as<topology::RouterInfo>().name;
   r.type = l.type;
-  if (l.lane_gbps) r.lane_speed_bytes_per_s = topology::Bandwidth::from_mbit(*l.lane_gbps * 1000.0).bytes_per_s;
+  if (l.lane_gbps)
+    r.lane_speed_bytes_per_s = topology::Bandwidth::from_mbit(*l.lane_gbps * 1000.0).bytes_per_s;
   r.lanes = l.lanes;
   if (l.capable && l.lane_gbps && l.lanes) r.below_capability = l.below_capability();
   if (l.usable) r.usable_bytes_per_s = l.usable->bytes_per_s;

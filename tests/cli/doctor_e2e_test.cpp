@@ -151,8 +151,10 @@ TEST_CASE("usb4-dock-1lane: the dock's link on one lane (the cable), named with 
   CHECK(f.at("severity") == "warning");
   CHECK(contains(f.at("message"), "20 Gb/s x 1 lane although both ends can do 20 Gb/s x 2 lanes"));
   CHECK(contains(f.at("fix"), "/sys/bus/thunderbolt/devices/0-1/"));
-  usbsat::testing::check_golden("fixture-usb4-dock-1lane.doctor.txt", usbsat_on("usb4-dock-1lane", "doctor").out);
-  usbsat::testing::check_golden("fixture-usb4-dock-1lane.doctor.json", usbsat_on("usb4-dock-1lane", "doctor --json").out);
+  usbsat::testing::check_golden("fixture-usb4-dock-1lane.doctor.txt",
+                                usbsat_on("usb4-dock-1lane", "doctor").out);
+  usbsat::testing::check_golden("fixture-usb4-dock-1lane.doctor.json",
+                                usbsat_on("usb4-dock-1lane", "doctor --json").out);
 }
 
 TEST_CASE("typec-no-tb: without the thunderbolt bus, no USB4 finding") {

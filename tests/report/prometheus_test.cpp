@@ -66,8 +66,9 @@ TEST_CASE("prometheus: USB4 link families only where there are links; an unknown
   l.below_capability = true;
   in.usb4_links.push_back(l);
   const auto out = report::render_prometheus(in);
-  CHECK(out.find("usbsat_usb4_link_lane_speed_bytes_per_second{router=\"0-1\",upstream=\"0-0\",type=\"usb4\"} "
-                 "2500000000\n") != std::string::npos);
+  CHECK(
+      out.find("usbsat_usb4_link_lane_speed_bytes_per_second{router=\"0-1\",upstream=\"0-0\",type=\"usb4\"} "
+               "2500000000\n") != std::string::npos);
   CHECK(out.find("usbsat_usb4_link_below_capability{router=\"0-1\",upstream=\"0-0\",type=\"usb4\"} 1\n") !=
         std::string::npos);
   CHECK(out.find("# TYPE usbsat_usb4_link_lanes gauge\n# HELP") != std::string::npos);  // no lanes: no series

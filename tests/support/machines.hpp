@@ -422,7 +422,8 @@ inline Topology usb4_dock_hub() {
       std::nullopt, 0, 4, "Host",
       {{.number = 1, .link = Usb4LinkType::Usb4, .connector = "port0", .usb_ports = {port2, port3}}});
   m.router(host, 1, 4, "Dock");
-  const auto hub = m.hub(port3, {.vid = 0x2109, .pid = 0x0822, .product = "USB3.2 Hub", .speed = UsbSpeed::SuperPlus}, 4);
+  const auto hub =
+      m.hub(port3, {.vid = 0x2109, .pid = 0x0822, .product = "USB3.2 Hub", .speed = UsbSpeed::SuperPlus}, 4);
   const UsbDev ssd{.vid = 0x04e8, .pid = 0x4001, .product = "Portable SSD T7", .speed = UsbSpeed::SuperPlus};
   m.drive(Machine::port_of(hub, 1), ssd, {.name = "sda"});
   m.drive(Machine::port_of(hub, 2), ssd, {.name = "sdb"});

@@ -1,6 +1,6 @@
 // usb4_link_below_capability: a USB4/Thunderbolt link trained below what both routers can do: one lane
-// instead of two, or 10 instead of 20 Gb/s per lane. Both ends being able to do more, the cable (or an adapter
-// in between) is what limits it.
+// instead of two, or 10 instead of 20 Gb/s per lane. Both ends being able to do more, the cable (or an
+// adapter in between) is what limits it.
 #include <fmt/format.h>
 
 #include "src/analysis/doctor/checks.hpp"
@@ -35,11 +35,13 @@ std::string cable_fix(const Usb4LinkSummary& l) {
   const std::string why = *l.lanes < l.capable->lanes
                               ? "A link on one lane means the cable (or an adapter or extension in between) "
                                 "carries only one lane pair"
-                              : fmt::format("{} Gb/s per lane means the cable is rated for less than {} Gb/s "
-                                            "per lane (a USB4 20 Gb/s or USB 3.2 cable)",
-                                            *l.lane_gbps, l.capable->lane_gbps);
+                              : fmt::format(
+                                    "{} Gb/s per lane means the cable is rated for less than {} Gb/s "
+                                    "per lane (a USB4 20 Gb/s or USB 3.2 cable)",
+                                    *l.lane_gbps, l.capable->lane_gbps);
   return fmt::format(
-      "{}. Connect the dock with a cable rated for USB4 40 Gb/s or Thunderbolt 3/4 (passive cables of at most "
+      "{}. Connect the dock with a cable rated for USB4 40 Gb/s or Thunderbolt 3/4 (passive cables of at "
+      "most "
       "0.8 m, or an active one), directly to the computer's USB4 port, and replug it. Confirm with:\n"
       "grep . /sys/bus/thunderbolt/devices/{}/{{rx,tx}}_{{speed,lanes}}",
       why, l.name);
@@ -57,15 +59,14 @@ void check_usb4_link_below_capability(const Context& cx) {
     link_evidence(f, cx.t, l);
     const unsigned cap_gbps = l.capable->lane_gbps, cap_lanes = l.capable->lanes;
     const std::string riders =
-        drives.empty() ? ""
-                       : fmt::format(" Its USB3 tunnel carries {}.", devices_labels(cx.t, drives));
+        drives.empty() ? "" : fmt::format(" Its USB3 tunnel carries {}.", devices_labels(cx.t, drives));
     f.message = fmt::format(
         "The {} trained at {} although both ends can do {}: {} usable instead of {} for everything it "
         "carries.{} DisplayPort tunnels take their share first, so displays on the dock leave the USB3 "
         "tunnel less.",
         l.label, lanes_text(*l.lane_gbps, *l.lanes), lanes_text(cap_gbps, cap_lanes),
-        l.usable ? gbit_text(*l.usable) : std::string("less"), gbit_text(usb4_link_usable(cap_gbps, cap_lanes)),
-        riders);
+        l.usable ? gbit_text(*l.usable) : std::string("less"),
+        gbit_text(usb4_link_usable(cap_gbps, cap_lanes)), riders);
     f.fix = cable_fix(l);
     cx.out.push_back(std::move(f));
   }

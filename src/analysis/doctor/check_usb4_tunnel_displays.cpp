@@ -16,9 +16,11 @@ using namespace topology;
 void known_displays(const Usb4LinkSummary& l, Finding& f, const std::string& riders, bool one) {
   f.severity = FindingSeverity::Warning;
   f.message = fmt::format(
-      "{} share{} the {} with DisplayPort tunnels taking {} of its {} usable: the USB3 tunnel gets at most {}, "
+      "{} share{} the {} with DisplayPort tunnels taking {} of its {} usable: the USB3 tunnel gets at most "
+      "{}, "
       "for all of them together.",
-      riders, one ? "s" : "", l.label, gbit_text(l.displays), l.usable ? gbit_text(*l.usable) : std::string("?"),
+      riders, one ? "s" : "", l.label, gbit_text(l.displays),
+      l.usable ? gbit_text(*l.usable) : std::string("?"),
       l.usb3_tunnel ? gbit_text(*l.usb3_tunnel) : std::string("?"));
   f.fix =
       "For the drives' full speed, connect them (or the displays) to another port of the computer itself, "
@@ -39,7 +41,8 @@ void unknown_displays(const Usb4LinkSummary& l, Finding& f, const std::string& r
       "{} ride{} the USB3 tunnel of the {}. DisplayPort tunnels on this link are not visible (no DRM link "
       "information), so none were assumed and the tunnel's {} is an upper bound. Displays on the dock take "
       "their share first: one 4K display at 60 Hz (HBR2 x 4) takes {}{}.",
-      riders, one ? "s" : "", l.label, l.usb3_tunnel ? gbit_text(*l.usb3_tunnel) : std::string("capacity"), gbit_text(uhd), left);
+      riders, one ? "s" : "", l.label, l.usb3_tunnel ? gbit_text(*l.usb3_tunnel) : std::string("capacity"),
+      gbit_text(uhd), left);
   f.fix =
       "If displays are connected to this dock and the drives are slower than expected, connect the drives "
       "(or the displays) to another port of the computer itself; `usbsat saturate` measures what the drives "

@@ -95,7 +95,8 @@ void ev(Finding& f, std::string key, std::string value);
 /// connector), in `cx.devices` order.
 std::vector<const StorageDevice*> tunnel_devices(const Context& cx, const topology::Usb4LinkSummary& link);
 /// The names a finding lists for `ds` (device_names of each, in order, without repeats).
-std::vector<std::string> devices_names(const topology::Topology& t, const std::vector<const StorageDevice*>& ds);
+std::vector<std::string> devices_names(const topology::Topology& t,
+                                       const std::vector<const StorageDevice*>& ds);
 /// "sda (SanDisk Extreme 55AE, 0781:558c), sdb (...)": device_label of each, joined by ", ".
 std::string devices_labels(const topology::Topology& t, const std::vector<const StorageDevice*>& ds);
 /// The firmware marks `port` as "not used" (no physical connector).

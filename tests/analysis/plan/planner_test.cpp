@@ -469,7 +469,8 @@ TEST_CASE("the drives of a plan question: each named once, each a USB drive of t
   CHECK(unknown_device(V{"sda"}, V{}) == "sda is not a USB drive here: there is no USB drive");
 }
 
-TEST_CASE("USB4 dock: when its USB3 tunnel is the bottleneck, the plan moves drives to the computer's own ports") {
+TEST_CASE(
+    "USB4 dock: when its USB3 tunnel is the bottleneck, the plan moves drives to the computer's own ports") {
   const auto t = testing::usb4_dock_hub();
   PlanRequest req;
   req.devices = {"sda", "sdb"};
@@ -479,7 +480,8 @@ TEST_CASE("USB4 dock: when its USB3 tunnel is the bottleneck, the plan moves dri
     REQUIRE(plan.current->drives.at(0).bottleneck);
     CHECK(plan.current->drives.at(0).bottleneck->kind == topology::ResourceKind::HubUplink);
   }
-  SUBCASE("DisplayPort tunnels leave the USB3 tunnel 300 MB/s: it limits both, and the drives leave the dock") {
+  SUBCASE(
+      "DisplayPort tunnels leave the USB3 tunnel 300 MB/s: it limits both, and the drives leave the dock") {
     topology::CapacityModel m = topology::nominal_model();
     m.overrides_mbs["usb4_tunnel:0-1"] = 300;
     const auto plan = make_plan(t, req, m);
