@@ -129,7 +129,7 @@ TEST_CASE("amd-laptop: a USB3 stick at 480 on a connector that has a USB3 side")
   CHECK(contains(finding(doc, "speed_below_capability", "sda").at("message"), "has a USB3 side"));
 }
 
-TEST_CASE("usb4-dock: the drives ride the dock's USB3 tunnel; DisplayPort tunnels not visible, said") {
+TEST_CASE("usb4-dock: the drives ride the USB3 tunnel of the dock, DisplayPort tunnels not visible, said") {
   const auto doc = doctor_json("usb4-dock", 10);
   CHECK(keys(doc) == std::set<Key>{{"speed_below_capability", "sdb"},
                                    {"slow_hub_uplink", "sda"},

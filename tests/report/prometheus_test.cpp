@@ -55,7 +55,7 @@ TEST_CASE("prometheus: golden with odd label values, absent facts and repeated f
   testing::check_golden("prometheus_odd.prom", report::render_prometheus(in));
 }
 
-TEST_CASE("prometheus: USB4 link families only where there are links; an unknown figure has no series") {
+TEST_CASE("prometheus: USB4 link families only where there are links, an unknown figure has no series") {
   report::PrometheusInput in;
   CHECK(report::render_prometheus(in).find("usbsat_usb4") == std::string::npos);
   report::PrometheusUsb4Link l;
