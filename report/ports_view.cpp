@@ -106,6 +106,14 @@ std::string render_ports_text(const ViewInput& in) {
   }
   for (const auto& s : topology::shared_pcie_uplinks(t))
     out += fmt::format("\nControllers sharing PCIe link {}: {}\n", s.pci, topology::join(s.controllers, " "));
+  for (const auto& l : topology::usb4_links(t)) {
+    std::vector<std::string> names;
+    for (topology::Vertex b : topology::usb4_tunnel_disks(t, l))
+      names.push_back(t[b].as<topology::BlockInfo>().name);
+    if (!names.empty())
+      out += fmt::format("\nDrives in the {}: {}\n", topology::describe_usb3_tunnel(l),
+                         topology::join(names, " "));
+  }
   return out;
 }
 

@@ -53,9 +53,42 @@ void drive_family(std::string& out, const PrometheusInput& in, std::string_view 
     if (const auto v = get(d)) sample(out, name, drive_labels(d), *v);
 }
 
+/// One gauge family over the USB4 links that have a value for it.
+template <class Get>
+void usb4_family(std::string& out, const PrometheusInput& in, std::string_view name, std::string_view help,
+                 Get get) {
+  family(out, name, help);
+  for (const auto& l : in.usb4_links)
+    if (const auto v = get(l))
+      sample(out, name, {{"router", l.router}, {"upstream", l.upstream}, {"type", l.type}}, *v);
+}
+
 std::optional<int> as_int(std::optional<bool> b) {
   if (!b) return std::nullopt;
   return *b ? 1 : 0;
+}
+
+/// The USB4/Thunderbolt links as trained and what their USB3 tunnels carry (only on machines that have them).
+void usb4_link_families(std::string& out, const PrometheusInput& in) {
+  usb4_family(out, in, "usbsat_usb4_link_lane_speed_bytes_per_second",
+              "Per-lane speed of a USB4/Thunderbolt link as trained (signalling rate in bytes per second: 20 "
+              "Gb/s = 2.5e9).",
+              [](const PrometheusUsb4Link& l) { return l.lane_speed_bytes_per_s; });
+  usb4_family(out, in, "usbsat_usb4_link_lanes", "Lanes of a USB4/Thunderbolt link as trained (1 or 2).",
+              [](const PrometheusUsb4Link& l) { return l.lanes; });
+  usb4_family(out, in, "usbsat_usb4_link_below_capability",
+              "1 when a USB4/Thunderbolt link trained below what both routers can do (one lane, or a lower "
+              "rate per lane: usually the cable).",
+              [](const PrometheusUsb4Link& l) { return as_int(l.below_capability); });
+  usb4_family(
+      out, in, "usbsat_usb4_link_usable_bytes_per_second",
+      "Usable bandwidth of a USB4/Thunderbolt link: speed x lanes minus the connection manager's 10 % "
+      "guard band (bandwidth model).",
+      [](const PrometheusUsb4Link& l) { return l.usable_bytes_per_s; });
+  usb4_family(out, in, "usbsat_usb4_usb3_tunnel_capacity_bytes_per_second",
+              "Most the USB3 tunnel of a USB4/Thunderbolt link can carry (bandwidth model; DisplayPort "
+              "tunnels, when not visible, assumed none).",
+              [](const PrometheusUsb4Link& l) { return l.usb3_tunnel_bytes_per_s; });
 }
 
 }  // namespace
@@ -99,6 +132,8 @@ std::string render_prometheus(const PrometheusInput& in) {
   for (const auto& l : in.links)
     sample(out, "usbsat_link_capacity_bytes_per_second",
            {{"link", l.link}, {"kind", l.kind}, {"node", l.node}}, l.capacity_bytes_per_s);
+
+  if (!in.usb4_links.empty()) usb4_link_families(out, in);
 
   family(out, "usbsat_doctor_findings", "Number of usbsat doctor findings by id, severity and first device.");
   std::map<std::tuple<std::string_view, std::string_view, std::string_view>, unsigned> counts;

@@ -38,6 +38,18 @@ struct PrometheusLink {
   std::uint64_t capacity_bytes_per_s = 0;
 };
 
+/// One USB4/Thunderbolt link (topology/usb4_tunnels.hpp): the device router and the router above it.
+struct PrometheusUsb4Link {
+  std::string router;                                    ///< the device router, "0-1"
+  std::string upstream;                                  ///< the router it is linked to, "0-0"
+  std::string type;                                      ///< "usb4", "tbt", "" when unknown
+  std::optional<std::uint64_t> lane_speed_bytes_per_s;   ///< per lane as trained (20 Gb/s -> 2.5e9)
+  std::optional<unsigned> lanes;                         ///< lanes as trained
+  std::optional<bool> below_capability;                  ///< trained below what both ends can do
+  std::optional<std::uint64_t> usable_bytes_per_s;       ///< speed x lanes - 10 % guard band
+  std::optional<std::uint64_t> usb3_tunnel_bytes_per_s;  ///< what its USB3 tunnel can carry at most
+};
+
 /// One doctor finding; the renderer counts findings per (id, severity, dev).
 struct PrometheusFinding {
   std::string id;        ///< "uas_inactive"
@@ -48,6 +60,7 @@ struct PrometheusFinding {
 struct PrometheusInput {
   std::vector<PrometheusDrive> drives;
   std::vector<PrometheusLink> links;
+  std::vector<PrometheusUsb4Link> usb4_links;  ///< empty without a thunderbolt bus (then no usb4 family)
   std::vector<PrometheusFinding> findings;
   double scan_duration_seconds = 0;
   std::size_t scan_errors = 0;  ///< error-level scan diagnostics (devices that could not be read)

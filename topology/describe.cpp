@@ -165,6 +165,13 @@ std::string describe_usb4_link(const topology::Usb4LinkSummary& l) {
   return out;
 }
 
+std::string describe_usb3_tunnel(const topology::Usb4LinkSummary& l) {
+  std::string out = "USB3 tunnel of the " + display_string(l.label);
+  if (l.usb3_tunnel) out += ", up to " + gbit_text(*l.usb3_tunnel);
+  if (!l.displays_known) out += " (DisplayPort tunnels not visible: none assumed)";
+  return out;
+}
+
 std::string describe_router(const topology::Topology& t, topology::Vertex v) {
   const auto& r = t[v].as<topology::RouterInfo>();
   std::string out = "router " + r.name;

@@ -23,6 +23,9 @@ std::string describe_router(const topology::Topology& t, topology::Vertex v);
 /// A USB4 link as trained and what it leaves: "20 Gb/s x 1 lane (capable 20 Gb/s x 2): 18 Gb/s usable, USB3
 /// tunnel up to 9 Gb/s".
 std::string describe_usb4_link(const topology::Usb4LinkSummary& l);
+/// "USB3 tunnel of the USB4 link 0-1 (Dell WD22TB4), up to 9 Gb/s" (the DisplayPort assumption added when
+/// DisplayPort tunnels were not read).
+std::string describe_usb3_tunnel(const topology::Usb4LinkSummary& l);
 /// A signalling rate in Gb/s: "36 Gb/s", "17.28 Gb/s".
 std::string gbit_text(Bandwidth b);
 

@@ -128,4 +128,11 @@ std::optional<Usb4LinkSummary> usb4_link_of(const Topology& t, Vertex v) {
   return root_port ? usb4_link_of_port(t, *root_port) : std::nullopt;
 }
 
+std::vector<Vertex> usb4_tunnel_disks(const Topology& t, const Usb4LinkSummary& link) {
+  std::vector<Vertex> out;
+  for (Vertex b : block_devices(t))
+    if (const auto l = usb4_link_of(t, b); l && l->router == link.router) out.push_back(b);
+  return out;
+}
+
 }  // namespace usbsat::topology

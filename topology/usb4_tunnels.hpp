@@ -29,6 +29,7 @@ struct Usb4LinkSummary {
   std::optional<Usb4Capability> capable;     ///< what both ends can do, when both generations are known
   std::optional<Bandwidth> usable;           ///< speed x lanes - 10 % guard band
   Bandwidth displays = Bandwidth::zero();    ///< taken by DisplayPort tunnels
+  bool displays_known = false;               ///< whether `displays` was read (else none are assumed)
   std::optional<Bandwidth> usb3_tunnel;      ///< what the USB3 tunnel can carry at most
   std::vector<Vertex> usb_ports;             ///< ports of the host xHCI its USB3 tunnel arrives at
   std::vector<std::string> assumptions;      ///< facts not visible in sysfs and what was assumed instead
@@ -42,5 +43,8 @@ std::vector<Usb4LinkSummary> usb4_links(const Topology& t);
 std::optional<Usb4LinkSummary> usb4_link_of_port(const Topology& t, Vertex port);
 /// The link whose USB3 tunnel carries vertex `v` (a drive, a USB device): the one of its root-hub port.
 std::optional<Usb4LinkSummary> usb4_link_of(const Topology& t, Vertex v);
+
+/// The whole disks whose USB3 tunnel is `link`'s, in block_devices() order.
+std::vector<Vertex> usb4_tunnel_disks(const Topology& t, const Usb4LinkSummary& link);
 
 }  // namespace usbsat::topology

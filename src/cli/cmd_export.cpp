@@ -21,6 +21,7 @@
 #include "topology/bandwidth.hpp"
 #include "topology/drives.hpp"
 #include "topology/scan.hpp"
+#include "topology/usb4_tunnels.hpp"
 
 namespace usbsat::cli {
 namespace {
@@ -47,6 +48,20 @@ report::PrometheusDrive drive_row(const topology::DriveSummary& d) {
   return r;
 }
 
+report::PrometheusUsb4Link usb4_row(const topology::Topology& t, const topology::Usb4LinkSummary& l) {
+  report::PrometheusUsb4Link r;
+  r.router = l.name;
+  r.upstream = t[l.upstream].as<topology::RouterInfo>().name;
+  r.type = l.type;
+  if (l.lane_gbps)
+    r.lane_speed_bytes_per_s = topology::Bandwidth::from_mbit(*l.lane_gbps * 1000.0).bytes_per_s;
+  r.lanes = l.lanes;
+  if (l.capable && l.lane_gbps && l.lanes) r.below_capability = l.below_capability();
+  if (l.usable) r.usable_bytes_per_s = l.usable->bytes_per_s;
+  if (l.usb3_tunnel) r.usb3_tunnel_bytes_per_s = l.usb3_tunnel->bytes_per_s;
+  return r;
+}
+
 }  // namespace
 
 report::PrometheusInput prometheus_input(const topology::Topology& t,
@@ -66,6 +81,7 @@ report::PrometheusInput prometheus_input(const topology::Topology& t,
       if (r.capacity && seen_links.insert(r.id).second)
         in.links.push_back({r.id, std::string(topology::to_string(r.kind)), r.node, r.capacity->bytes_per_s});
   }
+  for (const auto& l : topology::usb4_links(t)) in.usb4_links.push_back(usb4_row(t, l));
   for (const auto& f : findings)
     in.findings.push_back(
         {f.id, std::string(report::to_string(f.severity)), f.devices.empty() ? "" : f.devices.front()});

@@ -16,6 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/golden.hpp"
+
 namespace {
 
 struct Run {
@@ -125,6 +127,39 @@ TEST_CASE("amd-laptop: a USB3 stick at 480 on a connector that has a USB3 side")
   const auto doc = doctor_json("amd-laptop", 11);
   CHECK(keys(doc) == std::set<Key>{{"speed_below_capability", "sda"}});
   CHECK(contains(finding(doc, "speed_below_capability", "sda").at("message"), "has a USB3 side"));
+}
+
+TEST_CASE("usb4-dock: the drives ride the USB3 tunnel of the dock, DisplayPort tunnels not visible, said") {
+  const auto doc = doctor_json("usb4-dock", 10);
+  CHECK(keys(doc) == std::set<Key>{{"speed_below_capability", "sdb"},
+                                   {"slow_hub_uplink", "sda"},
+                                   {"usb4_tunnel_displays", "sda"}});
+  const auto& dp = finding(doc, "usb4_tunnel_displays", "sda");
+  CHECK(dp.at("severity") == "info");
+  CHECK(contains(dp.at("message"), "USB3 tunnel of the USB4 link 0-1 (Dell WD22TB4)"));
+  CHECK(contains(dp.at("message"), "none were assumed"));
+  usbsat::testing::check_golden("fixture-usb4-dock.doctor.txt", usbsat_on("usb4-dock", "doctor").out);
+}
+
+TEST_CASE("usb4-dock-1lane: the dock's link on one lane (the cable), named with its fix") {
+  const auto doc = doctor_json("usb4-dock-1lane", 10);
+  CHECK(keys(doc) == std::set<Key>{{"speed_below_capability", "sdb"},
+                                   {"slow_hub_uplink", "sda"},
+                                   {"usb4_link_below_capability", "0-1"},
+                                   {"usb4_tunnel_displays", "sda"}});
+  const auto& f = finding(doc, "usb4_link_below_capability", "0-1");
+  CHECK(f.at("severity") == "warning");
+  CHECK(contains(f.at("message"), "20 Gb/s x 1 lane although both ends can do 20 Gb/s x 2 lanes"));
+  CHECK(contains(f.at("fix"), "/sys/bus/thunderbolt/devices/0-1/"));
+  usbsat::testing::check_golden("fixture-usb4-dock-1lane.doctor.txt",
+                                usbsat_on("usb4-dock-1lane", "doctor").out);
+  usbsat::testing::check_golden("fixture-usb4-dock-1lane.doctor.json",
+                                usbsat_on("usb4-dock-1lane", "doctor --json").out);
+}
+
+TEST_CASE("typec-no-tb: without the thunderbolt bus, no USB4 finding") {
+  const auto doc = doctor_json("typec-no-tb", 10);
+  for (const auto& [id, dev] : keys(doc)) CHECK(id.rfind("usb4_", 0) != 0);
 }
 
 TEST_CASE("asm1042-card: two SSDs share the card's PCIe x1 link, both below 10G on a 5G controller") {

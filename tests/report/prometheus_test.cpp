@@ -54,3 +54,22 @@ TEST_CASE("prometheus: golden with odd label values, absent facts and repeated f
   in.scan_errors = 2;
   testing::check_golden("prometheus_odd.prom", report::render_prometheus(in));
 }
+
+TEST_CASE("prometheus: USB4 link families only where there are links, an unknown figure has no series") {
+  report::PrometheusInput in;
+  CHECK(report::render_prometheus(in).find("usbsat_usb4") == std::string::npos);
+  report::PrometheusUsb4Link l;
+  l.router = "0-1";
+  l.upstream = "0-0";
+  l.type = "usb4";
+  l.lane_speed_bytes_per_s = 2500000000;
+  l.below_capability = true;
+  in.usb4_links.push_back(l);
+  const auto out = report::render_prometheus(in);
+  CHECK(
+      out.find("usbsat_usb4_link_lane_speed_bytes_per_second{router=\"0-1\",upstream=\"0-0\",type=\"usb4\"} "
+               "2500000000\n") != std::string::npos);
+  CHECK(out.find("usbsat_usb4_link_below_capability{router=\"0-1\",upstream=\"0-0\",type=\"usb4\"} 1\n") !=
+        std::string::npos);
+  CHECK(out.find("# TYPE usbsat_usb4_link_lanes gauge\n# HELP") != std::string::npos);  // no lanes: no series
+}

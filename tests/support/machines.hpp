@@ -396,19 +396,39 @@ inline Topology healthy_ssd() {
   return m.finish();
 }
 
-/// A USB4 dock: intel_xhci whose usb2-port1/usb3-port1 share a Type-C connector with the host router's
-/// usb4_port1; a USB4 device router 0-1 ("Dock") linked at 20 Gb/s x 2 lanes; a UAS SSD on usb3-port1 (3-1,
-/// sda) rides the dock's USB3 tunnel.
-inline Topology usb4_dock() {
-  Machine m;
+/// intel_xhci whose usb2-port1/usb3-port1 share a Type-C connector with the host router's usb4_port1, and a
+/// USB4 device router 0-1 ("Dock") on it linked at `lane_gbps` x `lanes`. Returns usb3-port1, where the
+/// dock's USB3 tunnel arrives.
+inline std::string usb4_dock_port(Machine& m, unsigned lane_gbps, unsigned lanes) {
   const auto h = intel_xhci(m);
   const auto port2 = Machine::port_of(h.usb2, 1), port3 = Machine::port_of(h.usb3, 1);
   const auto host = m.router(
       std::nullopt, 0, 4, "Host",
       {{.number = 1, .link = Usb4LinkType::Usb4, .connector = "port0", .usb_ports = {port2, port3}}});
-  m.router(host, 1, 4, "Dock");
-  m.drive(port3, {.vid = 0x04e8, .pid = 0x4001, .product = "Portable SSD T7", .speed = UsbSpeed::SuperPlus},
-          {.name = "sda"});
+  m.router(host, 1, 4, "Dock", {}, lane_gbps, lanes);
+  return port3;
+}
+
+inline const UsbDev kUsb4DockSsd{
+    .vid = 0x04e8, .pid = 0x4001, .product = "Portable SSD T7", .speed = UsbSpeed::SuperPlus};
+
+/// A USB4 dock (usb4_dock_port) linked at `lane_gbps` x `lanes` (20 Gb/s x 2: what both ends can do); a UAS
+/// SSD on usb3-port1 (2-1, sda) rides the dock's USB3 tunnel.
+inline Topology usb4_dock(unsigned lane_gbps = 20, unsigned lanes = 2) {
+  Machine m;
+  m.drive(usb4_dock_port(m, lane_gbps, lanes), kUsb4DockSsd, {.name = "sda"});
+  return m.finish();
+}
+
+/// usb4_dock with a 10 Gb/s USB3 hub on the dock (2-1, on usb3-port1) carrying two UAS SSDs at 10 Gb/s (2-1.1
+/// sda, 2-1.2 sdb): both ride the dock's USB3 tunnel; usb3-port2..4 of the host are free.
+inline Topology usb4_dock_hub() {
+  Machine m;
+  const auto hub =
+      m.hub(usb4_dock_port(m, 20, 2),
+            {.vid = 0x2109, .pid = 0x0822, .product = "USB3.2 Hub", .speed = UsbSpeed::SuperPlus}, 4);
+  m.drive(Machine::port_of(hub, 1), kUsb4DockSsd, {.name = "sda"});
+  m.drive(Machine::port_of(hub, 2), kUsb4DockSsd, {.name = "sdb"});
   return m.finish();
 }
 

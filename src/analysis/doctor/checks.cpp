@@ -105,6 +105,26 @@ void ev(Finding& f, std::string key, std::string value) {
   f.evidence.emplace_back(std::move(key), std::move(value));
 }
 
+std::vector<const StorageDevice*> tunnel_devices(const Context& cx, const Usb4LinkSummary& link) {
+  std::vector<const StorageDevice*> out;
+  for (const auto& d : cx.devices)
+    if (const auto l = usb4_link_of(cx.t, d.dev); l && l->router == link.router) out.push_back(&d);
+  return out;
+}
+
+std::vector<std::string> devices_names(const Topology& t, const std::vector<const StorageDevice*>& ds) {
+  std::vector<std::string> out;
+  for (const auto* d : ds)
+    for (const auto& n : device_names(t, *d)) add_unique(out, n);
+  return out;
+}
+
+std::string devices_labels(const Topology& t, const std::vector<const StorageDevice*>& ds) {
+  std::vector<std::string> labels;
+  for (const auto* d : ds) labels.push_back(device_label(t, *d));
+  return topology::join(labels, ", ");
+}
+
 bool not_used(const Topology& t, std::optional<Vertex> port) {
   if (!port) return false;
   const auto& ct = t[*port].as<PortInfo>().connect_type;

@@ -20,6 +20,7 @@
 #include "src/analysis/doctor/finding.hpp"
 #include "topology/text.hpp"
 #include "topology/topology.hpp"
+#include "topology/usb4_tunnels.hpp"
 
 namespace usbsat::analysis::doctor {
 
@@ -68,6 +69,8 @@ void check_shared_bandwidth(const Context& cx);
 void check_pcie_link_degraded(const Context& cx);
 void check_max_sectors_below_hw(const Context& cx);
 void check_autosuspend(const Context& cx);
+void check_usb4_link_below_capability(const Context& cx);
+void check_usb4_tunnel_displays(const Context& cx);
 
 // ---- shared helpers (checks.cpp)
 // -----------------------------------------------------------------------------
@@ -88,6 +91,14 @@ std::string short_list(const topology::Topology& t, const std::vector<const topo
 /// kEvidenceItems and "and N more".
 std::string evidence_list(const topology::Topology& t, const std::vector<const topology::Connector*>& cs);
 void ev(Finding& f, std::string key, std::string value);
+/// The storage devices whose traffic rides the USB3 tunnel of `link` (their root port shares its Type-C
+/// connector), in `cx.devices` order.
+std::vector<const StorageDevice*> tunnel_devices(const Context& cx, const topology::Usb4LinkSummary& link);
+/// The names a finding lists for `ds` (device_names of each, in order, without repeats).
+std::vector<std::string> devices_names(const topology::Topology& t,
+                                       const std::vector<const StorageDevice*>& ds);
+/// "sda (SanDisk Extreme 55AE, 0781:558c), sdb (...)": device_label of each, joined by ", ".
+std::string devices_labels(const topology::Topology& t, const std::vector<const StorageDevice*>& ds);
 /// The firmware marks `port` as "not used" (no physical connector).
 bool not_used(const topology::Topology& t, std::optional<topology::Vertex> port);
 /// Free connectors usable by a new device: nothing plugged in, a USB3 side, neither side "not used".

@@ -16,6 +16,8 @@ constexpr CheckRow kChecks[] = {
     {"slow_hub_uplink", &check_slow_hub_uplink},
     {"shared_bandwidth", &check_shared_bandwidth},
     {"pcie_link_degraded", &check_pcie_link_degraded},
+    {"usb4_link_below_capability", &check_usb4_link_below_capability},
+    {"usb4_tunnel_displays", &check_usb4_tunnel_displays},
     {"max_sectors_below_hw", &check_max_sectors_below_hw},
     {"autosuspend", &check_autosuspend},
 };

@@ -54,7 +54,7 @@ std::string advice(const AttributedLink& b) {
     case topology::ResourceKind::Declared:
       return "run them one after the other, or move one off " + b.node;
     case topology::ResourceKind::Usb4Tunnel:
-      return "move one to a port of the computer itself instead of the dock behind " + b.label;
+      return "move one to a port of the computer itself, not one of the dock's";
     case topology::ResourceKind::DriveLink:
       return "its own link is the limit";
   }

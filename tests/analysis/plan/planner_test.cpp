@@ -9,6 +9,7 @@
 #include "src/analysis/plan/planner.hpp"
 #include "src/analysis/plan/question.hpp"
 #include "tests/support/machines.hpp"
+#include "topology/usb4_tunnels.hpp"
 
 using namespace usbsat;
 using namespace usbsat::analysis::model;
@@ -466,4 +467,34 @@ TEST_CASE("the drives of a plan question: each named once, each a USB drive of t
   CHECK_FALSE(unknown_device(V{"/dev/sdb", "sdc"}, usb));
   CHECK(unknown_device(V{"sdb", "sdz"}, usb) == "sdz is not a USB drive here (the USB drives: sdb, sdc)");
   CHECK(unknown_device(V{"sda"}, V{}) == "sda is not a USB drive here: there is no USB drive");
+}
+
+TEST_CASE(
+    "USB4 dock: when its USB3 tunnel is the bottleneck, the plan moves drives to the computer's own ports") {
+  const auto t = testing::usb4_dock_hub();
+  PlanRequest req;
+  req.devices = {"sda", "sdb"};
+  SUBCASE("the tunnel's modelled 9 Gb/s (1125 MB/s) is above the dock hub's 10 Gb/s uplink: the hub limits") {
+    const auto plan = make_plan(t, req);
+    REQUIRE(plan.current);
+    REQUIRE(plan.current->drives.at(0).bottleneck);
+    CHECK(plan.current->drives.at(0).bottleneck->kind == topology::ResourceKind::HubUplink);
+  }
+  SUBCASE(
+      "DisplayPort tunnels leave the USB3 tunnel 300 MB/s: it limits both, and the drives leave the dock") {
+    topology::CapacityModel m = topology::nominal_model();
+    m.overrides_mbs["usb4_tunnel:0-1"] = 300;
+    const auto plan = make_plan(t, req, m);
+    REQUIRE(plan.current);
+    for (const auto& d : plan.current->drives) {
+      REQUIRE(d.bottleneck);
+      CHECK(d.bottleneck->kind == topology::ResourceKind::Usb4Tunnel);
+      CHECK(d.bottleneck->label == "USB3 tunnel of the USB4 link 0-1 (Example Dock)");
+      CHECK(d.predicted.mbs() == doctest::Approx(150.0));
+    }
+    CHECK(plan.moves >= 1);
+    for (const auto& p : plan.placements)
+      if (p.moved) CHECK_FALSE(topology::usb4_link_of_port(t, p.port));
+    CHECK(plan.min.mbs() > 150.0);
+  }
 }

@@ -22,13 +22,14 @@ PhaseMeasurement phase(unsigned n, std::vector<DriveRates> drives) {
 /// A scenario from a topology: the group shared_node_groups() finds for these drives, assembled by
 /// topology_group_input() the way `usbsat saturate` will.
 GroupInput from_topology(const Topology& t, const std::vector<std::string>& devs,
-                         std::vector<PhaseMeasurement> phases) {
+                         std::vector<PhaseMeasurement> phases,
+                         const usbsat::topology::CapacityModel& m = usbsat::topology::nominal_model()) {
   std::vector<Vertex> vs;
   for (const auto& d : devs) vs.push_back(block(t, d));
-  const auto groups = shared_node_groups(t, vs);
+  const auto groups = shared_node_groups(t, vs, m);
   REQUIRE(!groups.empty());
   REQUIRE(groups.front().drives == devs);  // the scenarios have exactly one group with all drives
-  return topology_group_input(t, groups.front(), std::move(phases));
+  return topology_group_input(t, groups.front(), std::move(phases), m);
 }
 
 }  // namespace
@@ -97,6 +98,30 @@ TEST_CASE("two sticks on the root ports of one EHCI: the bus is named, with bus 
         "sdb (port 1) and sdc (port 2) share the USB 2.0 bus usb1 (ehci, shared by all its ports): together "
         "38 MB/s "
         "of 2×36 MB/s solo (54%) — move one to another USB bus, such as a USB 3 port.");
+}
+
+TEST_CASE(
+    "USB4 dock: the plateau is named as the USB3 tunnel of the USB4 link, with a host port as the advice") {
+  // The tunnel at 300 MB/s, as DisplayPort tunnels on the link would leave it (the nominal 9 Gb/s tunnel is
+  // above the dock hub's 10 Gb/s uplink and never the limit alone).
+  usbsat::topology::CapacityModel m = usbsat::topology::nominal_model();
+  m.overrides_mbs["usb4_tunnel:0-1"] = 300;
+  const Topology t = usb4_dock_hub();
+  const auto in = from_topology(
+      t, {"sda", "sdb"},
+      {phase(1, {{"sda", {280}}, {"sdb", {280}}}), phase(2, {{"sda", {150}}, {"sdb", {148}}})}, m);
+  const auto v = attribute(in);
+  CHECK(v.verdict == Verdict::Saturated);
+  REQUIRE(v.bottleneck);
+  CHECK(v.bottleneck->kind == ResourceKind::Usb4Tunnel);
+  CHECK(v.bottleneck->node == "0-1");
+  CHECK(*v.bottleneck->capacity_mbs == doctest::Approx(300));
+  CHECK(conclusion(v) ==
+        "sda (port 1 of hub 2-1) and sdb (port 2 of hub 2-1) share the USB3 tunnel of the USB4 link 0-1 "
+        "(Example "
+        "Dock): together 298 MB/s of 2×280 MB/s solo (53%) — move one to a port of the computer itself, not "
+        "one "
+        "of the dock's.");
 }
 
 TEST_CASE("UAS SSD and a Gen 1 stick behind one USB3 hub: the hub's 400 MB/s uplink") {

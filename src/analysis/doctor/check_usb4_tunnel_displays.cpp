@@ -1,0 +1,73 @@
+// usb4_tunnel_displays: drives in the USB3 tunnel of a USB4/Thunderbolt link that also carries DisplayPort
+// tunnels, which the connection manager allocates first (drivers/thunderbolt/tb.c). When the DisplayPort
+// tunnels are not visible, the finding says what was assumed and what a display would take.
+#include <fmt/format.h>
+
+#include "src/analysis/doctor/checks.hpp"
+#include "topology/bandwidth.hpp"
+#include "topology/describe.hpp"
+
+namespace usbsat::analysis::doctor {
+namespace {
+
+using namespace topology;
+
+/// DisplayPort tunnels seen on the link: a warning with what they leave the drives.
+void known_displays(const Usb4LinkSummary& l, Finding& f, const std::string& riders, bool one) {
+  f.severity = FindingSeverity::Warning;
+  f.message = fmt::format(
+      "{} share{} the {} with DisplayPort tunnels taking {} of its {} usable: the USB3 tunnel gets at most "
+      "{}, "
+      "for all of them together.",
+      riders, one ? "s" : "", l.label, gbit_text(l.displays),
+      l.usable ? gbit_text(*l.usable) : std::string("?"),
+      l.usb3_tunnel ? gbit_text(*l.usb3_tunnel) : std::string("?"));
+  f.fix =
+      "For the drives' full speed, connect them (or the displays) to another port of the computer itself, "
+      "one that is not on this dock's USB4 link.";
+}
+
+/// DisplayPort tunnels not visible: an info naming the assumption and what displays would take.
+void unknown_displays(const Usb4LinkSummary& l, Finding& f, const std::string& riders, bool one) {
+  f.severity = FindingSeverity::Info;
+  const Bandwidth uhd = dp_tunnel_bandwidth(5.4, 4);  // one 4K display at 60 Hz: HBR2 x 4
+  std::string left;
+  if (l.usable) {
+    const Bandwidth two = uhd + uhd;
+    left = fmt::format(" of the {} usable; two would leave the USB3 tunnel {}", gbit_text(*l.usable),
+                       two < *l.usable ? gbit_text(*l.usable - two) : std::string("nothing"));
+  }
+  f.message = fmt::format(
+      "{} ride{} the USB3 tunnel of the {}. DisplayPort tunnels on this link are not visible (no DRM link "
+      "information), so none were assumed and the tunnel's {} is an upper bound. Displays on the dock take "
+      "their share first: one 4K display at 60 Hz (HBR2 x 4) takes {}{}.",
+      riders, one ? "s" : "", l.label, l.usb3_tunnel ? gbit_text(*l.usb3_tunnel) : std::string("capacity"),
+      gbit_text(uhd), left);
+  f.fix =
+      "If displays are connected to this dock and the drives are slower than expected, connect the drives "
+      "(or the displays) to another port of the computer itself; `usbsat saturate` measures what the drives "
+      "get.";
+}
+
+}  // namespace
+
+void check_usb4_tunnel_displays(const Context& cx) {
+  for (const auto& l : usb4_links(cx.t)) {
+    const auto drives = tunnel_devices(cx, l);
+    if (drives.empty()) continue;
+    if (l.displays_known && l.displays == Bandwidth::zero()) continue;
+    std::vector<std::string> devices = devices_names(cx.t, drives);
+    devices.push_back(l.name);
+    auto f = cx.finding(FindingSeverity::Info, devices);
+    ev(f, l.name + "/usb3_tunnel", l.usb3_tunnel ? gbit_text(*l.usb3_tunnel) : "unknown");
+    ev(f, l.name + "/displayport_tunnels", l.displays_known ? gbit_text(l.displays) : "not visible");
+    const std::string riders = devices_labels(cx.t, drives);
+    if (l.displays_known)
+      known_displays(l, f, riders, drives.size() == 1);
+    else
+      unknown_displays(l, f, riders, drives.size() == 1);
+    cx.out.push_back(std::move(f));
+  }
+}
+
+}  // namespace usbsat::analysis::doctor

@@ -1,0 +1,32 @@
+// usb4_tunnel_displays: drives in a USB4 link's USB3 tunnel, which DisplayPort tunnels on the same link
+// shrink.
+#include <doctest/doctest.h>
+
+#include "tests/analysis/doctor/doctor_fixture.hpp"
+
+using namespace usbsat;
+using namespace usbsat::testing;
+
+TEST_CASE("usb4_tunnel_displays: DisplayPort tunnels not visible: an info saying what was assumed") {
+  const auto r = diagnose(usb4_dock());
+  const auto& f = only(r.findings, "usb4_tunnel_displays");
+  CHECK(f.severity == FindingSeverity::Info);
+  CHECK(f.devices == std::vector<std::string>{"sda", "2-1", "0-1"});
+  CHECK(contains(f.message, "rides the USB3 tunnel of the USB4 link 0-1 (Example Dock)"));
+  CHECK(contains(f.message, "none were assumed and the tunnel's 9 Gb/s is an upper bound"));
+  // The bandwidth model's figures: HBR2 x 4 with 8b/10b, 36 Gb/s usable of 20 Gb/s x 2.
+  CHECK(contains(f.message,
+                 "takes 17.28 Gb/s of the 36 Gb/s usable; two would leave the USB3 tunnel 1.44 Gb/s"));
+  CHECK(evidence(f, "0-1/displayport_tunnels") == "not visible");
+  CHECK(evidence(f, "0-1/usb3_tunnel") == "9 Gb/s");
+}
+
+TEST_CASE("usb4_tunnel_displays: one lane leaves nothing after two displays") {
+  const auto r = diagnose(usb4_dock(20, 1));
+  const auto& f = only(r.findings, "usb4_tunnel_displays");
+  CHECK(contains(f.message, "of the 18 Gb/s usable; two would leave the USB3 tunnel nothing"));
+}
+
+TEST_CASE("usb4_tunnel_displays: no thunderbolt bus, no finding") {
+  for (const auto& f : diagnose(asm1042_card()).findings) CHECK(f.id.rfind("usb4_", 0) != 0);
+}
