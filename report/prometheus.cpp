@@ -44,23 +44,29 @@ Labels drive_labels(const PrometheusDrive& d) {
           {"connector", d.connector}};
 }
 
-/// One gauge family over the drives that have a value for it (a drive without one has no series).
+/// One gauge family over rows (drives, USB4 links) that have a value for it: a row without one has no series.
+template <class Rows, class LabelsOf, class Get>
+void gauge_family(std::string& out, const Rows& rows, LabelsOf labels_of, std::string_view name,
+                  std::string_view help, Get get) {
+  family(out, name, help);
+  for (const auto& row : rows)
+    if (const auto v = get(row)) sample(out, name, labels_of(row), *v);
+}
+
 template <class Get>
 void drive_family(std::string& out, const PrometheusInput& in, std::string_view name, std::string_view help,
                   Get get) {
-  family(out, name, help);
-  for (const auto& d : in.drives)
-    if (const auto v = get(d)) sample(out, name, drive_labels(d), *v);
+  gauge_family(out, in.drives, drive_labels, name, help, get);
 }
 
-/// One gauge family over the USB4 links that have a value for it.
+Labels usb4_link_labels(const PrometheusUsb4Link& l) {
+  return {{"router", l.router}, {"upstream", l.upstream}, {"type", l.type}};
+}
+
 template <class Get>
 void usb4_family(std::string& out, const PrometheusInput& in, std::string_view name, std::string_view help,
                  Get get) {
-  family(out, name, help);
-  for (const auto& l : in.usb4_links)
-    if (const auto v = get(l))
-      sample(out, name, {{"router", l.router}, {"upstream", l.upstream}, {"type", l.type}}, *v);
+  gauge_family(out, in.usb4_links, usb4_link_labels, name, help, get);
 }
 
 std::optional<int> as_int(std::optional<bool> b) {
