@@ -154,12 +154,14 @@ std::string gbit_text(Bandwidth b) {
   return fmt::format("{:g} Gb/s", static_cast<double>(b.bytes_per_s) * 8 / 1e9);
 }
 
+std::string usb4_lanes_text(unsigned lane_gbps, unsigned lanes) {
+  return fmt::format("{} Gb/s x {} lane{}", lane_gbps, lanes, lanes == 1 ? "" : "s");
+}
+
 std::string describe_usb4_link(const topology::Usb4LinkSummary& l) {
-  const auto lanes = [](unsigned gbps, unsigned n) {
-    return fmt::format("{} Gb/s x {} lane{}", gbps, n, n == 1 ? "" : "s");
-  };
-  std::string out = l.lane_gbps && l.lanes ? lanes(*l.lane_gbps, *l.lanes) : "speed ?";
-  if (l.below_capability()) out += " (capable " + lanes(l.capable->lane_gbps, l.capable->lanes) + ")";
+  std::string out = l.lane_gbps && l.lanes ? usb4_lanes_text(*l.lane_gbps, *l.lanes) : "speed ?";
+  if (l.below_capability())
+    out += " (capable " + usb4_lanes_text(l.capable->lane_gbps, l.capable->lanes) + ")";
   if (l.usable) out += ": " + gbit_text(*l.usable) + " usable";
   if (l.usb3_tunnel) out += ", USB3 tunnel up to " + gbit_text(*l.usb3_tunnel);
   return out;

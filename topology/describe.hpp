@@ -26,6 +26,8 @@ std::string describe_usb4_link(const topology::Usb4LinkSummary& l);
 /// "USB3 tunnel of the USB4 link 0-1 (Dell WD22TB4), up to 9 Gb/s" (the DisplayPort assumption added when
 /// DisplayPort tunnels were not read).
 std::string describe_usb3_tunnel(const topology::Usb4LinkSummary& l);
+/// A USB4 link's lanes: "20 Gb/s x 2 lanes", "10 Gb/s x 1 lane".
+std::string usb4_lanes_text(unsigned lane_gbps, unsigned lanes);
 /// A signalling rate in Gb/s: "36 Gb/s", "17.28 Gb/s".
 std::string gbit_text(Bandwidth b);
 

@@ -12,10 +12,6 @@ namespace {
 
 using namespace topology;
 
-std::string lanes_text(unsigned gbps, unsigned lanes) {
-  return fmt::format("{} Gb/s x {} lane{}", gbps, lanes, lanes == 1 ? "" : "s");
-}
-
 void link_evidence(Finding& f, const Topology& t, const Usb4LinkSummary& l) {
   const auto& r = t[l.router].as<RouterInfo>();
   const auto& up = t[l.upstream].as<RouterInfo>();
@@ -64,7 +60,7 @@ void check_usb4_link_below_capability(const Context& cx) {
         "The {} trained at {} although both ends can do {}: {} usable instead of {} for everything it "
         "carries.{} DisplayPort tunnels take their share first, so displays on the dock leave the USB3 "
         "tunnel less.",
-        l.label, lanes_text(*l.lane_gbps, *l.lanes), lanes_text(cap_gbps, cap_lanes),
+        l.label, usb4_lanes_text(*l.lane_gbps, *l.lanes), usb4_lanes_text(cap_gbps, cap_lanes),
         l.usable ? gbit_text(*l.usable) : std::string("less"),
         gbit_text(usb4_link_usable(cap_gbps, cap_lanes)), riders);
     f.fix = cable_fix(l);
