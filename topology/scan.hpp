@@ -14,9 +14,16 @@ namespace usbsat::topology {
 /// is read at the level that command asks for; a lower level only leaves out attributes its command never
 /// shows.
 enum class ScanDetail {
-  /// Everything the model holds: `topo --json`, `ports`, `drives --json`, `doctor`, `plan`, `saturate` and
-  /// every other consumer of the whole Topology.
+  /// Everything the model holds: `topo --json`, `ports`, `doctor`, `plan`, `saturate` and every other
+  /// consumer of the whole Topology.
   Full,
+  /// What `drives --json` prints: the Tree detail plus disk `removable`, `max_hw_sectors_kb`, `nr_requests`,
+  /// the disks' serials (a USB device's `serial` only where it holds a disk) and the `location` of the ports
+  /// of a drive's connector. Still unset: port `state`/`quirks`/`usb3_lpm_permit` and every other port's
+  /// `location`, USB device `removable`/`power/control`/lanes/`bMaxPower`, interface strings/
+  /// `bAlternateSetting`/`bNumEndpoints`, disk `ro`/`holders`/block sizes, partition sizes, SCSI `rev`/
+  /// `type`/host `proc_name`, PCI subsystem ids.
+  Drives,
   /// What the `topo` text tree and the `drives` table print: no port `location`/`state`/`quirks`/
   /// `usb3_lpm_permit`, no USB device `serial`/`removable`/`power/control`/lanes/`bMaxPower`, no interface
   /// strings/`bAlternateSetting`/`bNumEndpoints`, no disk `removable`/`ro`/`holders`/queue limits other than
@@ -33,7 +40,8 @@ struct ScanConfig {
   /// Also list virtual block devices (loop, ram, zram, dm-*, md*) as stand-alone roots (usb=false,
   /// transport "loop"/"virtual"). Off by default: they are not drives and never belong to a USB port.
   bool include_virtual_block = false;
-  /// Which attributes to read; Full unless the caller prints only the `topo` text tree.
+  /// Which attributes to read; Full unless the caller prints only the `topo` text tree or the `drives` table
+  /// (Tree), or `drives --json` (Drives).
   ScanDetail detail = ScanDetail::Full;
 };
 

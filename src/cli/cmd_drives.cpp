@@ -8,10 +8,12 @@ Runner configure_drives(CLI::App& sub) {
   auto o = std::make_shared<ViewOptions>();
   bind_scan_options(sub, o->scan);
   return [o](const GlobalOptions& g) {
-    // The text table reads at the Tree detail, as `topo` does (the umockdev test "the Tree scan prints the
-    // same text as the Full scan" holds it to that); --json prints every field and reads Full.
+    // The text table reads at the Tree detail, as `topo` does, and --json at the Drives detail (the umockdev
+    // tests "the Tree scan prints the same topo and drives text as the Full scan" and "the Drives scan prints
+    // the same drives --json as the Full scan" hold them to that).
     return run_view("drives", *o, g,
-                    {&report::render_drives_text, &report::render_drives_json, topology::ScanDetail::Tree});
+                    {&report::render_drives_text, &report::render_drives_json, topology::ScanDetail::Tree,
+                     topology::ScanDetail::Drives});
   };
 }
 

@@ -30,13 +30,14 @@ struct ViewOptions {
   bool all_devices = false;  ///< topo --all: one line per empty port instead of a per-hub summary
 };
 
-/// A pair of pure renderers for one view, and how much the text renderer needs scanned (JSON always gets the
-/// Full scan). A renderer that prints less than everything may name a lower detail; tests prove its output
-/// is the same as from the Full scan on every fixture (tests/topology/scan_umockdev_test.cpp).
+/// A pair of pure renderers for one view, and how much each needs scanned. A renderer that prints less than
+/// everything may name a lower detail; tests prove its output is the same as from the Full scan on every
+/// fixture (tests/topology/scan_umockdev_test.cpp).
 struct ViewRenderers {
   std::string (*text)(const report::ViewInput&);
   std::string (*json)(const report::ViewInput&);
   topology::ScanDetail text_detail = topology::ScanDetail::Full;
+  topology::ScanDetail json_detail = topology::ScanDetail::Full;
 };
 
 /// The notice for a topology without any USB host controller (this machine, CI, containers), pointing at

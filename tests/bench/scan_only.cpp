@@ -1,7 +1,8 @@
 // Test-only driver: run topology::scan_system() once (under umockdev: on the testbed) and either print a
 // plain dump of the scanned tree (debugging, the umockdev tests' failure output) or, with --quiet, only the
 // number of nodes — so a benchmark measures the scan and nothing else. Not part of the usbsat CLI.
-//   scan_only [--quiet] [--tree]     --tree: ScanDetail::Tree, what `usbsat topo` (text) reads
+//   scan_only [--quiet] [--tree|--drives]   --tree: ScanDetail::Tree, what `usbsat topo` (text) reads;
+//                                           --drives: ScanDetail::Drives, what `usbsat drives --json` reads
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -41,8 +42,10 @@ int main(int argc, char** argv) {
       quiet = true;
     else if (std::strcmp(argv[i], "--tree") == 0)
       cfg.detail = ScanDetail::Tree;
+    else if (std::strcmp(argv[i], "--drives") == 0)
+      cfg.detail = ScanDetail::Drives;
     else {
-      std::fprintf(stderr, "usage: scan_only [--quiet] [--tree]\n");
+      std::fprintf(stderr, "usage: scan_only [--quiet] [--tree|--drives]\n");
       return 2;
     }
   }

@@ -18,6 +18,7 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <utility>
 
 #include <unistd.h>
 
@@ -510,6 +511,32 @@ class CountingSource final : public DeviceSource {
   UdevSource src_;
 };
 
+const char* detail_name(ScanDetail d) {
+  switch (d) {
+    case ScanDetail::Full:
+      return "Full";
+    case ScanDetail::Drives:
+      return "Drives";
+    case ScanDetail::Tree:
+      return "Tree";
+  }
+  return "?";
+}
+
+/// The first line where `a` and `b` differ (of `a` or of `b`), so a failure names the attribute a lower
+/// detail must still read.
+std::pair<std::string, std::string> first_difference(const std::string& a, const std::string& b) {
+  std::size_t at = 0;
+  while (at < a.size() && at < b.size() && a[at] == b[at]) ++at;
+  const auto line_at = [&](const std::string& s) {
+    const auto before = at == 0 ? std::string::npos : s.rfind('\n', at - 1);
+    const auto from = before == std::string::npos ? 0 : before + 1;
+    const auto end = s.find('\n', from);
+    return s.substr(from, end == std::string::npos ? std::string::npos : end - from);
+  };
+  return {line_at(a), line_at(b)};
+}
+
 ScanResult scan_at(ScanDetail detail) {
   ScanConfig cfg;
   cfg.mountinfo_path = "";
@@ -550,8 +577,8 @@ TEST_CASE("the scan matches the generator's declared truth: USB4 links and their
   }
 }
 
-TEST_CASE("no sysfs file or directory is read twice in one scan, at either detail") {
-  for (const auto detail : {ScanDetail::Full, ScanDetail::Tree}) {
+TEST_CASE("no sysfs file or directory is read twice in one scan, at any detail") {
+  for (const auto detail : {ScanDetail::Full, ScanDetail::Drives, ScanDetail::Tree}) {
     CountingSource src;
     ScanConfig cfg;
     cfg.mountinfo_path = "";
@@ -561,7 +588,7 @@ TEST_CASE("no sysfs file or directory is read twice in one scan, at either detai
     CHECK(!src.reads.empty());
     for (const auto& read :
          src.reads) {  // not a structured binding: clang 14 cannot capture one in INFO's lambda
-      INFO((detail == ScanDetail::Full ? "Full: " : "Tree: ") << read.first);
+      INFO(detail_name(detail) << ": " << read.first);
       CHECK(read.second == 1);
     }
   }
@@ -580,20 +607,28 @@ TEST_CASE("the Tree scan prints the same topo and drives text as the Full scan")
     for (const bool all : {false, true}) {
       const auto a = view.render({full.topology, full.diagnostics, all});
       const auto b = view.render({tree.topology, tree.diagnostics, all});
-      // The first line that differs, so a failure says which attribute the Tree detail must still read.
-      std::size_t at = 0;
-      while (at < a.size() && at < b.size() && a[at] == b[at]) ++at;
-      const auto line_at = [&](const std::string& s) {
-        const auto before = at == 0 ? std::string::npos : s.rfind('\n', at - 1);
-        const auto from = before == std::string::npos ? 0 : before + 1;
-        const auto end = s.find('\n', from);
-        return s.substr(from, end == std::string::npos ? std::string::npos : end - from);
-      };
-      INFO(view.command << (all ? " --all" : "") << ": Full prints '" << line_at(a) << "', Tree '"
-                        << line_at(b) << "'");
+      const auto diff = first_difference(a, b);  // not a structured binding: clang 14 cannot capture one
+      INFO(view.command << (all ? " --all" : "") << ": Full prints '" << diff.first << "', Tree '"
+                        << diff.second << "'");
       CHECK(a == b);
     }
   }
+}
+
+TEST_CASE("the Drives scan prints the same drives --json as the Full scan") {
+  const auto full = scan_at(ScanDetail::Full);
+  const auto drives = scan_at(ScanDetail::Drives);
+  REQUIRE(full.topology.size() > 0);
+  // The whole document, diagnostics included: an attribute the Drives detail skips must not have been the
+  // subject of a diagnostic either.
+  const auto a = usbsat::report::render_drives_json({full.topology, full.diagnostics});
+  const auto b = usbsat::report::render_drives_json({drives.topology, drives.diagnostics});
+  const auto diff = first_difference(a, b);
+  INFO("drives --json: Full prints '" << diff.first << "', Drives '" << diff.second << "'");
+  CHECK(a == b);
+  // The text table too: the Drives detail reads all that the Tree detail does.
+  CHECK(usbsat::report::render_drives_text({full.topology, full.diagnostics}) ==
+        usbsat::report::render_drives_text({drives.topology, drives.diagnostics}));
 }
 
 int main(int argc, char** argv) {

@@ -54,6 +54,8 @@ class Scanner {
  private:
   /// Whether attributes that only the Full detail reads are wanted (ScanConfig::detail).
   bool full() const { return cfg_.detail == ScanDetail::Full; }
+  /// Whether attributes that `drives --json` prints are wanted (the Drives and Full details).
+  bool drive_fields() const { return cfg_.detail != ScanDetail::Tree; }
 
   // ---- scanner.cpp: diagnostics and the record cache ----
   /// Run `f`; an exception from it becomes an error diagnostic at `where` and the scan goes on.

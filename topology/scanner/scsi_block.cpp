@@ -121,16 +121,16 @@ void Scanner::add_disk(const RawDevice& r) {
   b.devnode = r.devnode.empty() ? "/dev/" + r.sysname : r.devnode;
   b.devnum = devnum_of(r, a);
   b.size_bytes = size_bytes(a);
-  if (full()) {
-    b.removable = a.parse<bool>("removable", parse_yes_no);
-    b.read_only = a.parse<bool>("ro", parse_yes_no);
-  }
+  if (drive_fields()) b.removable = a.parse<bool>("removable", parse_yes_no);
+  if (full()) b.read_only = a.parse<bool>("ro", parse_yes_no);
   if (a.has("queue")) {
     b.rotational = a.parse<bool>("queue/rotational", parse_yes_no);
     b.max_sectors_kb = a.parse<unsigned>("queue/max_sectors_kb", to_unsigned);
     if (full()) {
       b.logical_block_size = a.parse<unsigned>("queue/logical_block_size", to_unsigned);
       b.physical_block_size = a.parse<unsigned>("queue/physical_block_size", to_unsigned);
+    }
+    if (drive_fields()) {
       b.max_hw_sectors_kb = a.parse<unsigned>("queue/max_hw_sectors_kb", to_unsigned);
       b.nr_requests = a.parse<unsigned>("queue/nr_requests", to_unsigned);
     }
@@ -172,14 +172,14 @@ void Scanner::add_disk(const RawDevice& r) {
                           " links no path controller; the disk's controller is unknown");
     const AttrDir from(src_, b.storage_controller ? *b.storage_controller : subsystem, false);
     b.model = from.trimmed("model");
-    if (full()) b.serial = from.trimmed("serial");
+    if (drive_fields()) b.serial = from.trimmed("serial");
   } else {
     b.transport = transport_from_syspath(r.syspath);
     if (b.transport == "scsi" || b.transport == "unknown")
       b.transport = transport_from_pci_class(r.syspath, b.transport);
     b.vendor = a.trimmed("device/vendor");
     b.model = a.trimmed("device/model");
-    if (full()) b.serial = a.trimmed("device/serial");
+    if (drive_fields()) b.serial = a.trimmed("device/serial");
   }
   if (!builder_.add(Node{NodeKind::Block, std::move(b)}, up))
     warn(r.syspath, "block device enumerated twice");

@@ -87,7 +87,7 @@ void Scanner::read_usb_attributes(UsbDeviceInfo& d, const AttrDir& a) {
   // String descriptors as lsusb shows them: many devices pad them (" SanDisk 3.2Gen1", "USB  ").
   d.manufacturer = a.trimmed("manufacturer");
   d.product = a.trimmed("product");
-  if (full()) d.serial = a.trimmed("serial");
+  if (drive_fields()) d.serial = a.trimmed("serial");
   if (a.has("speed")) {
     const auto sp = a.get("speed");
     if (sp) d.speed = parse_speed(*sp);
