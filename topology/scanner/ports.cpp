@@ -33,9 +33,13 @@ void Scanner::add_port(std::string syspath, const PortSeed& seed) {
   p.synthesized = !a.exists();
   if (auto* hub = builder_.get(seed.hub_syspath)) p.hub_speed = hub->as<UsbDeviceInfo>().speed;
   p.connect_type = a.get("connect_type");
-  if (drive_fields()) p.location = a.get("location");
+  if (drive_holders_only() && a.has("location"))
+    unread_locations_.insert(syspath);
+  else if (drive_fields())
+    p.location = a.get("location");
   p.peer = a.link("peer");
   if (p.peer) peered_ports_.push_back(syspath);
+  if (p.peer && drive_holders_only()) peered_by_[*p.peer].push_back(syspath);
   p.over_current_count = a.parse<unsigned>("over_current_count", to_unsigned);
   if (full()) {
     p.state = a.get("state");

@@ -56,6 +56,9 @@ class Scanner {
   bool full() const { return cfg_.detail == ScanDetail::Full; }
   /// Whether attributes that `drives --json` prints are wanted (the Drives and Full details).
   bool drive_fields() const { return cfg_.detail != ScanDetail::Tree; }
+  /// The Drives detail: a USB device's `serial` and its ports' `location` are read only for the devices
+  /// that hold a disk (read_drive_holder), once the disks are known.
+  bool drive_holders_only() const { return cfg_.detail == ScanDetail::Drives; }
 
   // ---- scanner.cpp: diagnostics and the record cache ----
   /// Run `f`; an exception from it becomes an error diagnostic at `where` and the scan goes on.
@@ -103,6 +106,9 @@ class Scanner {
   UsbDescriptors read_usb_descriptors(UsbDeviceInfo& d, const AttrDir& a);
   std::string seed_upstream_port(const UsbDeviceInfo& d, const AttrDir& a);
   std::optional<unsigned> hub_config(const std::string& hub_syspath);
+  /// The Drives detail's deferred reads for the USB device at `syspath`, which holds a disk: its `serial`,
+  /// and the `location` of the port it is plugged into and of that port's peers (the connector's sides).
+  void read_drive_holder(const std::string& syspath);
 
   // ---- ports.cpp ----
   std::string seed_port(PortSeed seed);
@@ -166,6 +172,12 @@ class Scanner {
   std::vector<std::string> routers_;  ///< syspaths of the routers added, parents first
   std::vector<std::string> listed_interfaces_;
   std::vector<std::string> peered_ports_;  ///< ports that have a `peer` link, checked once all are added
+  /// Drives detail: devices whose `serial` and ports whose `location` are listed but not read yet, and the
+  /// port (hub syspath, number) each device is plugged into.
+  std::set<std::string, std::less<>> unread_serials_, unread_locations_;
+  std::map<std::string, std::pair<std::string, unsigned>, std::less<>> device_ports_;
+  std::map<std::string, std::vector<std::string>, std::less<>>
+      peered_by_;                                   ///< port -> ports whose peer it is
   std::set<std::string, std::less<>> missing_pci_;  ///< PCI functions already reported missing
   std::optional<std::vector<StorageQuirk>> quirks_;
   std::optional<std::optional<std::string>> quirks_text_;

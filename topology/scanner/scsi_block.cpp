@@ -160,7 +160,10 @@ void Scanner::add_disk(const RawDevice& r) {
       b.vendor = s.vendor;
       b.model = s.model;
     }
-    if (auto dev = nearest_usb_device(r.syspath)) b.serial = dev->serial;
+    if (auto dev = nearest_usb_device(r.syspath)) {
+      if (drive_holders_only()) read_drive_holder(dev->syspath);
+      b.serial = dev->serial;
+    }
   } else if (nvme_head) {
     // Native NVMe multipath: the namespace head has no `device`; the subsystem names the model and serial,
     // and each path controller ("nvme0", below its PCI function) is where the disk is attached.

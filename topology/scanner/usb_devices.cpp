@@ -45,6 +45,8 @@ void Scanner::add_usb_device(const RawDevice& r) {
     up = controller;
   } else {
     up = seed_upstream_port(d, a);
+    if (drive_holders_only())
+      device_ports_.emplace(r.syspath, std::pair{std::string(path_dirname(r.syspath)), d.ports.back()});
     link = Link{LinkKind::Usb, d.speed, d.rx_lanes.value_or(1), {}};
   }
   descriptors_.emplace(r.syspath, std::move(desc));
@@ -87,7 +89,10 @@ void Scanner::read_usb_attributes(UsbDeviceInfo& d, const AttrDir& a) {
   // String descriptors as lsusb shows them: many devices pad them (" SanDisk 3.2Gen1", "USB  ").
   d.manufacturer = a.trimmed("manufacturer");
   d.product = a.trimmed("product");
-  if (drive_fields()) d.serial = a.trimmed("serial");
+  if (drive_holders_only() && a.has("serial"))
+    unread_serials_.insert(d.syspath);
+  else if (drive_fields())
+    d.serial = a.trimmed("serial");
   if (a.has("speed")) {
     const auto sp = a.get("speed");
     if (sp) d.speed = parse_speed(*sp);
@@ -171,6 +176,27 @@ std::string Scanner::seed_upstream_port(const UsbDeviceInfo& d, const AttrDir& a
                               hub_config(hub_syspath)) +
            "/" + port_name_for(hub, d.ports.back());
   return seed_port(PortSeed{hub_syspath, hub, d.ports.back(), port, port_link.has_value()});
+}
+
+void Scanner::read_drive_holder(const std::string& syspath) {
+  auto* device = builder_.get(syspath);
+  if (!device) return;
+  if (unread_serials_.erase(syspath))
+    if (auto v = src_.attribute(syspath, "serial"))
+      device->as<UsbDeviceInfo>().serial = std::string(trim(*v));
+  const auto seed = device_ports_.find(syspath);
+  const auto port = seed == device_ports_.end() ? ports_.end() : ports_.find(seed->second);
+  if (port == ports_.end()) return;
+  // The connector's sides: the port, the port its `peer` names, and the ports whose `peer` names it.
+  const std::string& at = port->second.syspath;
+  std::vector<std::string> sides{at};
+  if (const auto* n = builder_.get(at); n && n->kind == NodeKind::Port && n->as<PortInfo>().peer)
+    sides.push_back(*n->as<PortInfo>().peer);
+  if (const auto back = peered_by_.find(at); back != peered_by_.end())
+    sides.insert(sides.end(), back->second.begin(), back->second.end());
+  for (const auto& side : sides)
+    if (auto* n = builder_.get(side); n && n->kind == NodeKind::Port && unread_locations_.erase(side))
+      n->as<PortInfo>().location = src_.attribute(side, "location");
 }
 
 std::optional<unsigned> Scanner::hub_config(const std::string& hub_syspath) {
