@@ -1,5 +1,7 @@
 #include "topology/escape.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "topology/text.hpp"
@@ -53,6 +55,12 @@ bool is_bidi_control(std::uint32_t cp) {
 
 /// The one escaping rule; `keep_layout` keeps '\n' and '\t' (block output), else every control is escaped.
 std::string escape_controls(std::string_view s, bool keep_layout) {
+  // Nearly every string (sysfs paths, attribute values) is printable ASCII: nothing to escape, one copy.
+  if (std::all_of(s.begin(), s.end(), [](char ch) {
+        const auto c = static_cast<unsigned char>(ch);
+        return c >= 0x20 && c < 0x7f;
+      }))
+    return std::string(s);
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
