@@ -64,8 +64,8 @@ int show_view(const topology::ScanResult& scan, std::string_view command, const 
 
 int run_view(std::string_view command, const ViewOptions& o, const GlobalOptions& g,
              const ViewRenderers& view) {
-  return show_view(scan(o.scan, g, g.json ? view.json_detail : view.text_detail), command, o, g,
-                   view, stdout, stderr, terminal_for(kStdoutFd, g.no_color).style());
+  return show_view(scan(o.scan, g, g.json ? view.json_detail : view.text_detail), command, o, g, view, stdout,
+                   stderr, terminal_for(kStdoutFd, g.no_color).style());
 }
 
 }  // namespace usbsat::cli

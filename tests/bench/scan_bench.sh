@@ -1,11 +1,15 @@
 #!/bin/sh
-# Benchmark (not a CTest test): wall time of one topology scan at the detail `usbsat topo` reads
-# (tests/bench/scan_only --quiet --tree, ScanDetail::Tree) vs `lsusb -t` on the same synthetic fixture,
-# both as whole processes under the umockdev preload, alternated
-# N times in one run. Prints the median wall time and the median CPU time (user+sys, less disturbed by other
-# load on a shared machine) of each, the ratios usbsat/lsusb (goal: <= 1.0), and (with strace installed) the
-# number of path calls the umockdev preload intercepts for each (and for the Full scan of `topo --json`,
-# `drives`, `ports`), which does not depend on the machine's load.
+# Benchmark (not a CTest test): the scan alone and the whole `usbsat` processes that print it, against
+# `lsusb -t` on the same synthetic fixture, all as whole processes under the umockdev preload, alternated N
+# times in one run (each round runs every tool once, in turn):
+#   scan (Tree)           build/tests/scan_only --quiet --tree: the scan at the detail `usbsat topo` reads
+#   usbsat topo           the whole command: scan, hwdb names, mountinfo, rendering
+#   usbsat drives --json  the whole command at the Drives detail
+#   lsusb -t
+# Prints per tool the median wall time and the median CPU time (user+sys, less disturbed by other load on a
+# shared machine) with their ratios to `lsusb -t` (goal: <= 1.0), the load average before and after, and
+# (with strace installed) the number of path calls the umockdev preload intercepts, which does not depend on
+# the machine's load (also for the Full scan that `topo --json`, `ports` and `doctor` read).
 #
 #   tests/bench/scan_bench.sh [BUILD_DIR] [SCENARIO] [N]      defaults: build large 15
 set -eu
@@ -15,55 +19,90 @@ scenario=${2:-large}
 n=${3:-15}
 fixture="$build/fixtures/sysfs/$scenario"
 scan="$build/tests/scan_only"
+usbsat="$build/src/usbsat"
 wrap="$here/../fixtures/with-fixture.sh"
 [ -d "$fixture/sys" ] || { echo "no fixture $fixture (cmake --build --preset ci --target fixtures)" >&2; exit 2; }
 [ -x "$scan" ] || { echo "no $scan (cmake --build --preset ci --target scan_only)" >&2; exit 2; }
+[ -x "$usbsat" ] || { echo "no $usbsat (cmake --build --preset ci --target usbsat)" >&2; exit 2; }
 command -v lsusb >/dev/null || { echo "lsusb not installed" >&2; exit 77; }
 
-now_ns() { date +%s%N; }
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-
-"$wrap" "$fixture" -- "$scan" --quiet --tree   # warm the page cache, show what one scan sees
-"$wrap" "$fixture" -- lsusb -t >/dev/null 2>&1
-buses=$("$wrap" "$fixture" -- lsusb -t 2>/dev/null | grep -c '^/:')
-
-: >/tmp/scan_bench.$$.u; : >/tmp/scan_bench.$$.l; : >/tmp/scan_bench.$$.uc; : >/tmp/scan_bench.$$.lc
-cpu() {  # run "$@", append its user+sys CPU microseconds to file $1
-  out=$1; shift
-  /usr/bin/time -f "%U %S" -o /tmp/scan_bench.$$.t "$@" >/dev/null 2>/dev/null
-  awk '{ printf "%d\n", ($1 + $2) * 1000000 }' /tmp/scan_bench.$$.t >>"$out"
+tmp=/tmp/scan_bench.$$
+trap 'rm -f "$tmp".*' EXIT
+tools="tree topo drives lsusb"
+# What each tool is called in the table.
+name() {
+  case $1 in
+    tree) echo "scan (Tree)" ;; topo) echo "usbsat topo" ;; drives) echo "usbsat drives --json" ;;
+    lsusb) echo "lsusb -t" ;; full) echo "scan (Full)" ;;
+  esac
 }
+# Run the command after it once and print its wall and CPU (user+sys of it and its children) time in
+# microseconds: getrusage counts CPU in microseconds where time(1) prints steps of 10 ms.
+timed='import os, resource, subprocess, sys, time
+before = resource.getrusage(resource.RUSAGE_CHILDREN)
+t0 = time.perf_counter()
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+t1 = time.perf_counter()
+after = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+print(round((t1 - t0) * 1e6), round(cpu * 1e6))'
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+ratio() { awk -v u="$1" -v l="$2" 'BEGIN { if (l > 0) printf "%.2fx", u / l; else printf "-" }'; }
+# Run tool $1 on the fixture under the preload, with `$2...` in front (the timer, strace).
+run() {
+  t=$1; shift
+  case $t in
+    tree) "$@" "$wrap" "$fixture" -- "$scan" --quiet --tree ;;
+    full) "$@" "$wrap" "$fixture" -- "$scan" --quiet ;;
+    topo) "$@" "$wrap" "$fixture" -- "$usbsat" topo ;;
+    drives) "$@" "$wrap" "$fixture" -- "$usbsat" drives --json ;;
+    lsusb) "$@" "$wrap" "$fixture" -- lsusb -t ;;
+  esac
+}
+
+for t in $tools; do  # warm the page cache
+  run "$t" env >/dev/null 2>&1
+  : >"$tmp.w$t"
+  : >"$tmp.c$t"
+done
+buses=$(run lsusb env 2>/dev/null | grep -c '^/:')
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 i=0
 while [ "$i" -lt "$n" ]; do
-  t0=$(now_ns); "$wrap" "$fixture" -- "$scan" --quiet --tree >/dev/null; t1=$(now_ns)
-  "$wrap" "$fixture" -- lsusb -t >/dev/null 2>&1; t2=$(now_ns)
-  echo $(( (t1 - t0) / 1000 )) >>/tmp/scan_bench.$$.u
-  echo $(( (t2 - t1) / 1000 )) >>/tmp/scan_bench.$$.l
-  if [ -x /usr/bin/time ]; then
-    cpu /tmp/scan_bench.$$.uc "$wrap" "$fixture" -- "$scan" --quiet --tree
-    cpu /tmp/scan_bench.$$.lc "$wrap" "$fixture" -- lsusb -t
-  fi
+  for t in $tools; do
+    run "$t" python3 -c "$timed" >"$tmp.t"
+    cut -d' ' -f1 "$tmp.t" >>"$tmp.w$t"
+    cut -d' ' -f2 "$tmp.t" >>"$tmp.c$t"
+  done
   i=$((i + 1))
 done
-u=$(median </tmp/scan_bench.$$.u); l=$(median </tmp/scan_bench.$$.l)
-echo "fixture $scenario: $buses buses in lsusb -t; $n alternating runs, whole processes under the umockdev preload"
-echo "usbsat scan (Tree)     : median wall ${u} us"
-echo "lsusb -t               : median wall ${l} us"
-awk -v u="$u" -v l="$l" 'BEGIN { printf "ratio usbsat/lsusb -t  : %.2fx wall (goal <= 1.0x)\n", u / l }'
-if [ -s /tmp/scan_bench.$$.uc ]; then
-  uc=$(median </tmp/scan_bench.$$.uc); lc=$(median </tmp/scan_bench.$$.lc)
-  echo "CPU (user+sys) median  : usbsat ${uc} us, lsusb -t ${lc} us"
-  awk -v u="$uc" -v l="$lc" 'BEGIN { if (l > 0) printf "ratio usbsat/lsusb -t  : %.2fx CPU\n", u / l }'
-fi
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
 # The deterministic measure: how many path calls the umockdev preload intercepts (it checks for
-# "$UMOCKDEV_DIR/disabled" once per intercepted call, so strace counts them); each costs the preload about five
-# extra system calls (a signal-mask lock and that check), so wall time follows this count.
-if command -v strace >/dev/null; then
-  dir=$(cd "$fixture" && pwd)
-  calls() { "$wrap" "$fixture" -- strace -f -e trace=access -o /tmp/scan_bench.$$.s "$@" >/dev/null 2>&1
-            grep -c "\"$dir/disabled\"" /tmp/scan_bench.$$.s; }
-  uc=$(calls "$scan" --quiet --tree); fc=$(calls "$scan" --quiet); lc=$(calls lsusb -t)
-  echo "intercepted path calls : usbsat $uc (Full scan: $fc), lsusb -t $lc"
-  awk -v u="$uc" -v l="$lc" 'BEGIN { if (l > 0) printf "ratio usbsat/lsusb -t  : %.2fx calls\n", u / l }'
-fi
-rm -f /tmp/scan_bench.$$.*
+# "$UMOCKDEV_DIR/disabled" once per intercepted call, so strace counts them); each costs the preload about
+# five extra system calls (a signal-mask lock and that check), so wall time follows this count.
+calls() {
+  if ! command -v strace >/dev/null; then
+    echo "-"
+    return
+  fi
+  run "$1" strace -f -e trace=access -o "$tmp.s" >/dev/null 2>&1 || true
+  grep -c "\"$(cd "$fixture" && pwd)/disabled\"" "$tmp.s" || true
+}
+
+echo "fixture $scenario: $buses buses in lsusb -t; $n alternating rounds, whole processes under the umockdev preload"
+echo "load average before: $load_before, after: $load_after"
+lw=$(median <"$tmp.wlsusb")
+lc=$(median <"$tmp.clsusb")
+ll=$(calls lsusb)
+printf '%-22s %12s %7s %12s %7s %15s %7s\n' "" "median wall" "ratio" "median CPU" "ratio" "path calls" "ratio"
+for t in $tools; do
+  w=$(median <"$tmp.w$t")
+  c=$(median <"$tmp.c$t")
+  k=$(calls "$t")
+  printf '%-22s %9d us %7s %9d us %7s %15s %7s\n' "$(name "$t")" "$w" "$(ratio "$w" "$lw")" "$c" \
+    "$(ratio "$c" "$lc")" "$k" "$(ratio "$k" "$ll")"
+done
+k=$(calls full)
+printf '%-22s %12s %7s %12s %7s %15s %7s\n' "$(name full)" "" "" "" "" "$k" "$(ratio "$k" "$ll")"
+echo "goal: usbsat topo and usbsat drives --json <= 1.00x of lsusb -t"
