@@ -10,13 +10,13 @@
 
 #include "src/analysis/common/usb_drives.hpp"
 #include "src/analysis/model/predict.hpp"
-#include "src/analysis/plan/planner.hpp"
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/doctor_facts.hpp"
 #include "src/cli/doctor_input.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
 #include "src/cli/output_file.hpp"
+#include "src/cli/predict_input.hpp"
 #include "src/cli/system_scan.hpp"
 #include "topology/bandwidth.hpp"
 #include "topology/drives.hpp"
@@ -65,12 +65,10 @@ report::PrometheusUsb4Link usb4_row(const topology::Topology& t, const topology:
 }  // namespace
 
 report::PrometheusInput prometheus_input(const topology::Topology& t,
+                                         const analysis::model::Prediction& prediction,
                                          std::span<const report::Finding> findings, double scan_seconds,
                                          std::span<const topology::Diagnostic> diagnostics) {
   report::PrometheusInput in;
-  // plan --predict's model: every USB drive with media busy at once.
-  const auto problem = analysis::plan::current_problem(t, {}, {});
-  const auto prediction = analysis::model::predict_fair_share(problem);
   std::set<std::string> seen_links;
   for (const auto& drive : analysis::common::usb_drives(t)) {
     auto row = drive_row(topology::summarize_drive(t, drive.block));
@@ -110,10 +108,12 @@ static int run_export(const ExportOptions& o, const GlobalOptions& global) {
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
   print_diagnostics(stderr, scan.diagnostics, global);
 
-  // 2. The doctor as `usbsat doctor` runs it, then the metrics.
-  const auto doctor = diagnose_system(scan);
-  const std::string text = report::render_prometheus(
-      prometheus_input(scan.topology, to_report(doctor.findings), took.count(), scan.diagnostics));
+  // 2. plan --predict's model (every USB drive with media busy at once), computed once for the doctor as
+  //    `usbsat doctor` runs it and for the metrics.
+  const auto current = predict_current(scan.topology);
+  const auto doctor = diagnose_system(scan, kMaxSectorsTargetKb, &current.prediction);
+  const std::string text = report::render_prometheus(prometheus_input(
+      scan.topology, current.prediction, to_report(doctor.findings), took.count(), scan.diagnostics));
 
   // 3. Out by the -o rule: a file is replaced atomically so the collector never reads half of it.
   write_output(o.output, text);

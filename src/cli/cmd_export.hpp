@@ -6,6 +6,7 @@
 
 #include "report/finding.hpp"
 #include "report/prometheus.hpp"
+#include "src/analysis/model/predict.hpp"
 #include "src/cli/command.hpp"
 #include "topology/diagnostic.hpp"
 #include "topology/topology.hpp"
@@ -20,9 +21,11 @@ struct ExportOptions {
 void bind_export_options(CLI::App& sub, ExportOptions& o);
 
 /// The renderer's input for one scan of `t`: every USB whole disk (common::usb_drives) with its summary
-/// facts and its plan --predict share (drives with media), the capacities of the resources on their paths
-/// (topology/bandwidth.hpp), the doctor's `findings`, the scan's duration and error diagnostics.
+/// facts and its plan --predict share (drives with media: `prediction`, predict_current()), the capacities
+/// of the resources on their paths (topology/bandwidth.hpp), the doctor's `findings`, the scan's duration
+/// and error diagnostics.
 report::PrometheusInput prometheus_input(const topology::Topology& t,
+                                         const analysis::model::Prediction& prediction,
                                          std::span<const report::Finding> findings, double scan_seconds,
                                          std::span<const topology::Diagnostic> diagnostics);
 

@@ -14,11 +14,17 @@ analysis::doctor::DoctorConfig system_doctor_config(const topology::HostFacts& h
 }
 
 analysis::doctor::DoctorResult diagnose_system(const topology::ScanResult& scan,
-                                               unsigned max_sectors_target_kb) {
+                                               unsigned max_sectors_target_kb,
+                                               const analysis::model::Prediction* every_drive) {
   auto config = system_doctor_config(scan.host, max_sectors_target_kb);
-  const analysis::doctor::ModelSharePredictor
-      model;  // shared_bandwidth: predicted shares from the bandwidth model
-  config.predictor = &model;
+  // shared_bandwidth: predicted shares from the bandwidth model
+  const analysis::doctor::ModelSharePredictor model;
+  if (!every_drive) {
+    config.predictor = &model;
+    return analysis::doctor::diagnose(scan.topology, config);
+  }
+  const analysis::doctor::PredictedShares given(*every_drive);
+  config.predictor = &given;
   return analysis::doctor::diagnose(scan.topology, config);
 }
 

@@ -3,6 +3,7 @@
 /// from the scan's HostFacts (usb-storage quirks, whether uas is loaded). `doctor`, `report`, `topo --dot`
 /// and `export` share it.
 #include "src/analysis/doctor/doctor.hpp"
+#include "src/analysis/model/predict.hpp"
 #include "topology/scan.hpp"
 
 namespace usbsat::cli {
@@ -11,8 +12,13 @@ namespace usbsat::cli {
 analysis::doctor::DoctorConfig system_doctor_config(const topology::HostFacts& host,
                                                     unsigned max_sectors_target_kb);
 
-/// diagnose() with system_doctor_config() and the bandwidth model as the share predictor.
+/// The doctor's default target for max_sectors_below_hw (`doctor --max-sectors-target`).
+inline constexpr unsigned kMaxSectorsTargetKb = analysis::doctor::DoctorConfig{}.max_sectors_target_kb;
+
+/// diagnose() with system_doctor_config() and the bandwidth model as the share predictor: `every_drive`,
+/// when the caller predicted every USB drive already (predict_current()), else the model run here.
 analysis::doctor::DoctorResult diagnose_system(const topology::ScanResult& scan,
-                                               unsigned max_sectors_target_kb = 1024);
+                                               unsigned max_sectors_target_kb = kMaxSectorsTargetKb,
+                                               const analysis::model::Prediction* every_drive = nullptr);
 
 }  // namespace usbsat::cli

@@ -10,10 +10,12 @@ PictureFacts gather_picture_facts(const topology::ScanResult& scan) {
   PictureFacts f;
   const auto& t = scan.topology;
   if (t.controllers().empty()) return f;
-  const auto result = diagnose_system(scan);
+  // The model's prediction once, for the doctor's shared_bandwidth and for the picture's drive labels.
+  const auto current = predict_current(t);
+  const auto result = diagnose_system(scan, kMaxSectorsTargetKb, &current.prediction);
   f.findings = to_report(result.findings);
   f.drives_checked = result.drives_checked;
-  f.predict = predict_current(t);
+  f.predict = to_report(t, current.problem, current.prediction);
   return f;
 }
 

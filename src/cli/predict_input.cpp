@@ -28,9 +28,10 @@ report::PredictInput to_report(const topology::Topology& t, const analysis::mode
   return in;
 }
 
-report::PredictInput predict_current(const topology::Topology& t) {
-  const auto problem = analysis::plan::current_problem(t, {}, {});
-  return to_report(t, problem, analysis::model::predict_fair_share(problem));
+CurrentPrediction predict_current(const topology::Topology& t) {
+  CurrentPrediction c{analysis::plan::current_problem(t, {}, {}), {}};
+  c.prediction = analysis::model::predict_fair_share(c.problem);
+  return c;
 }
 
 }  // namespace usbsat::cli

@@ -16,7 +16,13 @@ std::optional<report::PlanBottleneck> to_report(const std::optional<analysis::mo
 report::PredictInput to_report(const topology::Topology& t, const analysis::model::FlowProblem& p,
                                const analysis::model::Prediction& pred);
 
-/// `plan --predict` of every USB drive as plugged in now, every drive at its link ceiling.
-report::PredictInput predict_current(const topology::Topology& t);
+/// `plan --predict`'s model of every USB drive with media as plugged in now, each at its link ceiling: the
+/// problem and its prediction. The doctor's shared_bandwidth check predicts the same problem
+/// (analysis::doctor::PredictedShares), so `export` and `report` compute it once for both.
+struct CurrentPrediction {
+  analysis::model::FlowProblem problem;
+  analysis::model::Prediction prediction;
+};
+CurrentPrediction predict_current(const topology::Topology& t);
 
 }  // namespace usbsat::cli

@@ -6,6 +6,7 @@
 
 #include "report/doctor_report.hpp"
 #include "src/cli/doctor_input.hpp"
+#include "src/cli/predict_input.hpp"
 #include "tests/analysis/doctor/doctor_fixture.hpp"
 #include "tests/support/golden.hpp"
 
@@ -37,6 +38,24 @@ TEST_CASE("doctor input: every field and severity carried over, no findings said
   const auto findings = to_report(r.findings);
   const auto text = report::render_doctor_text({findings, {}, r.controllers_checked, r.drives_checked});
   CHECK(contains(text, "checked 2 USB drives on 1 USB controller"));
+}
+
+TEST_CASE("export and report hand predict_current's prediction to the doctor: the doctor's own findings") {
+  // diagnose_system(scan, kb, &prediction) stands for the doctor's ModelSharePredictor: both must model the
+  // same problem (every USB drive with media at its link ceiling), or shared_bandwidth would differ.
+  const analysis::doctor::ModelSharePredictor model;
+  bool shared = false;
+  for (const auto& t :
+       {workstation(), asm1042_card(), asm1042_card(StorageProtocol::Bot), pcie_switch_card(4),
+        four_sticks_on_root_ports(HcdKind::Ehci), card_reader_two_cards(), usb4_dock_hub(), healthy_ssd()}) {
+    const auto current = cli::predict_current(t);
+    const analysis::doctor::PredictedShares given(current.prediction);
+    const auto own = diagnose(t, {.predictor = &model}), handed = diagnose(t, {.predictor = &given});
+    CHECK(to_report(handed.findings) == to_report(own.findings));
+    CHECK(analysis::doctor::shares_of(t, current.prediction).size() == current.problem.drives.size());
+    shared |= std::ranges::count(ids(own.findings), "shared_bandwidth") > 0;
+  }
+  CHECK(shared);  // the comparison covered the check that reads the prediction
 }
 
 TEST_CASE("workstation renders to the golden text and JSON") {

@@ -5,20 +5,6 @@
 #include "topology/read_limits.hpp"
 
 namespace usbsat::topology::recording {
-namespace {
-
-/// map[a][b], or a default-constructed answer when either is missing.
-template <class Outer>
-auto lookup(const Outer& m, std::string_view a, std::string_view b) {
-  using Value = typename Outer::mapped_type::mapped_type;
-  auto i = m.find(a);
-  if (i == m.end()) return Value{};
-  auto j = i->second.find(b);
-  return j == i->second.end() ? Value{} : j->second;
-}
-
-}  // namespace
-
 std::vector<RawDevice> ReplaySource::enumerate(std::string_view subsystem) {
   std::vector<RawDevice> out;
   auto it = c_.enumerated.find(subsystem);
@@ -54,21 +40,21 @@ std::optional<std::string> ReplaySource::capped(std::optional<std::string> value
 }
 
 std::optional<std::string> ReplaySource::attribute(std::string_view syspath, std::string_view name) {
-  return capped(lookup(c_.attributes, syspath, name), syspath, "attribute '" + std::string(name) + "'",
-                read_limits::kTextAttribute, true);
+  return capped(attributes_.get(c_.attributes, syspath, name), syspath,
+                "attribute '" + std::string(name) + "'", read_limits::kTextAttribute, true);
 }
 
 std::optional<std::string> ReplaySource::binary_attribute(std::string_view syspath, std::string_view name) {
-  return capped(lookup(c_.binary_attributes, syspath, name), syspath, "attribute '" + std::string(name) + "'",
-                read_limits::kBinaryAttribute, false);
+  return capped(binary_attributes_.get(c_.binary_attributes, syspath, name), syspath,
+                "attribute '" + std::string(name) + "'", read_limits::kBinaryAttribute, false);
 }
 
 std::optional<std::string> ReplaySource::link_target(std::string_view syspath, std::string_view name) {
-  return lookup(c_.links, syspath, name);
+  return links_.get(c_.links, syspath, name);
 }
 
 std::vector<std::string> ReplaySource::list(std::string_view syspath, std::string_view name) {
-  return lookup(c_.lists, syspath, name);
+  return lists_.get(c_.lists, syspath, name);
 }
 
 std::vector<HwdbEntry> ReplaySource::hwdb(std::string_view key) {

@@ -2,22 +2,12 @@
 
 #include "src/analysis/common/usb_drives.hpp"
 
-#include "src/analysis/model/predict.hpp"
-
 namespace usbsat::analysis::doctor {
 
 using namespace model;
 
-std::vector<DriveShare> ModelSharePredictor::predict(const topology::Topology& t) const {
+std::vector<DriveShare> shares_of(const topology::Topology& t, const Prediction& p) {
   using namespace topology;
-  // One drive per medium (common::usb_drives_with_media): two cards in one reader share its USB link.
-  std::vector<DemandSpec> specs;
-  for (const auto& d : common::usb_drives_with_media(t))
-    specs.push_back(DemandSpec{d.name, std::nullopt, DemandSource::LinkCeiling});
-  if (specs.size() < 2) return {};  // nothing can share
-
-  const FlowProblem problem = make_problem(t, specs);
-  const Prediction p = predict_fair_share(problem);
   std::vector<DriveShare> out;
   for (const auto& d : p.drives) {
     const auto b = t.find_by_name(d.dev);
@@ -39,6 +29,20 @@ std::vector<DriveShare> ModelSharePredictor::predict(const topology::Topology& t
     out.push_back(std::move(s));
   }
   return out;
+}
+
+std::vector<DriveShare> ModelSharePredictor::predict(const topology::Topology& t) const {
+  // One drive per medium (common::usb_drives_with_media): two cards in one reader share its USB link.
+  std::vector<DemandSpec> specs;
+  for (const auto& d : common::usb_drives_with_media(t))
+    specs.push_back(DemandSpec{d.name, std::nullopt, DemandSource::LinkCeiling});
+  if (specs.size() < 2) return {};  // nothing can share
+  return shares_of(t, predict_fair_share(make_problem(t, specs)));
+}
+
+std::vector<DriveShare> PredictedShares::predict(const topology::Topology& t) const {
+  // One drive alone is a group of one, which check_shared_bandwidth never reports: no need to skip it.
+  return shares_of(t, prediction_);
 }
 
 }  // namespace usbsat::analysis::doctor
