@@ -133,11 +133,13 @@ class GraphBuilder {
   void displays(const topology::Usb4LinkSummary& l) {
     for (const auto& d : l.display_connectors) {
       const std::string id = topology::display_string(d.name);
-      add(GraphNode{id, "display", {"display " + topology::describe_display(d)}, {"box", "filled,rounded", "#fde2e4", "", 1},
-                    "", ""});
-      edge(l.name, id,
-           "DisplayPort tunnel " + topology::gbit_text(topology::dp_tunnel_assumed()) + " (HBR2 x 4 assumed)",
-           false);
+      add(GraphNode{id,
+                    "display",
+                    {"display " + topology::describe_display(d)},
+                    {"box", "filled,rounded", "#fde2e4", "", 1},
+                    "",
+                    ""});
+      edge(l.name, id, topology::describe_dp_tunnel(), false);
     }
   }
 

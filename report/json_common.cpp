@@ -44,18 +44,18 @@ Json json_usb4_link(const topology::Topology& t, const topology::Usb4LinkSummary
   for (const auto& p : l.usb_ports) ports.push_back(topology::node_id(t, p));
   Json j{{"router", l.name},
          {"label", l.label},
-              {"type", l.type.empty() ? Json(nullptr) : Json(l.type)},
-              {"lane_gbps", opt(l.lane_gbps)},
-              {"lanes", opt(l.lanes)},
-              {"capable_lane_gbps", l.capable ? Json(l.capable->lane_gbps) : Json(nullptr)},
-              {"capable_lanes", l.capable ? Json(l.capable->lanes) : Json(nullptr)},
-              {"below_capability", l.below_capability()},
-              {"usable_gbps", gbps(l.usable)},
-              {"displays_gbps", gbps(l.displays)},
-              {"usb3_tunnel_gbps", gbps(l.usb3_tunnel)},
-              {"usb3_tunnel_mbs", l.usb3_tunnel ? Json(l.usb3_tunnel->mbs()) : Json(nullptr)},
-              {"usb_ports", ports},
-              {"assumptions", l.assumptions}};
+         {"type", l.type.empty() ? Json(nullptr) : Json(l.type)},
+         {"lane_gbps", opt(l.lane_gbps)},
+         {"lanes", opt(l.lanes)},
+         {"capable_lane_gbps", l.capable ? Json(l.capable->lane_gbps) : Json(nullptr)},
+         {"capable_lanes", l.capable ? Json(l.capable->lanes) : Json(nullptr)},
+         {"below_capability", l.below_capability()},
+         {"usable_gbps", gbps(l.usable)},
+         {"displays_gbps", gbps(l.displays)},
+         {"usb3_tunnel_gbps", gbps(l.usb3_tunnel)},
+         {"usb3_tunnel_mbs", l.usb3_tunnel ? Json(l.usb3_tunnel->mbs()) : Json(nullptr)},
+         {"usb_ports", ports},
+         {"assumptions", l.assumptions}};
   // Only where displays were seen, so links without them keep their JSON.
   if (!l.display_connectors.empty()) {
     Json displays = Json::array();

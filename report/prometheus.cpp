@@ -104,10 +104,11 @@ void usb4_link_families(std::string& out, const PrometheusInput& in) {
               "DisplayPort tunnels on a USB4/Thunderbolt link: connected DRM connectors on its Type-C "
               "connector.",
               [](const PrometheusUsb4Link& l) { return l.displayport_tunnels; });
-  usb4_family(out, in, "usbsat_usb4_displayport_tunnel_bytes_per_second",
-              "What the DisplayPort tunnels of a USB4/Thunderbolt link take before its USB3 tunnel (bandwidth "
-              "model: HBR2 x 4 = 17.28 Gb/s assumed each, sysfs shows no DP link rate).",
-              [](const PrometheusUsb4Link& l) { return l.displayport_bytes_per_s; });
+  usb4_family(
+      out, in, "usbsat_usb4_displayport_tunnel_bytes_per_second",
+      "What the DisplayPort tunnels of a USB4/Thunderbolt link take before its USB3 tunnel (bandwidth "
+      "model: HBR2 x 4 = 17.28 Gb/s assumed each, sysfs shows no DP link rate).",
+      [](const PrometheusUsb4Link& l) { return l.displayport_bytes_per_s; });
 }
 
 }  // namespace

@@ -100,8 +100,7 @@ class TreeWriter {
     for (const auto& l : topology::usb4_links(t_))
       if (l.router == v)
         for (const auto& d : l.display_connectors)
-          out.push_back("display " + topology::describe_display(d) + ", DisplayPort tunnel " +
-                        topology::gbit_text(topology::dp_tunnel_assumed()) + " (HBR2 x 4 assumed)");
+          out.push_back("display " + topology::describe_display(d) + ", " + topology::describe_dp_tunnel());
     return out;
   }
 

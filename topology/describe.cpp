@@ -176,6 +176,10 @@ std::string describe_display(const topology::DisplayConnectorInfo& d) {
   return out;
 }
 
+std::string describe_dp_tunnel() {
+  return "DisplayPort tunnel " + gbit_text(topology::dp_tunnel_assumed()) + " (HBR2 x 4 assumed)";
+}
+
 std::string describe_dp_tunnels(const topology::Usb4LinkSummary& l) {
   const auto n = l.display_connectors.size();
   if (n == 0) return {};

@@ -30,6 +30,8 @@ std::string describe_usb3_tunnel(const topology::Usb4LinkSummary& l);
 /// A display whose DisplayPort tunnel rides a USB4 link: "card0-DP-1 3840x2160 DELL U2720Q" (mode and
 /// name from its EDID; ", disabled" when the connector is not enabled).
 std::string describe_display(const topology::DisplayConnectorInfo& d);
+/// One display's DisplayPort tunnel: "DisplayPort tunnel 17.28 Gb/s (HBR2 x 4 assumed)".
+std::string describe_dp_tunnel();
 /// The DisplayPort tunnels of a link: "2 DisplayPort tunnels 34.56 Gb/s (HBR2 x 4 assumed each)"; "" when
 /// none were seen.
 std::string describe_dp_tunnels(const topology::Usb4LinkSummary& l);

@@ -186,8 +186,8 @@ struct BlockInfo {
 /// tunnel rides the USB4 link leaving that connector.
 struct DisplayConnectorInfo {
   std::string syspath;
-  std::string name;             ///< "card0-DP-1"
-  std::optional<bool> enabled;  ///< `enabled`: "enabled" / "disabled"
+  std::string name;              ///< "card0-DP-1"
+  std::optional<bool> enabled;   ///< `enabled`: "enabled" / "disabled"
   std::optional<EdidInfo> edid;  ///< the parsed `edid` (preferred mode, monitor name), when readable
   bool operator==(const DisplayConnectorInfo&) const = default;
 };

@@ -33,9 +33,9 @@ struct Usb4LinkSummary {
   /// The connected DRM connectors on the Type-C connector the link leaves from, one DisplayPort tunnel each
   /// (dp_tunnel_assumed() apiece: the kernel shows no DP link rate or lanes in sysfs).
   std::vector<DisplayConnectorInfo> display_connectors;
-  std::optional<Bandwidth> usb3_tunnel;      ///< what the USB3 tunnel can carry at most
-  std::vector<Vertex> usb_ports;             ///< ports of the host xHCI its USB3 tunnel arrives at
-  std::vector<std::string> assumptions;      ///< facts not visible in sysfs and what was assumed instead
+  std::optional<Bandwidth> usb3_tunnel;  ///< what the USB3 tunnel can carry at most
+  std::vector<Vertex> usb_ports;         ///< ports of the host xHCI its USB3 tunnel arrives at
+  std::vector<std::string> assumptions;  ///< facts not visible in sysfs and what was assumed instead
   /// Trained below what both ends can do (fewer lanes or a lower rate per lane: usually the cable).
   bool below_capability() const;
 };

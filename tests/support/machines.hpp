@@ -428,10 +428,10 @@ inline Topology usb4_dock(unsigned lane_gbps = 20, unsigned lanes = 2) {
 /// one): two DisplayPort tunnels of 17.28 Gb/s leave the USB3 tunnel 1.44 Gb/s of 36.
 inline Topology usb4_dock_displays() {
   Machine m;
-  const DisplayConnectorInfo dp1{"/sys/devices/pci0000:00/0000:00:02.0/drm/card0/card0-DP-1", "card0-DP-1", true,
-                                 EdidInfo{EdidMode{3840, 2160, 533250}, "DELL U2720Q"}};
-  const DisplayConnectorInfo dp2{"/sys/devices/pci0000:00/0000:00:02.0/drm/card0/card0-DP-2", "card0-DP-2", true,
-                                 std::nullopt};
+  const DisplayConnectorInfo dp1{"/sys/devices/pci0000:00/0000:00:02.0/drm/card0/card0-DP-1", "card0-DP-1",
+                                 true, EdidInfo{EdidMode{3840, 2160, 533250}, "DELL U2720Q"}};
+  const DisplayConnectorInfo dp2{"/sys/devices/pci0000:00/0000:00:02.0/drm/card0/card0-DP-2", "card0-DP-2",
+                                 true, std::nullopt};
   m.drive(usb4_dock_port(m, 20, 2, {dp1, dp2}), kUsb4DockSsd, {.name = "sda"});
   return m.finish();
 }

@@ -10,7 +10,8 @@ using namespace usbsat::topology;
 namespace {
 
 /// A 128-byte EDID with header `ok_header`, detailed timing `dtd` at 54 and a monitor name descriptor at 72.
-std::string edid(unsigned clock_10khz, unsigned w, unsigned h, const std::string& name, bool ok_header = true) {
+std::string edid(unsigned clock_10khz, unsigned w, unsigned h, const std::string& name,
+                 bool ok_header = true) {
   std::string b(128, '\0');
   const unsigned char header[8] = {0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0};
   for (int i = 0; i < 8; ++i) b[i] = static_cast<char>(ok_header ? header[i] : 0x11);

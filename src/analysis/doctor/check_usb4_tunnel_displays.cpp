@@ -19,7 +19,8 @@ void known_displays(const Usb4LinkSummary& l, Finding& f, const std::string& rid
   for (const auto& d : l.display_connectors) shown.push_back(describe_display(d));
   const auto n = l.display_connectors.size();
   f.message = fmt::format(
-      "{} share{} the {} with {} display{} ({}): {} of its {} usable. The USB3 tunnel gets at most {}, for all "
+      "{} share{} the {} with {} display{} ({}): {} of its {} usable. The USB3 tunnel gets at most {}, for "
+      "all "
       "of them together.",
       riders, one ? "s" : "", l.label, n, n == 1 ? "" : "s", join(shown, ", "), describe_dp_tunnels(l),
       l.usable ? gbit_text(*l.usable) : std::string("?"),

@@ -31,8 +31,9 @@ TEST_CASE("usb4_tunnel_displays: two displays seen on the dock: a warning naming
   const auto r = diagnose(usb4_dock_displays());
   const auto& f = only(r.findings, "usb4_tunnel_displays");
   CHECK(f.severity == FindingSeverity::Warning);
-  CHECK(contains(f.message, "with 2 displays (card0-DP-1 3840x2160 DELL U2720Q, card0-DP-2): 2 DisplayPort "
-                            "tunnels 34.56 Gb/s (HBR2 x 4 assumed each) of its 36 Gb/s usable"));
+  CHECK(contains(f.message,
+                 "with 2 displays (card0-DP-1 3840x2160 DELL U2720Q, card0-DP-2): 2 DisplayPort "
+                 "tunnels 34.56 Gb/s (HBR2 x 4 assumed each) of its 36 Gb/s usable"));
   CHECK(contains(f.message, "The USB3 tunnel gets at most 1.44 Gb/s"));
   CHECK(evidence(f, "0-1/displayport_tunnels") == "34.56 Gb/s");
   CHECK(evidence(f, "0-1/usb3_tunnel") == "1.44 Gb/s");
