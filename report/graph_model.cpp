@@ -121,8 +121,25 @@ class GraphBuilder {
       if (!ids_.count(topology::node_id(t_, k))) continue;
       std::string label;
       for (const auto& l : topology::usb4_links(t_))
-        if (l.router == k) label = topology::describe_usb4_link(l);
+        if (l.router == k) {
+          label = topology::describe_usb4_link(l);
+          displays(l);
+        }
       edge(r.name, topology::node_id(t_, k), label, false);
+    }
+  }
+
+  /// The displays whose DisplayPort tunnels ride a USB4 link, drawn on its device router.
+  void displays(const topology::Usb4LinkSummary& l) {
+    for (const auto& d : l.display_connectors) {
+      const std::string id = topology::display_string(d.name);
+      add(GraphNode{id,
+                    "display",
+                    {"display " + topology::describe_display(d)},
+                    {"box", "filled,rounded", "#fde2e4", "", 1},
+                    "",
+                    ""});
+      edge(l.name, id, topology::describe_dp_tunnel(), false);
     }
   }
 

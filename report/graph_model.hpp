@@ -49,7 +49,7 @@ struct GraphLine {
 struct GraphNode {
   std::string id;  ///< stable: BDF, kernel name ("2-1", "sdb"), port name (show_all), "controllers:no-drive"
   std::string kind;              ///< "pci", "controller", "root_hub" (no controller above), "hub", "port",
-                                 ///< "device", "drive", "router", "summary"
+                                 ///< "device", "drive", "router", "display" (on a USB4 link), "summary"
   std::vector<GraphLine> lines;  ///< the label, one row per line (device strings already text-safe)
   NodeStyle style;
   std::string tooltip;  ///< longer text (the messages of its findings), may be empty

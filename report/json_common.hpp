@@ -40,7 +40,8 @@ Json json_physical_location(const std::optional<topology::PhysicalLocation>& p);
 /// {"pci","kind","vendor_id","device_id","name","vendor","driver","pcie_link","companions","root_hubs"}.
 Json json_controller(const topology::ControllerSummary& c);
 /// {"router","label","type","lane_gbps","lanes","capable_lane_gbps","capable_lanes","below_capability",
-///  "usable_gbps","displays_gbps","usb3_tunnel_gbps","usb3_tunnel_mbs","usb_ports","assumptions"}.
+///  "usable_gbps","displays_gbps","usb3_tunnel_gbps","usb3_tunnel_mbs","usb_ports","assumptions"}, and
+///  "displays" (connector, enabled, monitor, width, height, pixel_clock_khz, tunnel_gbps) when any were seen.
 Json json_usb4_link(const topology::Topology& t, const topology::Usb4LinkSummary& l);
 /// {"pci","speed_gts","width","max_speed_gts","max_width","name"}.
 Json json_pcie_hop(const topology::PcieHopSummary& h);

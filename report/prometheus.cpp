@@ -1,5 +1,6 @@
 #include "report/prometheus.hpp"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -95,6 +96,19 @@ void usb4_link_families(std::string& out, const PrometheusInput& in) {
               "Most the USB3 tunnel of a USB4/Thunderbolt link can carry (bandwidth model; DisplayPort "
               "tunnels, when not visible, assumed none).",
               [](const PrometheusUsb4Link& l) { return l.usb3_tunnel_bytes_per_s; });
+  // Only where a display was seen, so machines without one keep the families they had.
+  if (std::none_of(in.usb4_links.begin(), in.usb4_links.end(),
+                   [](const PrometheusUsb4Link& l) { return l.displayport_tunnels.has_value(); }))
+    return;
+  usb4_family(out, in, "usbsat_usb4_displayport_tunnels",
+              "DisplayPort tunnels on a USB4/Thunderbolt link: connected DRM connectors on its Type-C "
+              "connector.",
+              [](const PrometheusUsb4Link& l) { return l.displayport_tunnels; });
+  usb4_family(
+      out, in, "usbsat_usb4_displayport_tunnel_bytes_per_second",
+      "What the DisplayPort tunnels of a USB4/Thunderbolt link take before its USB3 tunnel (bandwidth "
+      "model: HBR2 x 4 = 17.28 Gb/s assumed each, sysfs shows no DP link rate).",
+      [](const PrometheusUsb4Link& l) { return l.displayport_bytes_per_s; });
 }
 
 }  // namespace

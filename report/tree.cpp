@@ -83,10 +83,25 @@ class TreeWriter {
     }
     out_ += lead + line + "\n";
     const auto kids = t_[shown].kind == NodeKind::ScsiDevice ? std::vector<Vertex>{} : shown_children(shown);
+    const auto extra = leaf_lines(shown);
+    for (std::size_t i = 0; i < extra.size(); ++i)
+      out_ += cont + (i + 1 == extra.size() && kids.empty() ? "└── " : "├── ") + extra[i] + "\n";
     for (std::size_t i = 0; i < kids.size(); ++i) {
       const bool last = i + 1 == kids.size();
       node(kids[i], cont + (last ? "└── " : "├── "), cont + (last ? "    " : "│   "));
     }
+  }
+
+  /// Lines below a node that are not vertices of the graph: the displays whose DisplayPort tunnels ride the
+  /// USB4 link of a device router.
+  std::vector<std::string> leaf_lines(Vertex v) const {
+    std::vector<std::string> out;
+    if (t_[v].kind != NodeKind::Router || t_[v].as<topology::RouterInfo>().address.is_host()) return out;
+    for (const auto& l : topology::usb4_links(t_))
+      if (l.router == v)
+        for (const auto& d : l.display_connectors)
+          out.push_back("display " + topology::describe_display(d) + ", " + topology::describe_dp_tunnel());
+    return out;
   }
 
   std::string port_text(Vertex v) const {

@@ -244,6 +244,13 @@ Bandwidth dp_tunnel_bandwidth(double lane_gbps, unsigned lanes) {
   return Bandwidth::from_mbit(lane_gbps * 1000.0 * lanes * kDp8b10b);
 }
 
+// The DisplayPort tunnel assumed when its rate is not visible; its own function (the DP part of the model).
+Bandwidth dp_tunnel_assumed() {
+  constexpr double kHbr2LaneGbps = 5.4;  // DP 1.2 HBR2
+  constexpr unsigned kMainLinkLanes = 4;
+  return dp_tunnel_bandwidth(kHbr2LaneGbps, kMainLinkLanes);
+}
+
 Bandwidth usb3_tunnel_capacity(Bandwidth adapter_max, Bandwidth link_usable, Bandwidth dp_taken) {
   return std::min(adapter_max * kUsb3TunnelShare, link_usable - dp_taken);
 }

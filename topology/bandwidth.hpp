@@ -110,6 +110,10 @@ Bandwidth usb4_link_usable(unsigned lane_gbps, unsigned lanes);
 /// What a DisplayPort tunnel takes: link rate per lane (Gb/s) x lanes x 8/10 (8b/10b): HBR2 (5.4) x 4 ->
 /// 17.28 Gb/s.
 Bandwidth dp_tunnel_bandwidth(double lane_gbps, unsigned lanes);
+/// One DisplayPort tunnel whose link rate and lanes are not visible (sysfs shows neither): HBR2 (5.4 Gb/s
+/// per lane) x 4 = 17.28 Gb/s, what drivers/thunderbolt/tb.c reserves for a DP tunnel before the bandwidth
+/// allocation mode negotiates less.
+Bandwidth dp_tunnel_assumed();
 /// The most a USB3 tunnel gets: 90 % of its adapter's maximum rate (9 Gb/s of 10, 18 of 20), and never more
 /// than the link leaves after its DisplayPort tunnels, which the connection manager allocates first.
 Bandwidth usb3_tunnel_capacity(Bandwidth adapter_max, Bandwidth link_usable, Bandwidth dp_taken);

@@ -163,14 +163,35 @@ std::string describe_usb4_link(const topology::Usb4LinkSummary& l) {
   if (l.below_capability())
     out += " (capable " + usb4_lanes_text(l.capable->lane_gbps, l.capable->lanes) + ")";
   if (l.usable) out += ": " + gbit_text(*l.usable) + " usable";
+  if (const auto dp = describe_dp_tunnels(l); !dp.empty()) out += ", " + dp;
   if (l.usb3_tunnel) out += ", USB3 tunnel up to " + gbit_text(*l.usb3_tunnel);
   return out;
+}
+
+std::string describe_display(const topology::DisplayConnectorInfo& d) {
+  std::string out = display_string(d.name);
+  if (d.edid)
+    if (const auto what = display_string(topology::edid_text(*d.edid)); !what.empty()) out += " " + what;
+  if (d.enabled == false) out += ", disabled";
+  return out;
+}
+
+std::string describe_dp_tunnel() {
+  return "DisplayPort tunnel " + gbit_text(topology::dp_tunnel_assumed()) + " (HBR2 x 4 assumed)";
+}
+
+std::string describe_dp_tunnels(const topology::Usb4LinkSummary& l) {
+  const auto n = l.display_connectors.size();
+  if (n == 0) return {};
+  return fmt::format("{} DisplayPort tunnel{} {} (HBR2 x 4 assumed{})", n, n == 1 ? "" : "s",
+                     gbit_text(l.displays), n == 1 ? "" : " each");
 }
 
 std::string describe_usb3_tunnel(const topology::Usb4LinkSummary& l) {
   std::string out = "USB3 tunnel of the " + display_string(l.label);
   if (l.usb3_tunnel) out += ", up to " + gbit_text(*l.usb3_tunnel);
   if (!l.displays_known) out += " (DisplayPort tunnels not visible: none assumed)";
+  if (const auto dp = describe_dp_tunnels(l); !dp.empty()) out += ", after " + dp;
   return out;
 }
 

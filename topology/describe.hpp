@@ -21,11 +21,20 @@ namespace usbsat::topology {
 /// 1 usb4 (Type-C with usb1-port1, usb2-port1), 2 none"; a device router adds its link (describe_usb4_link).
 std::string describe_router(const topology::Topology& t, topology::Vertex v);
 /// A USB4 link as trained and what it leaves: "20 Gb/s x 1 lane (capable 20 Gb/s x 2): 18 Gb/s usable, USB3
-/// tunnel up to 9 Gb/s".
+/// tunnel up to 9 Gb/s" (", 2 DisplayPort tunnels 34.56 Gb/s (...)" before the USB3 tunnel when displays
+/// ride it).
 std::string describe_usb4_link(const topology::Usb4LinkSummary& l);
 /// "USB3 tunnel of the USB4 link 0-1 (Dell WD22TB4), up to 9 Gb/s" (the DisplayPort assumption added when
-/// DisplayPort tunnels were not read).
+/// DisplayPort tunnels were not read, the tunnels named when they were).
 std::string describe_usb3_tunnel(const topology::Usb4LinkSummary& l);
+/// A display whose DisplayPort tunnel rides a USB4 link: "card0-DP-1 3840x2160 DELL U2720Q" (mode and
+/// name from its EDID; ", disabled" when the connector is not enabled).
+std::string describe_display(const topology::DisplayConnectorInfo& d);
+/// One display's DisplayPort tunnel: "DisplayPort tunnel 17.28 Gb/s (HBR2 x 4 assumed)".
+std::string describe_dp_tunnel();
+/// The DisplayPort tunnels of a link: "2 DisplayPort tunnels 34.56 Gb/s (HBR2 x 4 assumed each)"; "" when
+/// none were seen.
+std::string describe_dp_tunnels(const topology::Usb4LinkSummary& l);
 /// A USB4 link's lanes: "20 Gb/s x 2 lanes", "10 Gb/s x 1 lane".
 std::string usb4_lanes_text(unsigned lane_gbps, unsigned lanes);
 /// A signalling rate in Gb/s: "36 Gb/s", "17.28 Gb/s".

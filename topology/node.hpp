@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "topology/edid.hpp"
 #include "topology/pcie_link.hpp"
 #include "topology/speed.hpp"
 #include "topology/usb4_link.hpp"
@@ -180,6 +181,17 @@ struct BlockInfo {
   std::optional<std::string> storage_controller;
 };
 
+/// A connected DRM connector routed through a Type-C connector (/sys/class/drm/cardN-<type>-<n> with a
+/// `typec_connector` link, drivers/gpu/drm/drm_sysfs.c since Linux 6.4): a display whose DisplayPort
+/// tunnel rides the USB4 link leaving that connector.
+struct DisplayConnectorInfo {
+  std::string syspath;
+  std::string name;              ///< "card0-DP-1"
+  std::optional<bool> enabled;   ///< `enabled`: "enabled" / "disabled"
+  std::optional<EdidInfo> edid;  ///< the parsed `edid` (preferred mode, monitor name), when readable
+  bool operator==(const DisplayConnectorInfo&) const = default;
+};
+
 /// A USB4 port of a router (`usb4_portN` below the router on the thunderbolt bus).
 struct Usb4PortInfo {
   unsigned number = 0;                   ///< N of usb4_portN (the router's lane adapter number)
@@ -188,6 +200,9 @@ struct Usb4PortInfo {
   /// Syspaths of the host xHCI's USB ports whose own `connector` link names the same Type-C connector: the
   /// USB3 tunnel of a USB4 router on this port arrives there (read only on host routers).
   std::vector<std::string> usb_ports;
+  /// Connected DRM connectors whose `typec_connector` link names the same Type-C connector (host routers
+  /// only), in syspath order.
+  std::vector<DisplayConnectorInfo> displays;
   bool operator==(const Usb4PortInfo&) const = default;
 };
 

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "topology/describe.hpp"
+
 namespace usbsat::topology {
 namespace {
 
@@ -52,6 +54,24 @@ bool any_host_router(const Topology& t) {
   return std::any_of(routers.begin(), routers.end(), [&](Vertex v) { return !parent(t, v); });
 }
 
+/// The DisplayPort tunnels of the link: one per connected DRM connector on the Type-C connector its USB4
+/// port serves, each taking dp_tunnel_assumed(); without any, none are assumed (and said).
+void displays(const Usb4PortInfo& port, Usb4LinkSummary& s) {
+  if (port.displays.empty()) {
+    s.assumptions.push_back(
+        "DisplayPort tunnels are not read (no DRM link information): none assumed, the USB3 tunnel may get "
+        "less");
+    return;
+  }
+  s.display_connectors = port.displays;
+  s.displays_known = true;
+  for (std::size_t i = 0; i < port.displays.size(); ++i) s.displays = s.displays + dp_tunnel_assumed();
+  s.assumptions.push_back(fmt::format(
+      "DisplayPort link rate and lanes are not in sysfs: each display's tunnel assumed HBR2 x 4 ({}), "
+      "what the connection manager reserves before bandwidth allocation mode",
+      gbit_text(dp_tunnel_assumed())));
+}
+
 Usb4LinkSummary summarize(const Topology& t, Vertex v, Vertex up) {
   const auto& r = t[v].as<RouterInfo>();
   const auto& u = t[up].as<RouterInfo>();
@@ -73,9 +93,7 @@ Usb4LinkSummary summarize(const Topology& t, Vertex v, Vertex up) {
   if (port)
     for (const auto& p : port->usb_ports)
       if (const auto pv = t.find(p)) s.usb_ports.push_back(*pv);
-  s.assumptions.push_back(
-      "DisplayPort tunnels are not read (no DRM link information): none assumed, the USB3 tunnel may get "
-      "less");
+  if (port) displays(*port, s);
   if (s.usb_ports.empty()) {
     s.assumptions.push_back(
         "no USB port of the host shares a Type-C connector with this link: its USB3 "

@@ -30,9 +30,12 @@ struct Usb4LinkSummary {
   std::optional<Bandwidth> usable;           ///< speed x lanes - 10 % guard band
   Bandwidth displays = Bandwidth::zero();    ///< taken by DisplayPort tunnels
   bool displays_known = false;               ///< whether `displays` was read (else none are assumed)
-  std::optional<Bandwidth> usb3_tunnel;      ///< what the USB3 tunnel can carry at most
-  std::vector<Vertex> usb_ports;             ///< ports of the host xHCI its USB3 tunnel arrives at
-  std::vector<std::string> assumptions;      ///< facts not visible in sysfs and what was assumed instead
+  /// The connected DRM connectors on the Type-C connector the link leaves from, one DisplayPort tunnel each
+  /// (dp_tunnel_assumed() apiece: the kernel shows no DP link rate or lanes in sysfs).
+  std::vector<DisplayConnectorInfo> display_connectors;
+  std::optional<Bandwidth> usb3_tunnel;  ///< what the USB3 tunnel can carry at most
+  std::vector<Vertex> usb_ports;         ///< ports of the host xHCI its USB3 tunnel arrives at
+  std::vector<std::string> assumptions;  ///< facts not visible in sysfs and what was assumed instead
   /// Trained below what both ends can do (fewer lanes or a lower rate per lane: usually the cable).
   bool below_capability() const;
 };

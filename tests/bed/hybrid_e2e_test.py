@@ -4,7 +4,7 @@
 loop devices. Root only; exit 77 (SKIP) otherwise.
 
     hybrid_e2e_test.py USBSAT CASE   CASE: layout (the generator's bed mode; no root) | pcie_link | chipset_ports | ehci_hub | pcie_switch | hub_mixed |
-                                           unexplained | two_groups
+                                           unexplained | two_groups | usb4_tunnel
 
 Every case measures with a 1 s ramp + 5 s per phase (the bed is accurate to <0.5% there), asserts the
 verdict, the plateau (±5% of the bed's cap) and the bottleneck node and kind from the JSON, and — where the
@@ -292,6 +292,35 @@ def case_two_groups(usbsat):
         record("two_groups", res, {"cap": {"0000:00:14.0": None, "0000:03:00.0": 400}, "predict": cmp})
 
 
+def case_usb4_tunnel(usbsat):
+    # usb4-dock-displays: three UAS SSDs on the dock's hub share the USB3 tunnel of the USB4 link 0-1, which two
+    # 4K monitors' DisplayPort tunnels leave 36 - 2 x 17.28 = 1.44 Gb/s (modelled 180 MB/s). The bed's bus cap is
+    # that capacity as the model gives it (as the other cases use theirs: 180 MB/s is already bed-sized), drives
+    # 120 each: alone 120, two or three at once the tunnel's 180.
+    devs = ["sda", "sdb", "sdc"]
+    with HybridBed("usb4", "usb4-dock-displays", [BedBus("tunnel", "180M", "120M", devs)]) as bed:
+        res = saturate(bed, usbsat, devs, lambda r: len(r["groups"]) == 1 and groups_accurate(
+            r, {r["groups"][0]["name"]: (120, {2: 180, 3: 180})}) and split_even(r, SATURATED_SPLIT_TOL))
+        check(len(res["groups"]) == 1, f"one group ({[g['name'] for g in res['groups']]})")
+        g = res["groups"][0]
+        check_group(g, devs, 120, {2: 180, 3: 180})
+        check_saturated(g, 180.0, ["usb4_tunnel"], ["0-1"])
+        named = "the USB3 tunnel of the USB4 link 0-1"
+        check(named in g["conclusion"], f"group {g['name']}: the conclusion names {named!r}: {g['conclusion']!r}")
+        cmp = predict_vs_measured(bed, usbsat, devs, {d: "120M" for d in devs}, all_at_once(g),
+                                  SATURATED_SPLIT_TOL)
+        # Re-placing the dock's drives: at least one moves to a host port (a root-hub port, "usbN-portM"), off
+        # the tunnel, and the slowest drive gets more than its share of the tunnel now.
+        r = bed.usbsat(usbsat, "plan", "--json", *devs, capped=False)
+        check(r.returncode == 0, f"usbsat plan {' '.join(devs)} exits 0 (got {r.returncode}; {r.stderr.strip()})")
+        plan = json.loads(r.stdout)
+        to_host = [p for p in plan["placements"] if p["moved"] and p["connector"]["on_root_hub"]]
+        check(len(to_host) >= 1, "plan moves a drive to a host port: "
+              f"{[(p['drive'], p['port'], p['moved']) for p in plan['placements']]}")
+        check(plan["min_mbs"] > 60, f"the plan's slowest drive beats the tunnel's share now: {plan['min_mbs']}")
+        record("usb4_tunnel", res, {"cap": 180, "predict": cmp, "plan": [(p["drive"], p["port"]) for p in to_host]})
+
+
 def case_layout(usbsat):
     # No root, no I/O: the generator's bed mode itself. DEVNAME leads outside the tree, the node is left out,
     # and the scanner (under umockdev) reports the drive at that path; other drives are untouched.
@@ -320,7 +349,7 @@ def case_layout(usbsat):
 
 CASES = {"layout": case_layout, "pcie_link": case_pcie_link, "chipset_ports": case_chipset_ports, "ehci_hub": case_ehci_hub,
          "pcie_switch": case_pcie_switch, "hub_mixed": case_hub_mixed, "unexplained": case_unexplained,
-         "two_groups": case_two_groups}
+         "two_groups": case_two_groups, "usb4_tunnel": case_usb4_tunnel}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[2] not in CASES:

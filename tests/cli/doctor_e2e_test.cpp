@@ -157,6 +157,18 @@ TEST_CASE("usb4-dock-1lane: the dock's link on one lane (the cable), named with 
                                 usbsat_on("usb4-dock-1lane", "doctor --json").out);
 }
 
+TEST_CASE("usb4-dock-displays: two monitors on the dock leave the drives' USB3 tunnel 1.44 Gb/s, named") {
+  const auto doc = doctor_json("usb4-dock-displays", 10);
+  const auto& dp = finding(doc, "usb4_tunnel_displays", "sda");
+  CHECK(dp.at("severity") == "warning");
+  CHECK(contains(dp.at("message"),
+                 "with 2 displays (card0-DP-1 3840x2160 DELL U2720Q, card0-DP-2 3840x2160 "
+                 "DELL U2720Q): 2 DisplayPort tunnels 34.56 Gb/s"));
+  CHECK(contains(dp.at("message"), "The USB3 tunnel gets at most 1.44 Gb/s"));
+  usbsat::testing::check_golden("fixture-usb4-dock-displays.doctor.txt",
+                                usbsat_on("usb4-dock-displays", "doctor").out);
+}
+
 TEST_CASE("typec-no-tb: without the thunderbolt bus, no USB4 finding") {
   const auto doc = doctor_json("typec-no-tb", 10);
   for (const auto& [id, dev] : keys(doc)) CHECK(id.rfind("usb4_", 0) != 0);

@@ -186,6 +186,8 @@ def main():
     devices += [u["name"] for u in expected["usb_devices"]]  # root hubs, hubs and devices
     devices += [d["dev"] for d in expected["drives"]]
     devices += expected.get("routers", [])  # USB4/Thunderbolt routers, on machines with a thunderbolt bus
+    # displays whose DisplayPort tunnels ride a USB4 link (DRM connectors), drawn on the dock's router
+    devices += [c for link in expected.get("usb4_links", []) for c in link.get("displayport_tunnels", [])]
     devices = list(dict.fromkeys(devices))  # PCIe hops shared by two controllers once
     for name in [c["pci"] for c in expected["controllers"]] + [d["dev"] for d in expected["drives"]]:
         if name not in words:

@@ -398,13 +398,17 @@ inline Topology healthy_ssd() {
 
 /// intel_xhci whose usb2-port1/usb3-port1 share a Type-C connector with the host router's usb4_port1, and a
 /// USB4 device router 0-1 ("Dock") on it linked at `lane_gbps` x `lanes`. Returns usb3-port1, where the
-/// dock's USB3 tunnel arrives.
-inline std::string usb4_dock_port(Machine& m, unsigned lane_gbps, unsigned lanes) {
+/// dock's USB3 tunnel arrives. `displays`: connected DRM connectors on the same Type-C connector.
+inline std::string usb4_dock_port(Machine& m, unsigned lane_gbps, unsigned lanes,
+                                  std::vector<DisplayConnectorInfo> displays = {}) {
   const auto h = intel_xhci(m);
   const auto port2 = Machine::port_of(h.usb2, 1), port3 = Machine::port_of(h.usb3, 1);
-  const auto host = m.router(
-      std::nullopt, 0, 4, "Host",
-      {{.number = 1, .link = Usb4LinkType::Usb4, .connector = "port0", .usb_ports = {port2, port3}}});
+  const auto host = m.router(std::nullopt, 0, 4, "Host",
+                             {{.number = 1,
+                               .link = Usb4LinkType::Usb4,
+                               .connector = "port0",
+                               .usb_ports = {port2, port3},
+                               .displays = std::move(displays)}});
   m.router(host, 1, 4, "Dock", {}, lane_gbps, lanes);
   return port3;
 }
@@ -417,6 +421,18 @@ inline const UsbDev kUsb4DockSsd{
 inline Topology usb4_dock(unsigned lane_gbps = 20, unsigned lanes = 2) {
   Machine m;
   m.drive(usb4_dock_port(m, lane_gbps, lanes), kUsb4DockSsd, {.name = "sda"});
+  return m.finish();
+}
+
+/// usb4_dock with two 4K monitors on the dock (card0-DP-1 "DELL U2720Q" with an EDID, card0-DP-2 without
+/// one): two DisplayPort tunnels of 17.28 Gb/s leave the USB3 tunnel 1.44 Gb/s of 36.
+inline Topology usb4_dock_displays() {
+  Machine m;
+  const DisplayConnectorInfo dp1{"/sys/devices/pci0000:00/0000:00:02.0/drm/card0/card0-DP-1", "card0-DP-1",
+                                 true, EdidInfo{EdidMode{3840, 2160, 533250}, "DELL U2720Q"}};
+  const DisplayConnectorInfo dp2{"/sys/devices/pci0000:00/0000:00:02.0/drm/card0/card0-DP-2", "card0-DP-2",
+                                 true, std::nullopt};
+  m.drive(usb4_dock_port(m, 20, 2, {dp1, dp2}), kUsb4DockSsd, {.name = "sda"});
   return m.finish();
 }
 

@@ -574,6 +574,12 @@ TEST_CASE("the scan matches the generator's declared truth: USB4 links and their
       if (const auto via = usb4_link_of(t, b); via && via->router == l.router)
         drives.push_back(t[b].as<BlockInfo>().name);
     CHECK(drives == d.at("drives"));
+    // DisplayPort tunnels: the connected DRM connectors on the link's Type-C connector (absent: none seen).
+    json displays = json::array();
+    for (const auto& c : l.display_connectors) displays.push_back(c.name);
+    CHECK(displays == d.value("displayport_tunnels", json::array()));
+    CHECK(l.displays.bytes_per_s * 8 ==
+          static_cast<std::uint64_t>(std::llround(d.value("displays_gbps", 0.0) * 1e9)));
   }
 }
 

@@ -8,11 +8,12 @@ void RecordingSource::keep(const std::string& syspath, const std::optional<RawDe
 }
 
 namespace {
-/// Buses only some machines have (USB4/Thunderbolt): an empty answer is not kept, so the recording of a
+/// Buses and classes only some machines have (USB4/Thunderbolt; DRM, asked only when a USB4 port names a
+/// Type-C connector): an empty answer is not kept, so the recording of a
 /// machine without them is the same as before usbsat asked; the replay answers an unrecorded bus with
 /// nothing, the same answer.
 bool optional_bus(std::string_view subsystem) {
-  return subsystem == "thunderbolt";
+  return subsystem == "thunderbolt" || subsystem == "drm";
 }
 }  // namespace
 

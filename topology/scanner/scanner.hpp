@@ -8,7 +8,8 @@
 ///   ports.cpp       hub ports (usb_port directories, synthesized on old kernels)
 ///   interfaces.cpp  USB interfaces, the storage protocol, why UAS is not used
 ///   scsi_block.cpp  SCSI devices, disks and partitions, the transport of non-USB disks
-///   thunderbolt.cpp USB4/Thunderbolt routers, their links, USB4 ports (joined to USB ports by connector)
+///   thunderbolt.cpp USB4/Thunderbolt routers, their links, USB4 ports (joined to USB ports and DRM
+///                   connectors by Type-C connector)
 ///   modules.cpp     driver module facts (usb-storage quirks, uas loaded) for ScanResult::host
 ///   mounts.cpp      mount points from mountinfo
 #include <cstdint>
@@ -148,6 +149,7 @@ class Scanner {
   void add_router(const RawDevice& r, const RouterAddress& address, const std::optional<std::string>& up);
   std::vector<Usb4PortInfo> usb4_ports(const AttrDir& router);
   void join_usb4_ports();
+  void join_displays(const std::vector<Usb4PortInfo*>& wanted);
 
   // ---- modules.cpp ----
   HostFacts host_facts();

@@ -2,6 +2,8 @@
 // only where the bus has devices, so a machine without it is asked nothing more than before.
 #include <algorithm>
 
+#include "topology/edid.hpp"
+#include "topology/escape.hpp"
 #include "topology/scanner/attr_dir.hpp"
 #include "topology/scanner/scanner.hpp"
 #include "topology/usb4_link.hpp"
@@ -117,6 +119,40 @@ void Scanner::join_usb4_ports() {
     if (!connector) continue;
     for (auto* p : wanted)
       if (*p->connector == *connector) p->usb_ports.push_back(seed.syspath);
+  }
+  join_displays(wanted);
+}
+
+/// Connected DRM connectors whose `typec_connector` link (drm_sysfs.c, Linux >= 6.4) names the Type-C
+/// connector of a host USB4 port: the displays whose DisplayPort tunnels ride that port's link. Only the
+/// connectors with such a link are read further (`status`, then `enabled` and `edid` of connected ones).
+void Scanner::join_displays(const std::vector<Usb4PortInfo*>& wanted) {
+  for (const auto& c : src_.enumerate("drm")) {
+    if (c.devtype != "drm_connector") continue;
+    const auto connector = src_.link_target(c.syspath, "typec_connector");
+    if (!connector) continue;
+    std::vector<Usb4PortInfo*> on;
+    for (auto* p : wanted)
+      if (*p->connector == *connector) on.push_back(p);
+    if (on.empty()) continue;
+    AttrDir a(src_, c.syspath);
+    const auto status = a.trimmed("status");
+    if (status != "connected") continue;
+    DisplayConnectorInfo d;
+    d.syspath = c.syspath;
+    d.name = c.sysname;
+    if (const auto enabled = a.trimmed("enabled"); enabled == "enabled" || enabled == "disabled")
+      d.enabled = *enabled == "enabled";
+    if (const auto edid = a.binary("edid"); edid && !edid->empty()) {
+      d.edid = parse_edid(*edid);
+      // A binary attribute passes the sanitising boundary as it is: the name read out of it does here.
+      if (d.edid && d.edid->monitor_name) d.edid->monitor_name = safe_text(*d.edid->monitor_name);
+      if (!d.edid)
+        warn(c.syspath,
+             "edid is not an EDID (no 00 FF .. FF 00 header in 128 bytes); the display is "
+             "shown without its mode");
+    }
+    for (auto* p : on) p->displays.push_back(d);
   }
 }
 

@@ -15,11 +15,14 @@ using namespace topology;
 /// DisplayPort tunnels seen on the link: a warning with what they leave the drives.
 void known_displays(const Usb4LinkSummary& l, Finding& f, const std::string& riders, bool one) {
   f.severity = FindingSeverity::Warning;
+  std::vector<std::string> shown;
+  for (const auto& d : l.display_connectors) shown.push_back(describe_display(d));
+  const auto n = l.display_connectors.size();
   f.message = fmt::format(
-      "{} share{} the {} with DisplayPort tunnels taking {} of its {} usable: the USB3 tunnel gets at most "
-      "{}, "
-      "for all of them together.",
-      riders, one ? "s" : "", l.label, gbit_text(l.displays),
+      "{} share{} the {} with {} display{} ({}): {} of its {} usable. The USB3 tunnel gets at most {}, for "
+      "all "
+      "of them together.",
+      riders, one ? "s" : "", l.label, n, n == 1 ? "" : "s", join(shown, ", "), describe_dp_tunnels(l),
       l.usable ? gbit_text(*l.usable) : std::string("?"),
       l.usb3_tunnel ? gbit_text(*l.usb3_tunnel) : std::string("?"));
   f.fix =
@@ -30,7 +33,7 @@ void known_displays(const Usb4LinkSummary& l, Finding& f, const std::string& rid
 /// DisplayPort tunnels not visible: an info naming the assumption and what displays would take.
 void unknown_displays(const Usb4LinkSummary& l, Finding& f, const std::string& riders, bool one) {
   f.severity = FindingSeverity::Info;
-  const Bandwidth uhd = dp_tunnel_bandwidth(5.4, 4);  // one 4K display at 60 Hz: HBR2 x 4
+  const Bandwidth uhd = dp_tunnel_assumed();  // one 4K display at 60 Hz: HBR2 x 4
   std::string left;
   if (l.usable) {
     const Bandwidth two = uhd + uhd;

@@ -27,6 +27,18 @@ TEST_CASE("usb4_tunnel_displays: one lane leaves nothing after two displays") {
   CHECK(contains(f.message, "of the 18 Gb/s usable; two would leave the USB3 tunnel nothing"));
 }
 
+TEST_CASE("usb4_tunnel_displays: two displays seen on the dock: a warning naming them and the figure") {
+  const auto r = diagnose(usb4_dock_displays());
+  const auto& f = only(r.findings, "usb4_tunnel_displays");
+  CHECK(f.severity == FindingSeverity::Warning);
+  CHECK(contains(f.message,
+                 "with 2 displays (card0-DP-1 3840x2160 DELL U2720Q, card0-DP-2): 2 DisplayPort "
+                 "tunnels 34.56 Gb/s (HBR2 x 4 assumed each) of its 36 Gb/s usable"));
+  CHECK(contains(f.message, "The USB3 tunnel gets at most 1.44 Gb/s"));
+  CHECK(evidence(f, "0-1/displayport_tunnels") == "34.56 Gb/s");
+  CHECK(evidence(f, "0-1/usb3_tunnel") == "1.44 Gb/s");
+}
+
 TEST_CASE("usb4_tunnel_displays: no thunderbolt bus, no finding") {
   for (const auto& f : diagnose(asm1042_card()).findings) CHECK(f.id.rfind("usb4_", 0) != 0);
 }

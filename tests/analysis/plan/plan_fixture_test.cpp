@@ -229,6 +229,29 @@ TEST_CASE("greedy: on the known scenarios greedy + local improvement finds the e
   }
 }
 
+TEST_CASE("usb4-dock-displays: --predict, the three dock drives share the 1.44 Gb/s USB3 tunnel") {
+  const auto& t = topo();
+  const auto pred = predict_fair_share(current_problem(t, {}, {}));
+  for (const char* dev : {"sda", "sdb", "sdc"}) {
+    CAPTURE(dev);
+    const auto& d = predicted(pred, dev);
+    // 36 Gb/s usable - 2 x 17.28 Gb/s of DisplayPort = 1.44 Gb/s = 180 MB/s, a third each.
+    CHECK(d.predicted.mbs() == doctest::Approx(60.0));
+    REQUIRE(d.bottleneck);
+    CHECK(d.bottleneck->resource == "usb4_tunnel:0-1");
+  }
+}
+
+TEST_CASE("usb4-dock-displays: re-placing the dock drives moves them off the tunnel to host ports") {
+  const auto& t = topo();
+  PlanRequest req;
+  req.devices = {"sda", "sdb", "sdc"};
+  const auto plan = make_plan(t, req);
+  REQUIRE(plan.current);
+  CHECK(plan.moves >= 1);
+  CHECK(plan.min.mbs() > 60.0);
+}
+
 TEST_CASE("determinism: the same scan and request give the same plan, on every scenario") {
   const auto& t = topo();
   for (unsigned n : {1u, 2u, 3u}) {
