@@ -547,6 +547,9 @@ TEST_CASE("the scan matches the generator's declared truth: USB4 links and their
       if (const auto via = usb4_link_of(t, b); via && via->router == l.router)
         drives.push_back(t[b].as<BlockInfo>().name);
     CHECK(drives == d.at("drives"));
+    json path = json::array();
+    for (const auto& h : l.path) path.push_back(h.router);
+    CHECK(path == d.at("path"));
   }
 }
 
