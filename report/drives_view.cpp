@@ -121,11 +121,13 @@ std::string render_drives_text(const ViewInput& in) {
     auto n = drive_notes(d);
     notes.insert(notes.end(), n.begin(), n.end());
   }
-  // Drives in the USB3 tunnel of a USB4 link (only on a machine with a thunderbolt bus).
-  for (const auto& l : topology::usb4_links(in.topology))
-    for (topology::Vertex b : topology::usb4_tunnel_disks(in.topology, l))
-      notes.push_back(fmt::format("{}: in the {}", in.topology[b].as<topology::BlockInfo>().name,
-                                  topology::describe_usb3_tunnel(l)));
+  // Each drive in the USB3 tunnel of a USB4 link, the innermost one (its label names the path), once; only on
+  // a machine with a thunderbolt bus.
+  if (!topology::usb4_links(in.topology).empty())
+    for (topology::Vertex b : topology::block_devices(in.topology))
+      if (const auto l = topology::usb4_link_of(in.topology, b))
+        notes.push_back(fmt::format("{}: in the {}", in.topology[b].as<topology::BlockInfo>().name,
+                                    topology::describe_usb3_tunnel(*l)));
   // On a narrow terminal the model names give way (elided in the middle).
   std::string out =
       render_table({"DEV", "SIZE", "BUS", "PORT", "SPEED", "PROTO", "QD", "CONTROLLER", "CONNECTOR", "MODEL"},

@@ -42,6 +42,8 @@ Json json_usb4_link(const topology::Topology& t, const topology::Usb4LinkSummary
   };
   std::vector<std::string> ports;
   for (const auto& p : l.usb_ports) ports.push_back(topology::node_id(t, p));
+  Json path = Json::array();
+  for (const auto& h : l.path) path.push_back(Json{{"router", h.router}, {"usable_gbps", gbps(h.usable)}});
   Json j{{"router", l.name},
          {"label", l.label},
          {"type", l.type.empty() ? Json(nullptr) : Json(l.type)},
@@ -55,6 +57,7 @@ Json json_usb4_link(const topology::Topology& t, const topology::Usb4LinkSummary
          {"usb3_tunnel_gbps", gbps(l.usb3_tunnel)},
          {"usb3_tunnel_mbs", l.usb3_tunnel ? Json(l.usb3_tunnel->mbs()) : Json(nullptr)},
          {"usb_ports", ports},
+         {"path", path},
          {"assumptions", l.assumptions}};
   // Only where displays were seen, so links without them keep their JSON.
   if (!l.display_connectors.empty()) {

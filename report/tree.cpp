@@ -10,6 +10,7 @@
 #include "topology/describe.hpp"
 #include "topology/escape.hpp"
 #include "topology/text.hpp"
+#include "topology/usb4_tunnels.hpp"
 
 namespace usbsat::report {
 namespace {
@@ -84,12 +85,15 @@ class TreeWriter {
     out_ += lead + line + "\n";
     const auto kids = t_[shown].kind == NodeKind::ScsiDevice ? std::vector<Vertex>{} : shown_children(shown);
     const auto extra = leaf_lines(shown);
+    const auto tunnel = tunnel_lines(shown);
     for (std::size_t i = 0; i < extra.size(); ++i)
-      out_ += cont + (i + 1 == extra.size() && kids.empty() ? "└── " : "├── ") + extra[i] + "\n";
+      out_ += cont + (i + 1 == extra.size() && kids.empty() && tunnel.empty() ? "└── " : "├── ") + extra[i] + "\n";
     for (std::size_t i = 0; i < kids.size(); ++i) {
-      const bool last = i + 1 == kids.size();
+      const bool last = i + 1 == kids.size() && tunnel.empty();
       node(kids[i], cont + (last ? "└── " : "├── "), cont + (last ? "    " : "│   "));
     }
+    for (std::size_t i = 0; i < tunnel.size(); ++i)
+      out_ += cont + (i + 1 == tunnel.size() ? "└── " : "├── ") + tunnel[i] + "\n";
   }
 
   /// Lines below a node that are not vertices of the graph: the displays whose DisplayPort tunnels ride the
@@ -119,6 +123,31 @@ class TreeWriter {
     if (p.over_current_count.value_or(0) > 0)
       tags.push_back(fmt::format("{} over-current events", *p.over_current_count));
     return fmt::format("port {}{}", p.number, tags.empty() ? "" : " [" + topology::join(tags, ", ") + "]");
+  }
+
+  /// A device router's USB3 tunnel drawn below it: the SuperSpeed port it arrives at, the hub or device
+  /// there, and the drives whose innermost tunnel it is (host router -> dock router -> hub -> drive).
+  std::vector<std::string> tunnel_lines(Vertex v) const {
+    if (t_[v].kind != NodeKind::Router || t_[v].as<topology::RouterInfo>().address.is_host()) return {};
+    std::vector<std::string> out;
+    for (const auto& l : topology::usb4_links(t_)) {
+      if (l.router != v) continue;
+      std::vector<std::string> drives;
+      for (Vertex b : topology::usb4_tunnel_disks(t_, l))
+        if (const auto in = topology::usb4_link_of(t_, b); in && in->router == v)
+          drives.push_back(t_[b].as<topology::BlockInfo>().name);
+      for (Vertex p : l.usb_ports) {
+        const auto& pi = t_[p].as<topology::PortInfo>();
+        const auto kids = children(t_, p);
+        if (!pi.hub_speed || !topology::is_superspeed(*pi.hub_speed) || kids.empty()) continue;
+        const auto& d = t_[kids.front()].as<topology::UsbDeviceInfo>();
+        out.push_back(fmt::format("USB3 tunnel at {}: {}{} {}{}", topology::node_id(t_, p),
+                                  t_[kids.front()].kind == NodeKind::Hub ? "hub " : "", d.name,
+                                  topology::describe_usb_device(d),
+                                  drives.empty() ? "" : ", drives " + topology::join(drives, " ")));
+      }
+    }
+    return out;
   }
 
   std::string hub_ports_summary(Vertex v) const {

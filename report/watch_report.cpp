@@ -65,6 +65,7 @@ std::string render_watch_text(const WatchEvent& e, const TextStyle& style) {
                              uas ? Color::Good : Color::Warning, style),
                        protocol_reason(e));
   }
+  if (e.tunnel) out += fmt::format("  arrived in the {}\n", e.tunnel->text);
   for (const auto& n : e.notes) out += fmt::format("  note: {}\n", n);
   if (e.sharing.empty()) out += "  shares: nothing with another drive\n";
   for (const auto& s : e.sharing)
@@ -88,6 +89,13 @@ std::string render_watch_json(const WatchEvent& e) {
     sharing.push_back(Json{{"kind", s.kind}, {"node", s.node}, {"label", s.label}, {"drives", s.drives}});
   Json findings = Json::array();
   for (const auto& f : e.findings) findings.push_back(json_finding(f));
+  Json tunnel;
+  if (e.tunnel)
+    tunnel = Json{{"router", e.tunnel->router},
+                  {"label", e.tunnel->label},
+                  {"text", e.tunnel->text},
+                  {"usb3_tunnel_gbps", opt(e.tunnel->usb3_tunnel_gbps)},
+                  {"path", e.tunnel->path}};
   Json move = nullptr;
   if (e.move)
     move = Json{{"connector", json_connector(e.move->connector)},
@@ -98,7 +106,7 @@ std::string render_watch_json(const WatchEvent& e) {
                 {"now_mbs", e.move->now_mbs},
                 {"then_mbs", e.move->then_mbs}};
   const auto text_or_null = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
-  return dump_json_line(Json{
+  Json event{
       {"event", "watch"},
       {"time", text_or_null(e.time)},
       {"action", e.action},
@@ -120,7 +128,10 @@ std::string render_watch_json(const WatchEvent& e) {
       {"sharing", std::move(sharing)},
       {"findings", std::move(findings)},
       {"move", std::move(move)},
-  });
+  };
+  // Only on a machine with a thunderbolt bus, as in `drives --json`: other machines' events are unchanged.
+  if (e.tunnel) event["usb4_tunnel"] = std::move(tunnel);
+  return dump_json_line(event);
 }
 
 }  // namespace usbsat::report

@@ -33,6 +33,15 @@ struct WatchMove {
   double then_mbs = 0;          ///< ... and on that connector
 };
 
+/// The USB3 tunnel of the USB4/Thunderbolt link the drive landed on.
+struct WatchTunnel {
+  std::string router;                      ///< "0-1"
+  std::string label;                       ///< "USB4 link 0-1 (Dell WD22TB4)"
+  std::string text;                        ///< topology::describe_usb3_tunnel(): "USB3 tunnel of the ..."
+  std::optional<double> usb3_tunnel_gbps;  ///< what it carries at most
+  std::vector<std::string> path;           ///< the links it passes, host side first
+};
+
 /// One event's verdict.
 struct WatchEvent {
   std::string time;     ///< ISO 8601 UTC, set by the command ("" in pure tests)
@@ -52,7 +61,8 @@ struct WatchEvent {
   std::optional<std::string> uas_blocked_reason;  ///< why it runs Bulk-Only anyway, when the scan saw it
   std::vector<std::string> notes;                 ///< drive_notes(): slower than it could be, and why
   std::vector<WatchShare> sharing;
-  std::vector<Finding> findings;  ///< the doctor's findings that name this drive
+  std::optional<WatchTunnel> tunnel;  ///< add, on a machine with a thunderbolt bus: the USB3 tunnel it rides
+  std::vector<Finding> findings;      ///< the doctor's findings that name this drive
   std::optional<WatchMove> move;
 };
 

@@ -284,6 +284,15 @@ Resource make_resource(const Topology& t, const CapacityModel& m, ResourceKind k
   r.label = std::move(label);
   return r;
 }
+/// The USB3 tunnel of every USB4 link `port` rides, innermost first (a hub chained behind a dock: the hub's
+/// tunnel, then the dock's, which the dock's own drives share), each with its path-limited ceiling.
+void usb4_tunnel_resources(const Topology& t, Vertex port, const CapacityModel& m,
+                           std::vector<Resource>& out) {
+  for (const auto& link : usb4_links_of(t, port))
+    out.push_back(make_resource(t, m, ResourceKind::Usb4Tunnel, link.router, link.usb3_tunnel,
+                                "USB3 tunnel of the " + link.label));
+}
+
 }  // namespace
 
 std::vector<Resource> path_resources(const Topology& t, Vertex block, const CapacityModel& m) {
@@ -324,19 +333,16 @@ std::vector<Resource> upstream_resources(const Topology& t, Vertex port, const C
   // 2. Every hub above it, inner first: the hub's upstream link. The graph keeps the USB2 and USB3 halves of
   //    a hub as separate Hub vertices, so walking up from the drive passes through the half that carries it.
   std::optional<Vertex> cur = port;
-  Vertex root_port = port;
   for (; cur && t[*cur].kind != NodeKind::RootHub && t[*cur].kind != NodeKind::Controller;
        cur = parent(t, *cur)) {
-    if (t[*cur].kind == NodeKind::Port) root_port = *cur;
     if (t[*cur].kind != NodeKind::Hub) continue;
     const UsbRate r = usb_link_rate(t, *cur);
     add(ResourceKind::HubUplink, *cur, usb_shared_capacity(r, m),
         std::string(to_string(r)) + " uplink of hub " + node_id(t, *cur) + product_suffix(t, *cur));
   }
 
-  // 2b. The USB3 tunnel of a USB4 link whose Type-C connector the root port shares (topology/usb4_tunnels).
-  if (const auto link = usb4_link_of_port(t, root_port))
-    add(ResourceKind::Usb4Tunnel, link->router, link->usb3_tunnel, "USB3 tunnel of the " + link->label);
+  // 2b. The USB3 tunnels of USB4 links the port rides (topology/usb4_tunnels): innermost first.
+  usb4_tunnel_resources(t, port, m, out);
 
   // 3. The bus of an EHCI/OHCI/UHCI root hub: one schedule shared by every port of that root hub.
   const auto ctrl = controller_of(t, port);

@@ -46,6 +46,12 @@ std::optional<Bandwidth> adapter_max(const Topology& t, const std::vector<Vertex
   return best;
 }
 
+std::string join_path(const std::vector<Usb4Hop>& path) {
+  std::string out;
+  for (const auto& h : path) out += (out.empty() ? "" : " > ") + h.router;
+  return out;
+}
+
 /// Whether a router is a root (a host router): without one there is no link, and no vertex needs a look.
 /// Asked of the routers, not of the roots: the roots list every PCI tree first (TopologyBuilder), and on the
 /// 10,000-device machine of tests/bench/scale_bench.py walking them once per drive was 4 % of `export`.
@@ -72,7 +78,74 @@ void displays(const Usb4PortInfo& port, Usb4LinkSummary& s) {
       gbit_text(dp_tunnel_assumed())));
 }
 
-Usb4LinkSummary summarize(const Topology& t, Vertex v, Vertex up) {
+bool superspeed_port(const Topology& t, Vertex p) {
+  if (t[p].kind != NodeKind::Port) return false;
+  const auto s = t[p].as<PortInfo>().hub_speed;
+  return s && is_superspeed(*s);
+}
+
+std::vector<Vertex> arrival_ports(const Topology& t, Vertex v, Vertex up);
+
+/// Behind a device router (a hub chained behind a dock) sysfs links no USB port to the link. Every USB4
+/// router carries an internal USB3 hub and a downstream router's USB3 tunnel leaves from one of its
+/// downstream ports: the upstream router's hub is the SuperSpeed hub where its own tunnel arrives, and that
+/// hub's SuperSpeed ports with a hub attached are paired, in port order, with the upstream router's device
+/// routers in route order. Nothing when the counts differ (said in the summary's assumptions).
+std::vector<Vertex> chained_arrival(const Topology& t, Vertex v, Vertex up) {
+  const auto grand = parent(t, up);
+  if (!grand || t[*grand].kind != NodeKind::Router) return {};
+  std::vector<Vertex> candidates;
+  for (Vertex p : arrival_ports(t, up, *grand)) {
+    if (!superspeed_port(t, p)) continue;
+    for (Vertex hub : children(t, p)) {
+      if (t[hub].kind != NodeKind::Hub) continue;
+      for (Vertex q : children(t, hub)) {
+        const auto below = children(t, q);
+        if (superspeed_port(t, q) &&
+            std::any_of(below.begin(), below.end(), [&](Vertex d) { return t[d].kind == NodeKind::Hub; }))
+          candidates.push_back(q);
+      }
+    }
+  }
+  std::vector<Vertex> routers;
+  for (Vertex c : children(t, up))
+    if (t[c].kind == NodeKind::Router) routers.push_back(c);
+  std::stable_sort(routers.begin(), routers.end(), [&](Vertex a, Vertex b) {
+    return upstream_port(t[a].as<RouterInfo>().address) < upstream_port(t[b].as<RouterInfo>().address);
+  });
+  if (candidates.size() != routers.size()) return {};
+  const auto at = std::find(routers.begin(), routers.end(), v) - routers.begin();
+  return {candidates[static_cast<std::size_t>(at)]};
+}
+
+/// The USB ports link `up` -> `v`'s USB3 tunnel arrives at: from the host router, the host xHCI's ports on
+/// the Type-C connector of the USB4 port the link leaves from; behind a device router, chained_arrival.
+std::vector<Vertex> arrival_ports(const Topology& t, Vertex v, Vertex up) {
+  const auto& u = t[up].as<RouterInfo>();
+  if (!u.address.is_host()) return chained_arrival(t, v, up);
+  std::vector<Vertex> out;
+  if (const auto* port = usb4_port(u, upstream_port(t[v].as<RouterInfo>().address)))
+    for (const auto& p : port->usb_ports)
+      if (const auto pv = t.find(p)) out.push_back(*pv);
+  return out;
+}
+
+Usb4LinkSummary summarize(const Topology& t, Vertex v, Vertex up);
+
+/// A tunnel behind a device router rides the upstream router's tunnel: every link on the path limits it
+/// (each one's usable figure, through the upstream tunnel's own ceiling), and the path is named in the label.
+void chain_onto(const Topology& t, Usb4LinkSummary& s, Vertex up) {
+  const auto grand = parent(t, up);
+  if (!grand) return;
+  const Usb4LinkSummary above = summarize(t, up, *grand);
+  s.path = above.path;
+  s.label += " via " + join_path(above.path);
+  if (s.usb3_tunnel && above.usb3_tunnel) s.usb3_tunnel = std::min(*s.usb3_tunnel, *above.usb3_tunnel);
+  if (!above.usb3_tunnel) s.usb3_tunnel.reset();
+}
+
+/// The link as trained and what it can carry, without its tunnel (summarize adds that).
+Usb4LinkSummary link_figures(const Topology& t, Vertex v, Vertex up) {
   const auto& r = t[v].as<RouterInfo>();
   const auto& u = t[up].as<RouterInfo>();
   Usb4LinkSummary s{v,
@@ -90,14 +163,27 @@ Usb4LinkSummary summarize(const Topology& t, Vertex v, Vertex up) {
   s.label = fmt::format("{} link {}{}", s.type == "tbt" ? "Thunderbolt" : "USB4", r.name,
                         product.empty() ? "" : " (" + product + ")");
   if (s.lane_gbps && s.lanes) s.usable = usb4_link_usable(*s.lane_gbps, *s.lanes);
-  if (port)
-    for (const auto& p : port->usb_ports)
-      if (const auto pv = t.find(p)) s.usb_ports.push_back(*pv);
-  if (port) displays(*port, s);
+  return s;
+}
+
+Usb4LinkSummary summarize(const Topology& t, Vertex v, Vertex up) {
+  Usb4LinkSummary s = link_figures(t, v, up);
+  const bool chained = !t[up].as<RouterInfo>().address.is_host();
+  s.usb_ports = arrival_ports(t, v, up);
+  if (const auto* port = usb4_port(t[up].as<RouterInfo>(), upstream_port(t[v].as<RouterInfo>().address)))
+    displays(*port, s);
+  if (chained) {
+    s.assumptions.push_back(fmt::format(
+        "sysfs links no USB port to a router behind {}: its USB3 tunnel is taken to arrive at the port of "
+        "{}'s USB3 hub with a SuperSpeed hub attached (every USB4 router carries one)",
+        t[up].as<RouterInfo>().name, t[up].as<RouterInfo>().name));
+  }
   if (s.usb_ports.empty()) {
     s.assumptions.push_back(
-        "no USB port of the host shares a Type-C connector with this link: its USB3 "
-        "tunnel's drives are not known");
+        chained ? "no hub port of the router above could be paired with this link: its USB3 "
+                  "tunnel's drives are not known"
+                : "no USB port of the host shares a Type-C connector with this link: its USB3 "
+                  "tunnel's drives are not known");
   }
   auto adapter = adapter_max(t, s.usb_ports);
   if (!adapter) {
@@ -105,6 +191,8 @@ Usb4LinkSummary summarize(const Topology& t, Vertex v, Vertex up) {
     s.assumptions.push_back("USB3 adapter assumed 10 Gb/s (USB 3.2 Gen 2)");
   }
   if (s.usable) s.usb3_tunnel = usb3_tunnel_capacity(*adapter, *s.usable, s.displays);
+  if (chained) chain_onto(t, s, up);
+  s.path.push_back(Usb4Hop{s.name, s.usable});
   return s;
 }
 
@@ -129,30 +217,48 @@ std::optional<Usb4LinkSummary> usb4_link_of_port(const Topology& t, Vertex port)
   // usb4_links() without summarising every link: this runs once per drive (the bandwidth model), and on the
   // 10,000-device machine of tests/bench/scale_bench.py 870 summaries per drive were 5 % of `export`.
   if (!any_host_router(t)) return std::nullopt;
+  const auto hub = parent(t, port);
+  const bool root_port = hub && t[*hub].kind == NodeKind::RootHub;
   const std::string_view syspath = t[port].syspath();
   for (Vertex v : of_kind(t, NodeKind::Router)) {
     const auto up = parent(t, v);
     if (!up || t[*up].kind != NodeKind::Router) continue;
-    const auto* p = usb4_port(t[*up].as<RouterInfo>(), upstream_port(t[v].as<RouterInfo>().address));
-    if (p && std::find(p->usb_ports.begin(), p->usb_ports.end(), syspath) != p->usb_ports.end())
+    const auto& u = t[*up].as<RouterInfo>();
+    if (root_port != u.address.is_host())
+      continue;  // the host's links arrive at root ports, chained ones not
+    if (root_port) {
+      const auto* p = usb4_port(u, upstream_port(t[v].as<RouterInfo>().address));
+      if (p && std::find(p->usb_ports.begin(), p->usb_ports.end(), syspath) != p->usb_ports.end())
+        return summarize(t, v, *up);
+    } else if (const auto a = chained_arrival(t, v, *up); std::find(a.begin(), a.end(), port) != a.end()) {
       return summarize(t, v, *up);
+    }
   }
   return std::nullopt;
 }
 
+std::vector<Usb4LinkSummary> usb4_links_of(const Topology& t, Vertex v) {
+  std::vector<Usb4LinkSummary> out;
+  if (!any_host_router(t)) return out;
+  for (std::optional<Vertex> cur = v; cur && t[*cur].kind != NodeKind::RootHub; cur = parent(t, *cur))
+    if (t[*cur].kind == NodeKind::Port)
+      if (auto l = usb4_link_of_port(t, *cur)) out.push_back(std::move(*l));
+  return out;
+}
+
 std::optional<Usb4LinkSummary> usb4_link_of(const Topology& t, Vertex v) {
-  std::optional<Vertex> root_port;
-  for (std::optional<Vertex> cur = v; cur; cur = parent(t, *cur)) {
-    if (t[*cur].kind == NodeKind::Port) root_port = cur;
-    if (t[*cur].kind == NodeKind::RootHub) break;
-  }
-  return root_port ? usb4_link_of_port(t, *root_port) : std::nullopt;
+  auto all = usb4_links_of(t, v);
+  if (all.empty()) return std::nullopt;
+  return std::move(all.front());
 }
 
 std::vector<Vertex> usb4_tunnel_disks(const Topology& t, const Usb4LinkSummary& link) {
   std::vector<Vertex> out;
-  for (Vertex b : block_devices(t))
-    if (const auto l = usb4_link_of(t, b); l && l->router == link.router) out.push_back(b);
+  for (Vertex b : block_devices(t)) {
+    const auto all = usb4_links_of(t, b);
+    if (std::any_of(all.begin(), all.end(), [&](const auto& l) { return l.router == link.router; }))
+      out.push_back(b);
+  }
   return out;
 }
 

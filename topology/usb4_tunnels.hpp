@@ -19,11 +19,17 @@ struct Usb4Capability {
   unsigned lane_gbps = 20, lanes = 2;
 };
 
+/// One link on the path of a USB3 tunnel: the device router at its far end and what the link can carry.
+struct Usb4Hop {
+  std::string router;               ///< "0-1"
+  std::optional<Bandwidth> usable;  ///< speed x lanes - 10 % guard band
+};
+
 struct Usb4LinkSummary {
   Vertex router;      ///< the device router at the far end of the link
   Vertex upstream;    ///< the router it is connected to
   std::string name;   ///< the device router's name: "0-1"
-  std::string label;  ///< "USB4 link 0-1 (Dell WD22TB4)"
+  std::string label;  ///< "USB4 link 0-1 (Dell WD22TB4)"; behind another device router "... via 0-1"
   std::string type;   ///< "usb4" or "tbt" (from the upstream USB4 port's `link`), "" when unknown
   std::optional<unsigned> lane_gbps, lanes;  ///< as trained: the smaller of rx and tx
   std::optional<Usb4Capability> capable;     ///< what both ends can do, when both generations are known
@@ -34,7 +40,9 @@ struct Usb4LinkSummary {
   /// (dp_tunnel_assumed() apiece: the kernel shows no DP link rate or lanes in sysfs).
   std::vector<DisplayConnectorInfo> display_connectors;
   std::optional<Bandwidth> usb3_tunnel;  ///< what the USB3 tunnel can carry at most
-  std::vector<Vertex> usb_ports;         ///< ports of the host xHCI its USB3 tunnel arrives at
+  std::vector<Vertex> usb_ports;         ///< USB ports its USB3 tunnel arrives at: the host xHCI's, or (behind
+                                         ///< another device router) the upstream router's hub port
+  std::vector<Usb4Hop> path;             ///< the links its USB3 tunnel passes, host side first; each one limits it
   std::vector<std::string> assumptions;  ///< facts not visible in sysfs and what was assumed instead
   /// Trained below what both ends can do (fewer lanes or a lower rate per lane: usually the cable).
   bool below_capability() const;
@@ -44,10 +52,13 @@ struct Usb4LinkSummary {
 std::vector<Usb4LinkSummary> usb4_links(const Topology& t);
 /// The link whose USB3 tunnel carries root-hub port `port`, if any.
 std::optional<Usb4LinkSummary> usb4_link_of_port(const Topology& t, Vertex port);
-/// The link whose USB3 tunnel carries vertex `v` (a drive, a USB device): the one of its root-hub port.
+/// Every link whose USB3 tunnel carries vertex `v` (a drive, a USB device, a port), innermost first: a drive
+/// on a hub chained behind a dock rides the hub's tunnel, and that one rides the dock's.
+std::vector<Usb4LinkSummary> usb4_links_of(const Topology& t, Vertex v);
+/// The innermost link whose USB3 tunnel carries vertex `v` (usb4_links_of's first).
 std::optional<Usb4LinkSummary> usb4_link_of(const Topology& t, Vertex v);
 
-/// The whole disks whose USB3 tunnel is `link`'s, in block_devices() order.
+/// The whole disks that ride `link`'s USB3 tunnel (innermost or not), in block_devices() order.
 std::vector<Vertex> usb4_tunnel_disks(const Topology& t, const Usb4LinkSummary& link);
 
 }  // namespace usbsat::topology

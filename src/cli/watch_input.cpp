@@ -54,6 +54,9 @@ report::WatchEvent to_report(const analysis::watch::Verdict& v) {
   e.uas_blocked_reason = v.uas_blocked_reason;
   if (v.running) e.notes = report::drive_notes(*v.running);
   for (const auto& s : v.sharing) e.sharing.push_back({share_kind(s.kind), s.node, s.label, s.drives});
+  if (v.tunnel)
+    e.tunnel = report::WatchTunnel{v.tunnel->router, v.tunnel->label, v.tunnel->text,
+                                   v.tunnel->usb3_tunnel_gbps, v.tunnel->path};
   e.findings = to_report(v.findings);
   if (v.move) e.move = to_report(*v.move);
   return e;

@@ -169,6 +169,21 @@ TEST_CASE("usb4-dock-displays: two monitors on the dock leave the drives' USB3 t
                                 usbsat_on("usb4-dock-displays", "doctor").out);
 }
 
+TEST_CASE("tb4-hub-chain: the hub router's link on one lane, named with its path and the drives behind it") {
+  const auto doc = doctor_json("tb4-hub-chain", 10);
+  CHECK(keys(doc) == std::set<Key>{{"speed_below_capability", "sdb"},
+                                   {"shared_bandwidth", "sda"},
+                                   {"usb4_link_below_capability", "0-301"},
+                                   {"slow_hub_uplink", "sda"},
+                                   {"slow_hub_uplink", "sdb"},
+                                   {"usb4_tunnel_displays", "sda"},
+                                   {"usb4_tunnel_displays", "sdb"}});
+  const auto& f = finding(doc, "usb4_link_below_capability", "0-301");
+  CHECK(contains(f.at("message"), "USB4 link 0-301 (OWC Thunderbolt Hub) via 0-1"));
+  CHECK(f.at("devices") == nlohmann::json::array({"0-301", "sdb", "2-1.4.1", "sdc", "2-1.4.2"}));
+  usbsat::testing::check_golden("fixture-tb4-hub-chain.doctor.txt", usbsat_on("tb4-hub-chain", "doctor").out);
+}
+
 TEST_CASE("typec-no-tb: without the thunderbolt bus, no USB4 finding") {
   const auto doc = doctor_json("typec-no-tb", 10);
   for (const auto& [id, dev] : keys(doc)) CHECK(id.rfind("usb4_", 0) != 0);

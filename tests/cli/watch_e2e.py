@@ -7,7 +7,9 @@ HARNESS (tests/cli/watch_uevent_harness.cpp, linked to libumockdev) copies the g
 a testbed, unplugs the USB3 stick sdc (1-7, in the USB2-only connector usb1-port7), starts `usbsat watch` under
 the umockdev preload, plugs the stick back in with umockdev_testbed_uevent("add") and removes it ("remove"),
 then sends SIGINT. The verdicts must arrive within a second, say what the fixture says about sdc, validate
-against report/schemas/watch-event.schema.json (json) and the watch must exit 0 on SIGINT.
+against report/schemas/watch-event.schema.json (json) and the watch must exit 0 on SIGINT. On the
+`tb4-hub-chain` fixture the drive is the JMicron SSD sdc on the Thunderbolt 4 hub (2-1.4.2), and the verdict
+must name the USB3 tunnel it landed on: the hub router's link 0-301, via the dock's 0-1, up to 9 Gb/s.
 Exit 0 pass, 1 fail, 77 skip (no umockdev preload; python3-jsonschema missing outside CI).
 """
 import json
@@ -20,6 +22,8 @@ import schema_e2e  # noqa: E402  (Schemas, failures; skips when jsonschema is mi
 from schema_e2e import fail, failures  # noqa: E402
 
 USB_DEVICE = "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-7"
+TB4_DEVICE = "/sys/devices/pci0000:00/0000:00:0d.0/usb2/2-1/2-1.4/2-1.4.2"
+TB4_TUNNEL = "USB3 tunnel of the USB4 link 0-301 (OWC Thunderbolt Hub) via 0-1, up to 9 Gb/s"
 
 
 def check(cond, msg):
@@ -43,12 +47,29 @@ def sections(out):
     return res
 
 
+def check_tunnel(mode, add, schema_dir):
+    """tb4-hub-chain: sdc landed in the hub router's USB3 tunnel, which rides the dock's link."""
+    if mode == "json":
+        check(len(add) == 1, f"one JSON line for the add: {len(add)}")
+        schema_e2e.Schemas(schema_dir).check("watch-event", add[0], "watch --json")
+        a = json.loads(add[0])
+        t = a.get("usb4_tunnel") or {}
+        check(a["dev"] == "sdc" and t.get("router") == "0-301", f"sdc in the tunnel of 0-301: {a['dev']} {t}")
+        check(t.get("path") == ["0-1", "0-301"], f"the tunnel's path: {t.get('path')}")
+        check(t.get("usb3_tunnel_gbps") == 9, f"up to 9 Gb/s: {t.get('usb3_tunnel_gbps')}")
+    else:
+        check(add and add[0].startswith("+ sdc ("), f"text headline '+ sdc (...': {add[:1]}")
+        check(any(l.strip().startswith("arrived in the " + TB4_TUNNEL) for l in add),
+              f"text: the tunnel line: {add}")
+
+
 def main(argv):
     if len(argv) != 5 or argv[4] not in ("json", "text"):
         print(__doc__, file=sys.stderr)
         return 2
     harness, usbsat, schema_dir, fixture, mode = argv
-    cmd = [harness, fixture, USB_DEVICE, "--", usbsat, "watch"] + (["--json"] if mode == "json" else [])
+    tb4 = os.path.basename(os.path.normpath(fixture)) == "tb4-hub-chain"
+    cmd = [harness, fixture, TB4_DEVICE if tb4 else USB_DEVICE, "--", usbsat, "watch"] + (["--json"] if mode == "json" else [])
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     print(p.stdout)
     if p.returncode == 77:
@@ -64,7 +85,9 @@ def main(argv):
         ms, lines = s[what]
         check(0 <= ms < 1000, f"{what}: the verdict arrived within a second (took {ms} ms)")
     check(s.get("EXIT") == 0, f"SIGINT: usbsat watch exits 0 (got {s.get('EXIT')})")
-    if "ADD" in s and "REMOVE" in s:
+    if "ADD" in s and "REMOVE" in s and tb4:
+        check_tunnel(mode, s["ADD"][1], schema_dir)
+    elif "ADD" in s and "REMOVE" in s:
         add, remove = s["ADD"][1], s["REMOVE"][1]
         if mode == "json":
             schemas = schema_e2e.Schemas(schema_dir)

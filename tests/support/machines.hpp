@@ -448,4 +448,29 @@ inline Topology usb4_dock_hub() {
   return m.finish();
 }
 
+/// The links and hub of usb4_hub_chain.
+struct HubChain {
+  unsigned dock_gbps = 20, dock_lanes = 2;  ///< the dock's link 0-1
+  unsigned hub_gbps = 20, hub_lanes = 1;    ///< the hub router's link 0-301 (one lane: the cable)
+  UsbSpeed dock_hub = UsbSpeed::SuperPlus;  ///< the dock's USB3 hub, where the hub router's tunnel arrives
+};
+
+/// Two router hops: usb4_dock_port's dock 0-1 with a USB3 hub (2-1) carrying a UAS SSD (2-1.1, sda), and a
+/// USB4 hub router 0-301 (on the dock's port 3) whose own 10 Gb/s USB3 hub (2-1.4, on the dock hub's port 4)
+/// carries a UAS SSD (2-1.4.1, sdb): sdb rides both links' USB3 tunnels.
+inline Topology usb4_hub_chain(const HubChain& c = {}) {
+  Machine m;
+  const auto dock_hub =
+      m.hub(usb4_dock_port(m, c.dock_gbps, c.dock_lanes),
+            {.vid = 0x2109, .pid = 0x0822, .product = "USB3.2 Hub", .speed = c.dock_hub}, 4);
+  m.router("/sys/devices/pci0000:00/0000:00:0d.2/domain0/0-0/0-1", 0x301, 4, "Hub", {}, c.hub_gbps,
+           c.hub_lanes);
+  const auto hub_hub =
+      m.hub(Machine::port_of(dock_hub, 4),
+            {.vid = 0x05e3, .pid = 0x0625, .product = "USB3.2 Hub", .speed = UsbSpeed::SuperPlus}, 4);
+  m.drive(Machine::port_of(dock_hub, 1), kUsb4DockSsd, {.name = "sda"});
+  m.drive(Machine::port_of(hub_hub, 1), kUsb4DockSsd, {.name = "sdb"});
+  return m.finish();
+}
+
 }  // namespace usbsat::testing

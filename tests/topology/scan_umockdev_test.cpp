@@ -580,6 +580,9 @@ TEST_CASE("the scan matches the generator's declared truth: USB4 links and their
     CHECK(displays == d.value("displayport_tunnels", json::array()));
     CHECK(l.displays.bytes_per_s * 8 ==
           static_cast<std::uint64_t>(std::llround(d.value("displays_gbps", 0.0) * 1e9)));
+    json path = json::array();
+    for (const auto& h : l.path) path.push_back(h.router);
+    CHECK(path == d.at("path"));
   }
 }
 

@@ -107,8 +107,12 @@ void ev(Finding& f, std::string key, std::string value) {
 
 std::vector<const StorageDevice*> tunnel_devices(const Context& cx, const Usb4LinkSummary& link) {
   std::vector<const StorageDevice*> out;
-  for (const auto& d : cx.devices)
-    if (const auto l = usb4_link_of(cx.t, d.dev); l && l->router == link.router) out.push_back(&d);
+  // Every drive that rides the tunnel: those on a hub chained behind the link's router too.
+  for (const auto& d : cx.devices) {
+    const auto links = usb4_links_of(cx.t, d.dev);
+    if (std::any_of(links.begin(), links.end(), [&](const auto& l) { return l.router == link.router; }))
+      out.push_back(&d);
+  }
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include "src/analysis/plan/planner.hpp"
 #include "topology/describe.hpp"
 #include "topology/drives.hpp"
+#include "topology/usb4_tunnels.hpp"
 
 namespace usbsat::analysis::watch {
 namespace {
@@ -42,6 +43,15 @@ std::vector<Share> sharing(const Topology& t, const common::UsbDrive& d) {
       if (other != d.name) s.drives.push_back(other);
     out.push_back(std::move(s));
   }
+  return out;
+}
+
+std::optional<Tunnel> tunnel_of(const Topology& t, const common::UsbDrive& d) {
+  const auto l = topology::usb4_link_of(t, d.block);
+  if (!l) return std::nullopt;
+  Tunnel out{l->name, l->label, topology::describe_usb3_tunnel(*l), std::nullopt, {}};
+  if (l->usb3_tunnel) out.usb3_tunnel_gbps = static_cast<double>(l->usb3_tunnel->bytes_per_s) * 8 / 1e9;
+  for (const auto& h : l->path) out.path.push_back(h.router);
   return out;
 }
 
@@ -105,6 +115,7 @@ std::optional<Verdict> verdict(const Topology& before, const Topology& after, co
   e.uas_blocked_reason = s.uas_blocked_reason;
   e.running = s;
   e.sharing = sharing(after, *d);
+  e.tunnel = tunnel_of(after, *d);
   e.findings = findings_for(after, *d, doctor);
   if (d->has_media) e.move = better_connector(after, *d);
   return e;

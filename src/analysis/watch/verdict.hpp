@@ -40,6 +40,15 @@ struct Move {
   double then_mbs = 0;          ///< ... and on that connector
 };
 
+/// The USB3 tunnel of the USB4/Thunderbolt link a drive landed on (topology/usb4_tunnels: the innermost).
+struct Tunnel {
+  std::string router;                      ///< the link's device router: "0-1"
+  std::string label;                       ///< "USB4 link 0-1 (Dell WD22TB4)"
+  std::string text;                        ///< topology::describe_usb3_tunnel(): "USB3 tunnel of the ..."
+  std::optional<double> usb3_tunnel_gbps;  ///< what it carries at most (every link on its path limits it)
+  std::vector<std::string> path;           ///< the links it passes, host side first: {"0-1", "0-301"}
+};
+
 /// One event's verdict.
 struct Verdict {
   std::string action;   ///< "add" or "remove"
@@ -58,6 +67,7 @@ struct Verdict {
   std::optional<std::string> uas_blocked_reason;  ///< why it runs Bulk-Only anyway, when the scan saw it
   std::optional<topology::DriveSummary> running;  ///< add: the drive as it runs now (its notes come from it)
   std::vector<Share> sharing;
+  std::optional<Tunnel> tunnel;  ///< add: the USB3 tunnel it rides, on a machine with a thunderbolt bus
   std::vector<doctor::Finding> findings;  ///< the doctor's findings that name this drive
   std::optional<Move> move;
 };

@@ -81,3 +81,26 @@ TEST_CASE("watch verdict: removal names where the drive was, other events and ot
   CHECK_FALSE(verdict(t, t, {"change", "sdb"}));      // not a plug event
   CHECK_FALSE(verdict(empty, t, {"remove", "sdb"}));  // removal of a drive the old scan did not have
 }
+
+TEST_CASE(
+    "watch verdict: a drive on a hub chained behind a dock names the tunnel it landed on and its path") {
+  const auto t = testing::usb4_hub_chain();
+  const auto hub = verdict(t, t, {"add", "sdb"});
+  REQUIRE(hub);
+  REQUIRE(hub->tunnel);
+  CHECK(hub->tunnel->router == "0-301");
+  CHECK(hub->tunnel->path == std::vector<std::string>{"0-1", "0-301"});
+  CHECK(hub->tunnel->label.find("via 0-1") != std::string::npos);
+  CHECK(hub->tunnel->text.find("USB3 tunnel of the USB4 link 0-301") == 0);
+  REQUIRE(hub->tunnel->usb3_tunnel_gbps);
+  CHECK(*hub->tunnel->usb3_tunnel_gbps == doctest::Approx(9));
+  const auto dock = verdict(t, t, {"add", "sda"});
+  REQUIRE(dock);
+  REQUIRE(dock->tunnel);
+  CHECK(dock->tunnel->router == "0-1");
+  CHECK(dock->tunnel->path == std::vector<std::string>{"0-1"});
+  // A machine without a thunderbolt bus: no tunnel.
+  const auto plain = verdict(testing::asm1042_card(), testing::asm1042_card(), {"add", "sdb"});
+  REQUIRE(plain);
+  CHECK_FALSE(plain->tunnel);
+}
