@@ -190,7 +190,7 @@ std::string describe_dp_tunnels(const topology::Usb4LinkSummary& l) {
 std::string describe_usb3_tunnel(const topology::Usb4LinkSummary& l) {
   std::string out = "USB3 tunnel of the " + display_string(l.label);
   if (l.usb3_tunnel) out += ", up to " + gbit_text(*l.usb3_tunnel);
-  if (!l.displays_known) out += " (DisplayPort tunnels not visible: none assumed)";
+  if (!l.displays_known()) out += " (DisplayPort tunnels not visible: none assumed)";
   if (const auto dp = describe_dp_tunnels(l); !dp.empty()) out += ", after " + dp;
   return out;
 }

@@ -70,7 +70,6 @@ void displays(const Usb4PortInfo& port, Usb4LinkSummary& s) {
     return;
   }
   s.display_connectors = port.displays;
-  s.displays_known = true;
   for (std::size_t i = 0; i < port.displays.size(); ++i) s.displays = s.displays + dp_tunnel_assumed();
   s.assumptions.push_back(fmt::format(
       "DisplayPort link rate and lanes are not in sysfs: each display's tunnel assumed HBR2 x 4 ({}), "

@@ -35,7 +35,6 @@ struct Usb4LinkSummary {
   std::optional<Usb4Capability> capable;     ///< what both ends can do, when both generations are known
   std::optional<Bandwidth> usable;           ///< speed x lanes - 10 % guard band
   Bandwidth displays = Bandwidth::zero();    ///< taken by DisplayPort tunnels
-  bool displays_known = false;               ///< whether `displays` was read (else none are assumed)
   /// The connected DRM connectors on the Type-C connector the link leaves from, one DisplayPort tunnel each
   /// (dp_tunnel_assumed() apiece: the kernel shows no DP link rate or lanes in sysfs).
   std::vector<DisplayConnectorInfo> display_connectors;
@@ -46,6 +45,8 @@ struct Usb4LinkSummary {
   std::vector<std::string> assumptions;  ///< facts not visible in sysfs and what was assumed instead
   /// Trained below what both ends can do (fewer lanes or a lower rate per lane: usually the cable).
   bool below_capability() const;
+  /// Whether DisplayPort tunnels were seen (connected displays joined); else none are assumed, and said.
+  bool displays_known() const { return !display_connectors.empty(); }
 };
 
 /// Every USB4/Thunderbolt link (one per device router), in graph order; empty without a thunderbolt bus.

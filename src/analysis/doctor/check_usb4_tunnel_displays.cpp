@@ -58,14 +58,14 @@ void check_usb4_tunnel_displays(const Context& cx) {
   for (const auto& l : usb4_links(cx.t)) {
     const auto drives = tunnel_devices(cx, l);
     if (drives.empty()) continue;
-    if (l.displays_known && l.displays == Bandwidth::zero()) continue;
+    if (l.displays_known() && l.displays == Bandwidth::zero()) continue;
     std::vector<std::string> devices = devices_names(cx.t, drives);
     devices.push_back(l.name);
     auto f = cx.finding(FindingSeverity::Info, devices);
     ev(f, l.name + "/usb3_tunnel", l.usb3_tunnel ? gbit_text(*l.usb3_tunnel) : "unknown");
-    ev(f, l.name + "/displayport_tunnels", l.displays_known ? gbit_text(l.displays) : "not visible");
+    ev(f, l.name + "/displayport_tunnels", l.displays_known() ? gbit_text(l.displays) : "not visible");
     const std::string riders = devices_labels(cx.t, drives);
-    if (l.displays_known)
+    if (l.displays_known())
       known_displays(l, f, riders, drives.size() == 1);
     else
       unknown_displays(l, f, riders, drives.size() == 1);
