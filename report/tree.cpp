@@ -87,7 +87,8 @@ class TreeWriter {
     const auto extra = leaf_lines(shown);
     const auto tunnel = tunnel_lines(shown);
     for (std::size_t i = 0; i < extra.size(); ++i)
-      out_ += cont + (i + 1 == extra.size() && kids.empty() && tunnel.empty() ? "└── " : "├── ") + extra[i] + "\n";
+      out_ += cont + (i + 1 == extra.size() && kids.empty() && tunnel.empty() ? "└── " : "├── ") + extra[i] +
+              "\n";
     for (std::size_t i = 0; i < kids.size(); ++i) {
       const bool last = i + 1 == kids.size() && tunnel.empty();
       node(kids[i], cont + (last ? "└── " : "├── "), cont + (last ? "    " : "│   "));

@@ -39,9 +39,9 @@ struct Usb4LinkSummary {
   /// (dp_tunnel_assumed() apiece: the kernel shows no DP link rate or lanes in sysfs).
   std::vector<DisplayConnectorInfo> display_connectors;
   std::optional<Bandwidth> usb3_tunnel;  ///< what the USB3 tunnel can carry at most
-  std::vector<Vertex> usb_ports;         ///< USB ports its USB3 tunnel arrives at: the host xHCI's, or (behind
-                                         ///< another device router) the upstream router's hub port
-  std::vector<Usb4Hop> path;             ///< the links its USB3 tunnel passes, host side first; each one limits it
+  std::vector<Vertex> usb_ports;  ///< USB ports its USB3 tunnel arrives at: the host xHCI's, or (behind
+                                  ///< another device router) the upstream router's hub port
+  std::vector<Usb4Hop> path;      ///< the links its USB3 tunnel passes, host side first; each one limits it
   std::vector<std::string> assumptions;  ///< facts not visible in sysfs and what was assumed instead
   /// Trained below what both ends can do (fewer lanes or a lower rate per lane: usually the cable).
   bool below_capability() const;
