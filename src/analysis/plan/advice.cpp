@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -36,6 +37,46 @@ std::string bus_words(const topology::Topology& t, const topology::Resource& bus
   return fmt::format("one {}bus ({:g} Mb/s)", generation, topology::nominal_mbps(speed));
 }
 
+/// Why a shared link is worth avoiding, in words: what it is and what it carries.
+std::string shared_link_reason(const topology::Topology& t, const topology::Resource& r, Bandwidth demand) {
+  const std::string what = r.kind == ResourceKind::PcieLink ? "one PCIe link for all ports of the controller"
+                           : r.kind == ResourceKind::UsbBus ? bus_words(t, r) + " for all its ports"
+                           : r.kind == ResourceKind::Usb4Tunnel ? "one tunnel for all ports behind the dock"
+                                                                : "one uplink for all ports of the hub";
+  const std::string consequence = *r.capacity < demand
+                                      ? fmt::format("less than one drive's {} MB/s", rate_label(demand))
+                                      : "two drives there share it";
+  return r.label + ": " + what + ", " + rate_label(r.capacity) + " MB/s in total; " + consequence;
+}
+
+/// The notes worth giving, in path order (nearest the drives first). Links over the same connectors are one
+/// piece of advice: the narrowest of them, the nearest on a tie (a card's own x1 link rather than the root
+/// port above it; a dock's USB3 tunnel rather than the faster hub uplink below it). A link whose connectors
+/// all sit below a wider-reaching link that is no faster (a rate-matching hub on an EHCI bus) adds nothing
+/// either. A link counts from two connectors, or from one when it cannot carry even one drive's demand.
+std::vector<AvoidNote> append_binding_links(std::vector<AvoidNote> out, const std::vector<std::string>& order,
+                                            std::map<std::string, AvoidNote>& notes, Bandwidth demand) {
+  std::map<std::vector<std::size_t>, std::string> narrowest;
+  for (const auto& id : order) {
+    const auto& n = notes[id];
+    auto [it, fresh] = narrowest.try_emplace(n.connectors, id);
+    if (!fresh && *n.capacity < *notes[it->second].capacity) it->second = id;
+  }
+  for (const auto& id : order) {
+    const auto& n = notes[id];
+    if (narrowest[n.connectors] != id) continue;
+    if (n.connectors.size() < 2 && !(*n.capacity < demand)) continue;
+    const bool covered = std::any_of(order.begin(), order.end(), [&](const std::string& other) {
+      const auto& o = notes[other];
+      return o.connectors.size() > n.connectors.size() && *o.capacity <= *n.capacity &&
+             std::includes(o.connectors.begin(), o.connectors.end(), n.connectors.begin(),
+                           n.connectors.end());
+    });
+    if (!covered) out.push_back(n);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<AvoidNote> avoid_notes(const topology::Topology& t, const std::vector<PlanSlot>& slots,
@@ -59,15 +100,19 @@ std::vector<AvoidNote> avoid_notes(const topology::Topology& t, const std::vecto
   if (!usb2.connectors.empty() && any_usb3) out.push_back(std::move(usb2));
   if (!usb1.connectors.empty()) out.push_back(std::move(usb1));
 
-  // Shared links that cannot carry two drives at the plan's per-drive demand: hub uplinks, EHCI buses,
-  // PCIe links shared by two or more free connectors.
+  // Shared links that cannot carry two drives at the plan's per-drive demand (hub uplinks, EHCI buses, PCIe
+  // links, USB4 tunnels shared by two or more free connectors), or not even one (a dock's USB3 tunnel left
+  // narrow by its displays: a drive alone there is slow).
   Bandwidth demand = Bandwidth::zero();
   for (const auto& p : plan.placements) demand = std::max(demand, p.prediction.demand);
   std::vector<std::string> order;
   std::map<std::string, AvoidNote> notes;
   for (const auto& s : slots) {
     std::set<std::string> seen;
-    for (const auto& side : {s.usb3_port, s.usb2_port}) {
+    // A SuperSpeed drive at a USB3 connector uses its SuperSpeed side only (the USB 2.0 hub of a hub pair
+    // does not carry it).
+    const auto usb2_side = superspeed_drives && s.usb3_port ? std::nullopt : s.usb2_port;
+    for (const auto& side : {s.usb3_port, usb2_side}) {
       if (!side) continue;
       for (const auto& r : topology::upstream_resources(t, *side, m)) {
         if (!r.capacity || r.kind == ResourceKind::Controller || !seen.insert(r.id).second) continue;
@@ -75,35 +120,13 @@ std::vector<AvoidNote> avoid_notes(const topology::Topology& t, const std::vecto
         auto [it, fresh] = notes.try_emplace(r.id);
         if (fresh) {
           order.push_back(r.id);
-          it->second = AvoidNote{"shared_link", r.node, r.capacity, {}, {}};
-          const std::string what = r.kind == ResourceKind::PcieLink
-                                       ? "one PCIe link for all ports of the controller"
-                                   : r.kind == ResourceKind::UsbBus ? bus_words(t, r) + " for all its ports"
-                                                                    : "one uplink for all ports of the hub";
-          it->second.reason = r.label + ": " + what + ", " + rate_label(r.capacity) +
-                              " MB/s in total; two drives there share it";
+          it->second = AvoidNote{"shared_link", r.node, r.capacity, {}, shared_link_reason(t, r, demand)};
         }
         it->second.connectors.push_back(s.connector);
       }
     }
   }
-  // Nested links that concern the same connectors (a card's own x1 link and the root port above it) are
-  // one piece of advice: keep the one nearest to the drives.
-  // A link whose connectors all sit below a wider-reaching link that is no faster (a rate-matching hub on an
-  // EHCI bus) adds nothing to the advice either.
-  std::set<std::vector<std::size_t>> reported;
-  for (const auto& id : order) {
-    const auto& n = notes[id];
-    if (n.connectors.size() < 2 || !reported.insert(n.connectors).second) continue;
-    const bool covered = std::any_of(order.begin(), order.end(), [&](const std::string& other) {
-      const auto& o = notes[other];
-      return o.connectors.size() > n.connectors.size() && *o.capacity <= *n.capacity &&
-             std::includes(o.connectors.begin(), o.connectors.end(), n.connectors.begin(),
-                           n.connectors.end());
-    });
-    if (!covered) out.push_back(n);
-  }
-  return out;
+  return append_binding_links(std::move(out), order, notes, demand);
 }
 
 }  // namespace usbsat::analysis::plan::detail

@@ -496,5 +496,16 @@ TEST_CASE(
     for (const auto& p : plan.placements)
       if (p.moved) CHECK_FALSE(topology::usb4_link_of_port(t, p.port));
     CHECK(plan.min.mbs() > 150.0);
+    // The tunnel, not the faster dock hub uplink over the same connectors, is the link to avoid; and it is
+    // named even for one free connector, since it cannot carry one drive's demand.
+    const AvoidNote* tunnel = nullptr;
+    for (const auto& a : plan.avoid) {
+      CHECK(a.node != "2-1");
+      if (a.kind == "shared_link" && a.node == "0-1") tunnel = &a;
+    }
+    REQUIRE(tunnel);
+    CHECK(tunnel->reason.find(
+              "USB3 tunnel of the USB4 link 0-1 (Example Dock): one tunnel for all ports behind "
+              "the dock, 300 MB/s in total; less than one drive's") == 0);
   }
 }
