@@ -4,7 +4,8 @@
 Runs the real binary through tests/fixtures/with-fixture.sh:
   1. `plan --predict --json`: exactly one entry per USB drive of <scenario>.expected.json whose medium is present
      (size > 0 in the fixture's own sysfs), the documented keys, predicted <= demand, the aggregate equal to the
-     max-flow bound (on a tree they agree);
+     max-flow bound (on a tree they agree); the drives of each USB4 link no more than its USB3 tunnel together,
+     and a full tunnel named as a bottleneck;
   2. `plan --drives N --json` for N = 1, 2: N placements on distinct connectors that are free in the scenario
      (no device of expected.json sits on either of their ports), each on a controller of the scenario with a
      predicted rate, min <= every rate; identical output when run twice;
@@ -50,6 +51,34 @@ def has_medium(scenario_dir, dev):
         return True
 
 
+def check_usb4_tunnels(expected, pred):
+    """The USB3 tunnel of each USB4 link of the scenario (expected.json's usb4_links) bounds what its drives are
+    predicted together; when it is full, it is the bottleneck named for at least one of them (kind usb4_tunnel,
+    node = the link's device router)."""
+    by_dev = {d["dev"]: d for d in pred["drives"]}
+    for link in expected.get("usb4_links", []):
+        if link.get("usb3_tunnel_gbps") is None:
+            continue
+        cap = link["usb3_tunnel_gbps"] * 125.0  # Gb/s -> MB/s
+        # the drives whose innermost tunnel this is (a drive behind a second hop rides its own link's tunnel)
+        inner = {d for other in expected["usb4_links"] if other is not link for d in other.get("drives", [])
+                 if link["router"] in other.get("path", [])}
+        drives = [by_dev[d] for d in link.get("drives", []) if d in by_dev and d not in inner]
+        if not drives:
+            continue
+        together = sum(d["predicted_mbs"] for d in drives)
+        if together > cap + 0.5:
+            fail(f"USB4 link {link['router']}: its drives are predicted {together:.1f} MB/s together, above its "
+                 f"USB3 tunnel's {cap:.1f} MB/s")
+        # Full (a narrower link of the path, e.g. the dock hub's uplink, may leave it short of full instead).
+        if sum(d["demand_mbs"] for d in drives) > cap + 0.5 and abs(together - cap) <= 0.5:
+            named = [d["dev"] for d in drives if d["bottleneck"] and d["bottleneck"]["kind"] == "usb4_tunnel"
+                     and d["bottleneck"]["node"] == link["router"]]
+            if not named:
+                fail(f"USB4 link {link['router']}: its full USB3 tunnel is no drive's bottleneck: "
+                     f"{[(d['dev'], d['bottleneck']) for d in drives]}")
+
+
 def main(argv):
     if len(argv) != 5:
         print(__doc__, file=sys.stderr)
@@ -80,6 +109,7 @@ def main(argv):
             fail(f"{d['dev']}: bottleneck lacks keys: {b}")
     if abs(pred["aggregate_mbs"] - pred["max_flow_mbs"]) > 0.2:
         fail(f"aggregate {pred['aggregate_mbs']} != max-flow bound {pred['max_flow_mbs']}")
+    check_usb4_tunnels(expected, pred)
 
     # 2. --drives N
     for n in (1, 2):
