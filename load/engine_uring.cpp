@@ -4,8 +4,8 @@
 // the kernel supports it (6.1+; fio 3.33's choice too): completions are run in our thread only when it waits,
 // and it is woken once the batch it waits for is complete, not at every completion. Before 6.1, cooperative
 // task work. Measured on the quiet machine against cooperative task work (tests/bench/README.md, issue 25):
-// 4k QD32 1.00 vs 0.89 of fio, QD1 1.04 vs 0.99; on a machine busy with other work it was the other way round.
-// The ring is made, used and destroyed by the worker thread that runs it (SINGLE_ISSUER).
+// 4k QD32 1.00 vs 0.89 of fio, QD1 1.04 vs 0.99; on a machine busy with other work it was the other way
+// round. The ring is made, used and destroyed by the worker thread that runs it (SINGLE_ISSUER).
 //
 // Waiting has no per-call timeout: a timeout argument to io_uring_enter arms and cancels a kernel hrtimer on
 // every wait, i.e. on every I/O at queue depth 1. Instead one timeout request (the "tick", re-armed each time
