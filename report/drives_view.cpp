@@ -15,7 +15,7 @@ Json json_drive(const topology::DriveSummary& d) {
   auto usb_only = [&](Json v) { return usb ? std::move(v) : Json(nullptr); };
   Json pcie = Json::array();
   for (const auto& h : d.pcie_uplink) pcie.push_back(json_pcie_hop(h));
-  return Json{
+  return json_object({
       {"dev", d.dev},
       {"devnode", d.devnode},
       {"usb", usb},
@@ -49,7 +49,7 @@ Json json_drive(const topology::DriveSummary& d) {
       {"rotational", opt(d.rotational)},
       {"removable", opt(d.removable)},
       {"mountpoints", d.mountpoints},
-  };
+  });
 }
 
 std::string render_drives_json(const ViewInput& in) {
@@ -63,7 +63,8 @@ std::string render_drives_json(const ViewInput& in) {
     const auto link = topology::usb4_link_of(in.topology, d.block);
     drives.back()["usb4_tunnel"] = link ? json_usb4_link(in.topology, *link) : Json(nullptr);
   }
-  return dump_json(Json{{"drives", std::move(drives)}, {"diagnostics", json_diagnostics(in.diagnostics)}});
+  return dump_json(
+      json_object({{"drives", std::move(drives)}, {"diagnostics", json_diagnostics(in.diagnostics)}}));
 }
 
 namespace {

@@ -3,6 +3,7 @@
 /// every renderer serializes through dump_json(), the one safe dump. Key order is fixed (ordered
 /// JSON), unknown values are null, ids are lower-case hex strings ("8086"), speeds are numbers in Mb/s and
 /// GT/s.
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
@@ -23,6 +24,25 @@ using Json = nlohmann::ordered_json;
 std::string dump_json(const Json& j);
 /// The same dump on one line (JSON Lines: `watch --json`, `top --json`), with a trailing newline.
 std::string dump_json_line(const Json& j);
+
+/// One member of json_object(): a key and the value moved in.
+struct JsonField {
+  const char* key;
+  Json value;
+};
+
+/// The object {"key": value, ...} with its members in this order, as `Json{{"key", value}, ...}` builds it
+/// (same dump) but without that form's temporaries (nlohmann turns each member into a two-element array
+/// first) and its search for an earlier equal key at every insertion (quadratic in the members): the values
+/// are moved in. The keys must be distinct.
+template <std::size_t N>
+Json json_object(JsonField (&&fields)[N]) {
+  Json j(Json::value_t::object);
+  auto& members = j.get_ref<Json::object_t&>();
+  members.reserve(N);
+  for (auto& f : fields) members.emplace_back(f.key, std::move(f.value));
+  return j;
+}
 
 /// null for nullopt, else the value.
 template <class T>

@@ -1,5 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <limits>
+#include <vector>
+
 #include "report/formatters.hpp"
 #include "report/json_common.hpp"
 #include "report/table.hpp"
@@ -66,6 +70,34 @@ TEST_CASE("dump_json: stable order, nulls, escaping, invalid UTF-8 replaced") {
   CHECK(json_pcie_link({}).is_null());
   CHECK(json_pcie_link({.speed_gts = 5.0, .width = 1}).dump() ==
         R"({"speed_gts":5.0,"width":1,"max_speed_gts":null,"max_width":null})");
+}
+
+TEST_CASE("dump_json writes what nlohmann's dump writes") {
+  // dump_json writes the layout, integers and plain strings itself; every other value goes through
+  // nlohmann. Each document here must come out byte for byte as j.dump(2, ' ', false, replace) + "\n".
+  const std::vector<Json> docs{
+      Json::object(),
+      Json::array(),
+      nullptr,
+      true,
+      "plain",
+      -7,
+      std::numeric_limits<std::int64_t>::min(),
+      std::numeric_limits<std::uint64_t>::max(),
+      json_object({{"a", Json::object()}, {"b", Json::array()}, {"c", Json::array({Json::object()})}}),
+      json_object({{"f", 5.0}, {"g", 2.5}, {"h", 1e300}, {"i", -0.0}, {"j", 0.1}, {"nan", std::nan("")}}),
+      json_object({{"ctl\t\x01", "a\"b\\c\x7f\x1f"}, {"utf8", "Gr\xc3\xbc\xc3\x9f \xe2\x82\xac"}}),
+      json_object({{"back\\slash", "quote\" only"},
+                   {"tilde~ del\x7f", "Printable ASCII !#$%&'()*+,-./:;<=>?@[]^_`{|}"}}),
+      json_object({{"bad", "x\xff\xfe\xc3"}, {"key \xff", "cut \xe2\x82"}, {"nul", std::string("a\0b", 3)}}),
+      Json::array(
+          {Json::array({1, Json::array({2u, Json::array()}), nullptr}), false, json_object({{"k", 3}})}),
+      Json::binary({1, 2, 3}),
+  };
+  for (const auto& j : docs) {
+    CAPTURE(j.dump(-1, ' ', false, Json::error_handler_t::replace));
+    CHECK(dump_json(j) == j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n");
+  }
 }
 
 TEST_CASE("render_table aligns columns by display width") {
