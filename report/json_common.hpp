@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "topology/connectors.hpp"
-#include "topology/pcie_tunnels.hpp"
 #include "topology/diagnostic.hpp"
+#include "topology/pcie_tunnels.hpp"
 #include "topology/usb4_tunnels.hpp"
 
 namespace usbsat::report {

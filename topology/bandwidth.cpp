@@ -9,8 +9,8 @@
 #include <cmath>
 #include <limits>
 
-#include "topology/text.hpp"
 #include "topology/pcie_tunnels.hpp"
+#include "topology/text.hpp"
 #include "topology/usb4_tunnels.hpp"
 
 namespace usbsat::topology {
@@ -78,7 +78,6 @@ std::string format_mbs(double v) {
   if (!s.empty() && s.back() == '.') s.pop_back();
   return s;
 }
-
 
 std::optional<Bandwidth> override_or(const CapacityModel& m, const std::string& id,
                                      std::optional<Bandwidth> v) {

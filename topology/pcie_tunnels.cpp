@@ -20,8 +20,7 @@ std::optional<HostSwitch> host_switch(const RouterInfo& host) {
   if (!host.nhi) return std::nullopt;
   const auto port = path_dirname(*host.nhi);
   const auto up = path_dirname(port);
-  if (!parse_pci_address(path_basename(port)) || !parse_pci_address(path_basename(up)))
-    return std::nullopt;
+  if (!parse_pci_address(path_basename(port)) || !parse_pci_address(path_basename(up))) return std::nullopt;
   return HostSwitch{std::string(port), std::string(up)};
 }
 
@@ -52,7 +51,8 @@ std::optional<Bandwidth> controllers_pcie(const Topology& t, const std::vector<V
                                           const CapacityModel& m) {
   std::optional<Bandwidth> out;
   for (Vertex c : cs)
-    if (const auto cap = pcie_capacity(controller_pcie_link(t, c), m)) out = out.value_or(Bandwidth::zero()) + *cap;
+    if (const auto cap = pcie_capacity(controller_pcie_link(t, c), m))
+      out = out.value_or(Bandwidth::zero()) + *cap;
   return out;
 }
 

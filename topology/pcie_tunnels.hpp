@@ -21,15 +21,15 @@
 namespace usbsat::topology {
 
 struct PcieTunnelSummary {
-  Vertex router{};          ///< the device router at the far end (the dock)
-  std::string name;         ///< "0-1"
-  std::string link_label;   ///< "Thunderbolt 3 link 0-1 (CalDigit, Inc. TS3 Plus)"
-  std::string label;        ///< "PCIe tunnel of the Thunderbolt 3 link 0-1 (CalDigit, Inc. TS3 Plus)"
-  Vertex entry{};           ///< the dock's PCIe switch upstream port, the first function the tunnel carries
-  Vertex downstream{};      ///< the host controller's PCIe downstream port the tunnel leaves from
+  Vertex router{};         ///< the device router at the far end (the dock)
+  std::string name;        ///< "0-1"
+  std::string link_label;  ///< "Thunderbolt 3 link 0-1 (CalDigit, Inc. TS3 Plus)"
+  std::string label;       ///< "PCIe tunnel of the Thunderbolt 3 link 0-1 (CalDigit, Inc. TS3 Plus)"
+  Vertex entry{};          ///< the dock's PCIe switch upstream port, the first function the tunnel carries
+  Vertex downstream{};     ///< the host controller's PCIe downstream port the tunnel leaves from
   std::vector<Vertex> controllers;  ///< the USB controllers it carries (the dock's own xHCI), graph order
-  std::optional<unsigned> lane_gbps, lanes;  ///< the Thunderbolt link as trained
-  std::optional<Bandwidth> link_share;       ///< the link's usable bandwidth x the PCIe payload efficiency
+  std::optional<unsigned> lane_gbps, lanes;   ///< the Thunderbolt link as trained
+  std::optional<Bandwidth> link_share;        ///< the link's usable bandwidth x the PCIe payload efficiency
   std::optional<Bandwidth> controllers_pcie;  ///< what the carried controllers' own PCIe links can move
   std::optional<Bandwidth> capacity;          ///< the narrower of the two
   bool marked_removable = false;  ///< the kernel's `removable` mark agrees (else joined by position only)

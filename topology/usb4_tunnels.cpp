@@ -163,7 +163,7 @@ Usb4LinkSummary link_figures(const Topology& t, Vertex v, Vertex up) {
   const bool thunderbolt = r.generation && *r.generation <= 3;
   if (thunderbolt) s.type = "tbt";
   const std::string product = node_product(t, v);
-  const std::string kind = thunderbolt         ? fmt::format("Thunderbolt {}", *r.generation)
+  const std::string kind = thunderbolt       ? fmt::format("Thunderbolt {}", *r.generation)
                            : s.type == "tbt" ? std::string("Thunderbolt")
                                              : std::string("USB4");
   s.label = fmt::format("{} link {}{}", kind, r.name, product.empty() ? "" : " (" + product + ")");

@@ -196,7 +196,8 @@ TEST_CASE("tb3-dock: the dock's own xHCI on PCIe 2.0 x1, named with the router a
   CHECK(f.at("severity") == "warning");
   CHECK(contains(f.at("message"), "Thunderbolt 3 link 0-1 (CalDigit, Inc. TS3 Plus)"));
   CHECK(contains(f.at("message"), "on a PCIe 2.0 x1 link (trained 5 GT/s x1, all it can do)"));
-  CHECK(contains(f.at("message"), "shares about 400 MB/s, although the link's PCIe tunnel carries up to 3600 MB/s"));
+  CHECK(contains(f.at("message"),
+                 "shares about 400 MB/s, although the link's PCIe tunnel carries up to 3600 MB/s"));
   usbsat::testing::check_golden("fixture-tb3-dock.doctor.txt", usbsat_on("tb3-dock", "doctor").out);
   usbsat::testing::check_golden("fixture-tb3-dock.doctor.json", usbsat_on("tb3-dock", "doctor --json").out);
 }

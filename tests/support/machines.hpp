@@ -476,11 +476,11 @@ inline Topology usb4_hub_chain(const HubChain& c = {}) {
 /// The Thunderbolt 3 dock of tb3_dock: its xHCI's PCIe link and SuperSpeed ports, how many such docks, the
 /// Thunderbolt link, and whether the kernel marked the dock's functions `removable`.
 struct Tb3Dock {
-  PcieLink xhci{5.0, 1, 5.0, 1};  ///< the dock xHCI's link (an FL1100: PCIe 2.0 x1)
-  unsigned ss_ports = 4;                     ///< SuperSpeed ports of its USB3 root hub (5 Gb/s)
-  unsigned docks = 1;                        ///< docks on the host's ports 1, 3 (02:01.0, 02:04.0)
-  unsigned lane_gbps = 20, lanes = 2;        ///< the Thunderbolt link
-  std::optional<bool> removable = true;      ///< the kernel's mark on the dock's PCIe switch
+  PcieLink xhci{5.0, 1, 5.0, 1};         ///< the dock xHCI's link (an FL1100: PCIe 2.0 x1)
+  unsigned ss_ports = 4;                 ///< SuperSpeed ports of its USB3 root hub (5 Gb/s)
+  unsigned docks = 1;                    ///< docks on the host's ports 1, 3 (02:01.0, 02:04.0)
+  unsigned lane_gbps = 20, lanes = 2;    ///< the Thunderbolt link
+  std::optional<bool> removable = true;  ///< the kernel's mark on the dock's PCIe switch
 };
 
 /// A discrete Alpine Ridge host (root port 00:1c.0 PCIe 3.0 x4 -> switch 01:00.0 -> downstream ports 02:00.0

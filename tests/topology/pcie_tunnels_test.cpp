@@ -40,8 +40,9 @@ TEST_CASE("a Thunderbolt 3 dock's PCIe tunnel: joined by position, min(controlle
   // The tunnel replaces the two ends of the tunnelled link (02:01.0, 05:00.0: 2.5 GT/s x4 as the routers'
   // PCIe adapters report it); the physical links at either end stay.
   CHECK(path_of(t, "sda") == std::vector<std::string>{"drive_link:4-1 400", "controller:0000:07:00.0 -",
-                                                      "pcie_link:0000:07:00.0 400", "pcie_link:0000:06:01.0 400",
-                                                      "pcie_tunnel:0-1 400", "pcie_link:0000:01:00.0 3150",
+                                                      "pcie_link:0000:07:00.0 400",
+                                                      "pcie_link:0000:06:01.0 400", "pcie_tunnel:0-1 400",
+                                                      "pcie_link:0000:01:00.0 3150",
                                                       "pcie_link:0000:00:1c.0 3150"});
   // Not a Thunderbolt 3 USB3 tunnel: the dock's drives ride no USB3 tunnel.
   const auto links = usb4_links(t);
@@ -62,9 +63,10 @@ TEST_CASE("joining without the kernel's mark, two docks, and a switch marked fix
     const auto p = pcie_tunnels(testing::tb3_dock({.removable = std::nullopt})).at(0);
     CHECK(!p.marked_removable);
     REQUIRE(p.assumptions.size() == 1);
-    CHECK(p.assumptions[0] ==
-          "PCIe switch 0000:05:00.0 is not marked removable (kernel before 5.13): joined to router 0-1 by its "
-          "position behind the Thunderbolt controller's PCIe downstream port 0000:02:01.0");
+    CHECK(
+        p.assumptions[0] ==
+        "PCIe switch 0000:05:00.0 is not marked removable (kernel before 5.13): joined to router 0-1 by its "
+        "position behind the Thunderbolt controller's PCIe downstream port 0000:02:01.0");
   }
   SUBCASE("two docks: paired in port order, said on each") {
     const auto tunnels = pcie_tunnels(testing::tb3_dock({.docks = 2}));
@@ -72,8 +74,9 @@ TEST_CASE("joining without the kernel's mark, two docks, and a switch marked fix
     CHECK(tunnels[1].name == "0-3");
     CHECK(tunnels[1].controllers.size() == 1);
     REQUIRE(tunnels[1].assumptions.size() == 1);
-    CHECK(tunnels[1].assumptions[0].starts_with("2 device routers and 2 PCIe switches behind the host "
-                                                "controller: paired in order of router port"));
+    CHECK(
+        tunnels[1].assumptions[0].starts_with("2 device routers and 2 PCIe switches behind the host "
+                                              "controller: paired in order of router port"));
   }
   SUBCASE("the kernel marks the switch fixed: not a tunnel, nothing joined") {
     const auto t = testing::tb3_dock({.removable = false});

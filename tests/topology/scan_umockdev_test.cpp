@@ -26,9 +26,9 @@
 
 #include "report/drives_view.hpp"
 #include "report/tree.hpp"
+#include "topology/pcie_tunnels.hpp"
 #include "topology/scan.hpp"
 #include "topology/udev_source.hpp"
-#include "topology/pcie_tunnels.hpp"
 #include "topology/usb4_tunnels.hpp"
 
 using namespace usbsat::topology;

@@ -67,7 +67,8 @@ void Scanner::add_router(const RawDevice& r, const RouterAddress& address,
     if (const auto& domain = record(*r.parent); domain && domain->devtype == "thunderbolt_domain") {
       info.security = src_.attribute(*r.parent, "security");
       if (domain->parent)
-        if (const auto& nhi = record(*domain->parent); nhi && nhi->subsystem == "pci") info.nhi = nhi->syspath;
+        if (const auto& nhi = record(*domain->parent); nhi && nhi->subsystem == "pci")
+          info.nhi = nhi->syspath;
     }
   info.usb4_ports = usb4_ports(a);
   Link link;

@@ -69,8 +69,8 @@ void check_tb_dock_pcie_narrow(const Context& cx) {
       for (const auto& n : devices_names(cx.t, riders)) devices.push_back(n);
       auto f = cx.finding(riders.empty() ? FindingSeverity::Info : FindingSeverity::Warning, devices);
       evidence(f, cx.t, p, ci, l);
-      const bool capable_more = (l.max_speed_gts && *l.max_speed_gts > *l.speed_gts) ||
-                                (l.max_width && *l.max_width > *l.width);
+      const bool capable_more =
+          (l.max_speed_gts && *l.max_speed_gts > *l.speed_gts) || (l.max_width && *l.max_width > *l.width);
       const std::string capable =
           capable_more ? fmt::format("capable {:g} GT/s x{}", l.max_speed_gts.value_or(*l.speed_gts),
                                      l.max_width.value_or(*l.width))

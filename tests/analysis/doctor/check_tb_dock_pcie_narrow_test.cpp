@@ -23,7 +23,8 @@ TEST_CASE("tb_dock_pcie_narrow: a dock xHCI on PCIe 2.0 x1 shares 400 MB/s among
     CHECK(f.devices == std::vector<std::string>{"0-1", "0000:07:00.0", "sda", "4-1", "sdb", "4-2"});
     CHECK(contains(f.message, "The dock on the Thunderbolt 3 link 0-1 (Example Dock) has its own"));
     CHECK(contains(f.message, "on a PCIe 2.0 x1 link (trained 5 GT/s x1, all it can do)"));
-    CHECK(contains(f.message, "shares about 400 MB/s, although the link's PCIe tunnel carries up to 3600 MB/s"));
+    CHECK(contains(f.message,
+                   "shares about 400 MB/s, although the link's PCIe tunnel carries up to 3600 MB/s"));
     CHECK(contains(f.message, "its 4 SuperSpeed ports could move 1600 MB/s together"));
     CHECK(contains(f.fix, "grep . /sys/bus/pci/devices/0000:07:00.0/{current,max}_link_{speed,width}"));
     CHECK(evidence(f, "0000:07:00.0/current_link_width") == "1");
