@@ -1,5 +1,7 @@
 #include "report/drives_view.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "report/formatters.hpp"
@@ -57,11 +59,21 @@ std::string render_drives_json(const ViewInput& in) {
   // On a machine with a thunderbolt bus every drive names the USB4 link whose USB3 tunnel carries it (null:
   // none); without one the key is absent, as before USB4 was modelled.
   const bool usb4 = !topology::usb4_links(in.topology).empty();
+  // Where a Thunderbolt PCIe tunnel was joined, every drive names the one carrying its controller (null:
+  // none); elsewhere the key is absent.
+  const auto tunnels = topology::pcie_tunnels(in.topology);
   for (const auto& d : topology::summarize_drives(in.topology)) {
     drives.push_back(json_drive(d));
     if (!usb4) continue;
     const auto link = topology::usb4_link_of(in.topology, d.block);
     drives.back()["usb4_tunnel"] = link ? json_usb4_link(in.topology, *link) : Json(nullptr);
+    if (tunnels.empty()) continue;
+    const auto ctrl = topology::controller_of(in.topology, d.block);
+    Json tunnel = nullptr;
+    for (const auto& p : tunnels)
+      if (ctrl && std::find(p.controllers.begin(), p.controllers.end(), *ctrl) != p.controllers.end())
+        tunnel = json_pcie_tunnel(in.topology, p);
+    drives.back()["pcie_tunnel"] = std::move(tunnel);
   }
   return dump_json(
       json_object({{"drives", std::move(drives)}, {"diagnostics", json_diagnostics(in.diagnostics)}}));

@@ -171,6 +171,22 @@ Json json_usb4_link(const topology::Topology& t, const topology::Usb4LinkSummary
   return j;
 }
 
+Json json_pcie_tunnel(const topology::Topology& t, const topology::PcieTunnelSummary& p) {
+  const auto mbs = [](std::optional<topology::Bandwidth> b) { return b ? Json(b->mbs()) : Json(nullptr); };
+  std::vector<std::string> controllers;
+  for (const auto c : p.controllers) controllers.push_back(topology::node_id(t, c));
+  return Json{{"router", p.name},
+              {"label", p.label},
+              {"downstream", topology::node_id(t, p.downstream)},
+              {"entry", topology::node_id(t, p.entry)},
+              {"controllers", controllers},
+              {"link_share_mbs", mbs(p.link_share)},
+              {"controllers_pcie_mbs", mbs(p.controllers_pcie)},
+              {"capacity_mbs", mbs(p.capacity)},
+              {"marked_removable", p.marked_removable},
+              {"assumptions", p.assumptions}};
+}
+
 Json json_physical_location(const std::optional<topology::PhysicalLocation>& p) {
   if (!p) return nullptr;
   return json_object({{"panel", opt(p->panel)},

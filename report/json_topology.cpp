@@ -185,6 +185,9 @@ void fill(Json& j, const topology::Topology& t, topology::Vertex v, const topolo
   j["usb4_link"] = nullptr;
   for (const auto& l : topology::usb4_links(t))
     if (l.router == v) j["usb4_link"] = json_usb4_link(t, l);
+  // Only on a router whose PCIe tunnel was joined, so other routers keep their JSON.
+  for (const auto& p : topology::pcie_tunnels(t))
+    if (p.router == v) j["pcie_tunnel"] = json_pcie_tunnel(t, p);
 }
 
 }  // namespace

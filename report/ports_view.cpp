@@ -1,5 +1,7 @@
 #include "report/ports_view.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "report/formatters.hpp"
@@ -112,6 +114,17 @@ std::string render_ports_text(const ViewInput& in) {
       names.push_back(t[b].as<topology::BlockInfo>().name);
     if (!names.empty())
       out += fmt::format("\nDrives in the {}: {}\n", topology::describe_usb3_tunnel(l),
+                         topology::join(names, " "));
+  }
+  for (const auto& p : topology::pcie_tunnels(t)) {
+    std::vector<std::string> names;
+    for (topology::Vertex b : topology::block_devices(t))
+      if (const auto c = topology::controller_of(t, b);
+          c && std::find(p.controllers.begin(), p.controllers.end(), *c) != p.controllers.end())
+        names.push_back(t[b].as<topology::BlockInfo>().name);
+    if (!names.empty())
+      out += fmt::format("\nDrives in the {}{}: {}\n", topology::display_string(p.label),
+                         p.capacity ? ", up to " + topology::bandwidth_text(*p.capacity) : std::string(),
                          topology::join(names, " "));
   }
   return out;

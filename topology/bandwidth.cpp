@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 
+#include "topology/pcie_tunnels.hpp"
 #include "topology/text.hpp"
 #include "topology/usb4_tunnels.hpp"
 
@@ -75,20 +76,6 @@ std::string format_mbs(double v) {
   std::string s = std::to_string(r);
   s.erase(s.find_last_not_of('0') + 1);
   if (!s.empty() && s.back() == '.') s.pop_back();
-  return s;
-}
-
-std::string pcie_name(const PcieLink& l) {
-  const auto gts = l.speed_gts ? l.speed_gts : l.max_speed_gts;
-  const auto width = l.width ? l.width : l.max_width;
-  std::string s = "PCIe";
-  if (gts) {
-    if (auto gen = pcie_generation(*gts))
-      s += " " + std::to_string(*gen) + ".0";
-    else
-      s += " " + format_mbs(*gts) + " GT/s";
-  }
-  if (width) s += " x" + std::to_string(*width);
   return s;
 }
 
@@ -181,6 +168,8 @@ std::string_view to_string(ResourceKind k) {
       return "pcie_link";
     case ResourceKind::Usb4Tunnel:
       return "usb4_tunnel";
+    case ResourceKind::PcieTunnel:
+      return "pcie_tunnel";
     case ResourceKind::Declared:
       return "declared";
   }
@@ -253,6 +242,29 @@ Bandwidth dp_tunnel_assumed() {
 
 Bandwidth usb3_tunnel_capacity(Bandwidth adapter_max, Bandwidth link_usable, Bandwidth dp_taken) {
   return std::min(adapter_max * kUsb3TunnelShare, link_usable - dp_taken);
+}
+
+std::string pcie_name(const PcieLink& l) {
+  const auto gts = l.speed_gts ? l.speed_gts : l.max_speed_gts;
+  const auto width = l.width ? l.width : l.max_width;
+  std::string s = "PCIe";
+  if (gts) {
+    if (auto gen = pcie_generation(*gts))
+      s += " " + std::to_string(*gen) + ".0";
+    else
+      s += " " + format_mbs(*gts) + " GT/s";
+  }
+  if (width) s += " x" + std::to_string(*width);
+  return s;
+}
+
+Bandwidth pcie_tunnel_share(Bandwidth link_usable, const CapacityModel& m) {
+  return link_usable * m.pcie_efficiency;
+}
+
+PcieLink controller_pcie_link(const Topology& t, Vertex c) {
+  if (auto e = uplink(t, c); e && t[*e].kind == LinkKind::Pci && !t[*e].pcie.empty()) return t[*e].pcie;
+  return t[c].as<ControllerInfo>().link;
 }
 
 std::string node_id(const Topology& t, Vertex v) {
@@ -370,10 +382,18 @@ std::vector<Resource> upstream_resources(const Topology& t, Vertex port, const C
     add(ResourceKind::PcieLink, v, pcie_capacity(l, m),
         pcie_name(l) + " link of " + node_id(t, v) + product_suffix(t, v));
   };
-  PcieLink own = t[*ctrl].as<ControllerInfo>().link;
-  if (auto e = uplink(t, *ctrl); e && t[*e].kind == LinkKind::Pci && !t[*e].pcie.empty()) own = t[*e].pcie;
-  add_pcie(*ctrl, own);
-  for (Vertex hop : pcie_uplink(t, *ctrl)) add_pcie(hop, t[hop].as<PciHopInfo>().link);
+  add_pcie(*ctrl, controller_pcie_link(t, *ctrl));
+  // 5b. A controller in a Thunderbolt dock: the PCIe tunnel replaces the two ends of the tunnelled link (the
+  //     dock's switch upstream port and the host controller's downstream port), whose link attributes
+  //     describe the routers' PCIe adapters, not what the tunnel moves.
+  const auto tunnel = pcie_tunnel_of(t, *ctrl);
+  for (Vertex hop : pcie_uplink(t, *ctrl)) {
+    if (tunnel && hop == tunnel->entry)
+      out.push_back(make_resource(t, m, ResourceKind::PcieTunnel, tunnel->router,
+                                  pcie_tunnel_capacity(t, *tunnel, m), tunnel->label));
+    if (tunnel && (hop == tunnel->entry || hop == tunnel->downstream)) continue;
+    add_pcie(hop, t[hop].as<PciHopInfo>().link);
+  }
   return out;
 }
 

@@ -117,6 +117,13 @@ Bandwidth dp_tunnel_assumed();
 /// The most a USB3 tunnel gets: 90 % of its adapter's maximum rate (9 Gb/s of 10, 18 of 20), and never more
 /// than the link leaves after its DisplayPort tunnels, which the connection manager allocates first.
 Bandwidth usb3_tunnel_capacity(Bandwidth adapter_max, Bandwidth link_usable, Bandwidth dp_taken);
+/// A PCIe link as resource labels and findings name it: "PCIe 2.0 x1" (its current speed and width, else the
+/// maximum ones; "PCIe 7 GT/s x1" for a speed of no generation).
+std::string pcie_name(const PcieLink& l);
+/// The PCIe payload a Thunderbolt link's PCIe tunnel can move: the link's usable bandwidth x the PCIe payload
+/// efficiency of the table (0.80: the tunnel carries whole TLPs): 36 Gb/s -> 3600 MB/s. The PCIe links at
+/// either end (the dock's controller, the host's root port) are resources of their own and often narrower.
+Bandwidth pcie_tunnel_share(Bandwidth link_usable, const CapacityModel& m = nominal_model());
 
 /// What kind of shared thing a resource is.
 enum class ResourceKind : std::uint8_t {
@@ -127,9 +134,11 @@ enum class ResourceKind : std::uint8_t {
   PcieLink,    ///< a PCIe link above the controller (controller's own link, bridges, switch ports)
   Usb4Tunnel,  ///< the USB3 tunnel of a USB4 link that carries the root port's traffic
                ///< (topology/usb4_tunnels)
+  PcieTunnel,  ///< the PCIe tunnel of a Thunderbolt link that carries the controller (topology/pcie_tunnels)
   Declared,    ///< a capacity declared by the user for a group without topology (`--group NAME=...@CAP`)
 };
-/// "drive_link", "hub_uplink", "usb_bus", "controller", "pcie_link", "usb4_tunnel", "declared".
+/// "drive_link", "hub_uplink", "usb_bus", "controller", "pcie_link", "usb4_tunnel", "pcie_tunnel",
+/// "declared".
 std::string_view to_string(ResourceKind k);
 
 /// A capacity-limited thing on a drive's path to the root.
@@ -150,6 +159,9 @@ std::string node_id(const Topology& t, Vertex v);
 /// ASM1042"), the product string (else the hwdb model) for USB devices; "" otherwise. The resource labels
 /// below and topology::describe_node() (which escapes it) share this one rule.
 std::string node_product(const Topology& t, Vertex v);
+
+/// A controller's own PCIe link: the one on the edge from its PCI parent when known, else its own attributes.
+PcieLink controller_pcie_link(const Topology& t, Vertex c);
 
 /// The resources on the path of block device `block` to its root, nearest to the drive first: its drive
 /// link, the uplink of every hub above it (inner hub first), the EHCI/OHCI/UHCI bus of its root hub, its

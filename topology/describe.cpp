@@ -168,6 +168,15 @@ std::string describe_usb4_link(const topology::Usb4LinkSummary& l) {
   return out;
 }
 
+std::string describe_pcie_tunnel(const topology::Topology& t, const topology::PcieTunnelSummary& p) {
+  std::string out = "PCIe tunnel to " + t[p.entry].as<topology::PciHopInfo>().bdf;
+  if (p.capacity) out += ", up to " + bandwidth_text(*p.capacity);
+  if (p.capacity && p.link_share && p.controllers_pcie && *p.controllers_pcie < *p.link_share)
+    out += fmt::format(" (its controller{}'s PCIe link{}; the link {})", p.controllers.size() == 1 ? "" : "s",
+                       p.controllers.size() == 1 ? "" : "s", bandwidth_text(*p.link_share));
+  return out;
+}
+
 std::string describe_display(const topology::DisplayConnectorInfo& d) {
   std::string out = display_string(d.name);
   if (d.edid)
@@ -206,6 +215,9 @@ std::string describe_router(const topology::Topology& t, topology::Vertex v) {
   if (!r.address.is_host())
     for (const auto& l : topology::usb4_links(t))
       if (l.router == v) out += ", link " + describe_usb4_link(l);
+  if (!r.address.is_host())
+    for (const auto& p : topology::pcie_tunnels(t))
+      if (p.router == v) out += ", " + describe_pcie_tunnel(t, p);
   std::vector<std::string> ports;
   for (const auto& p : r.usb4_ports) {
     std::string s = fmt::format("{} {}", p.number, p.link ? topology::to_string(*p.link) : "?");

@@ -12,6 +12,7 @@
 #include "topology/bandwidth.hpp"
 #include "topology/connectors.hpp"
 #include "topology/node.hpp"
+#include "topology/pcie_tunnels.hpp"
 #include "topology/topology.hpp"
 #include "topology/usb4_tunnels.hpp"
 
@@ -27,6 +28,9 @@ std::string describe_usb4_link(const topology::Usb4LinkSummary& l);
 /// "USB3 tunnel of the USB4 link 0-1 (Dell WD22TB4), up to 9 Gb/s" (the DisplayPort assumption added when
 /// DisplayPort tunnels were not read, the tunnels named when they were).
 std::string describe_usb3_tunnel(const topology::Usb4LinkSummary& l);
+/// "PCIe tunnel to 0000:05:00.0, up to 400 MB/s (its controller's PCIe link; the link 3600 MB/s)": where a
+/// Thunderbolt dock's PCIe tunnel arrives and what limits it.
+std::string describe_pcie_tunnel(const topology::Topology& t, const topology::PcieTunnelSummary& p);
 /// A display whose DisplayPort tunnel rides a USB4 link: "card0-DP-1 3840x2160 DELL U2720Q" (mode and
 /// name from its EDID; ", disabled" when the connector is not enabled).
 std::string describe_display(const topology::DisplayConnectorInfo& d);

@@ -44,6 +44,10 @@ struct PciHopInfo {
   std::string driver;                       ///< "pcieport", "" when unbound
   std::string vendor_name, model_name;      ///< from the udev hwdb, may be empty
   PcieLink link;                            ///< this function's own link (its upstream side)
+  /// `removable` (Linux >= 5.13): true when the kernel marked it "removable" (below an external-facing
+  /// port: a Thunderbolt device's PCIe switch), false for "fixed". Read only on a machine with a
+  /// thunderbolt bus, and only for hops behind a host router's PCIe downstream ports (topology/tb3_tunnel).
+  std::optional<bool> removable;
 };
 
 /// A USB host controller.
@@ -218,6 +222,9 @@ struct RouterInfo {
   /// Device routers: the link to the parent router, per lane in Gb/s (`rx_speed`/`tx_speed`), and its lanes.
   std::optional<unsigned> rx_speed_gbps, tx_speed_gbps, rx_lanes, tx_lanes;
   std::optional<std::string> security;  ///< host routers: the domain's `security` level ("user", "none")
+  /// Host routers: the syspath of the PCI function the domain hangs below (the NHI), when it is a PCI one.
+  /// Its position tells the host controller's PCIe switch, whose downstream ports carry the PCIe tunnels.
+  std::optional<std::string> nhi;
   std::vector<Usb4PortInfo> usb4_ports;
 };
 

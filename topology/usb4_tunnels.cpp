@@ -158,15 +158,27 @@ Usb4LinkSummary link_figures(const Topology& t, Vertex v, Vertex up) {
                     std::nullopt};
   const auto* port = usb4_port(u, upstream_port(r.address));
   if (port && port->link && *port->link != Usb4LinkType::None) s.type = std::string(to_string(*port->link));
+  // A Thunderbolt 1-3 router is no USB4 router: its link is a Thunderbolt one whatever the host (a host
+  // without USB4 ports, an Alpine Ridge one, shows no `link` to say so).
+  const bool thunderbolt = r.generation && *r.generation <= 3;
+  if (thunderbolt) s.type = "tbt";
   const std::string product = node_product(t, v);
-  s.label = fmt::format("{} link {}{}", s.type == "tbt" ? "Thunderbolt" : "USB4", r.name,
-                        product.empty() ? "" : " (" + product + ")");
+  const std::string kind = thunderbolt       ? fmt::format("Thunderbolt {}", *r.generation)
+                           : s.type == "tbt" ? std::string("Thunderbolt")
+                                             : std::string("USB4");
+  s.label = fmt::format("{} link {}{}", kind, r.name, product.empty() ? "" : " (" + product + ")");
   if (s.lane_gbps && s.lanes) s.usable = usb4_link_usable(*s.lane_gbps, *s.lanes);
   return s;
 }
 
 Usb4LinkSummary summarize(const Topology& t, Vertex v, Vertex up) {
   Usb4LinkSummary s = link_figures(t, v, up);
+  if (const auto g = t[v].as<RouterInfo>().generation; g && *g <= 3) {
+    // Thunderbolt 1-3 routers have no USB3 adapter: a dock's USB devices sit behind its own xHCI, in its
+    // PCIe tunnel (pcie_tunnels.hpp).
+    s.path.push_back(Usb4Hop{s.name, s.usable});
+    return s;
+  }
   const bool chained = !t[up].as<RouterInfo>().address.is_host();
   s.usb_ports = arrival_ports(t, v, up);
   if (const auto* port = usb4_port(t[up].as<RouterInfo>(), upstream_port(t[v].as<RouterInfo>().address)))

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <set>
 #include <string>
 #include <utility>
@@ -182,6 +183,23 @@ TEST_CASE("tb4-hub-chain: the hub router's link on one lane, named with its path
   CHECK(contains(f.at("message"), "USB4 link 0-301 (OWC Thunderbolt Hub) via 0-1"));
   CHECK(f.at("devices") == nlohmann::json::array({"0-301", "sdb", "2-1.4.1", "sdc", "2-1.4.2"}));
   usbsat::testing::check_golden("fixture-tb4-hub-chain.doctor.txt", usbsat_on("tb4-hub-chain", "doctor").out);
+}
+
+TEST_CASE("tb3-dock: the dock's own xHCI on PCIe 2.0 x1, named with the router and 400 MB/s") {
+  const auto doc = doctor_json("tb3-dock", 10);
+  // The findings the scenario declares (expected.json, written by sysfsgen.py) are all there.
+  std::ifstream in(std::string(USBSAT_FIXTURES_DIR) + "/tb3-dock.expected.json");
+  const auto declared = nlohmann::json::parse(in).at("findings");
+  REQUIRE(!declared.empty());
+  for (const auto& d : declared) CHECK(keys(doc).count({d.at("id"), d.at("device")}) == 1);
+  const auto& f = finding(doc, "tb_dock_pcie_narrow", "0-1");
+  CHECK(f.at("severity") == "warning");
+  CHECK(contains(f.at("message"), "Thunderbolt 3 link 0-1 (CalDigit, Inc. TS3 Plus)"));
+  CHECK(contains(f.at("message"), "on a PCIe 2.0 x1 link (trained 5 GT/s x1, all it can do)"));
+  CHECK(contains(f.at("message"),
+                 "shares about 400 MB/s, although the link's PCIe tunnel carries up to 3600 MB/s"));
+  usbsat::testing::check_golden("fixture-tb3-dock.doctor.txt", usbsat_on("tb3-dock", "doctor").out);
+  usbsat::testing::check_golden("fixture-tb3-dock.doctor.json", usbsat_on("tb3-dock", "doctor --json").out);
 }
 
 TEST_CASE("typec-no-tb: without the thunderbolt bus, no USB4 finding") {

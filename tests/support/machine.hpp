@@ -33,6 +33,13 @@ namespace tp = usbsat::topology;
 
 inline constexpr std::uint64_t kGB = 1000ull * 1000 * 1000;
 
+/// The whole disk called `name` (block_devices()); a test failure when there is none.
+inline Vertex disk_named(const Topology& t, std::string_view name) {
+  for (Vertex b : block_devices(t))
+    if (t[b].as<BlockInfo>().name == name) return b;
+  throw std::logic_error("test machine: no disk " + std::string(name));
+}
+
 /// A PCIe link whose maximum is what it trained at.
 inline PcieLink pcie(double gts, unsigned width) {
   return PcieLink{gts, width, gts, width};

@@ -473,4 +473,47 @@ inline Topology usb4_hub_chain(const HubChain& c = {}) {
   return m.finish();
 }
 
+/// The Thunderbolt 3 dock of tb3_dock: its xHCI's PCIe link and SuperSpeed ports, how many such docks, the
+/// Thunderbolt link, and whether the kernel marked the dock's functions `removable`.
+struct Tb3Dock {
+  PcieLink xhci{5.0, 1, 5.0, 1};         ///< the dock xHCI's link (an FL1100: PCIe 2.0 x1)
+  unsigned ss_ports = 4;                 ///< SuperSpeed ports of its USB3 root hub (5 Gb/s)
+  unsigned docks = 1;                    ///< docks on the host's ports 1, 3 (02:01.0, 02:04.0)
+  unsigned lane_gbps = 20, lanes = 2;    ///< the Thunderbolt link
+  std::optional<bool> removable = true;  ///< the kernel's mark on the dock's PCIe switch
+};
+
+/// A discrete Alpine Ridge host (root port 00:1c.0 PCIe 3.0 x4 -> switch 01:00.0 -> downstream ports 02:00.0
+/// to the NHI 03:00.0, 02:01.0 and 02:04.0 to the PCIe tunnels) with Thunderbolt 3 dock routers 0-1 (and
+/// 0-3): each dock's switch (upstream port, tunnelled link 2.5 GT/s x4) leads to its own xHCI with a UAS SSD
+/// on its SuperSpeed ports 1 and 2 (dock 0-1: sda, sdb; dock 0-3: sdc, sdd).
+inline Topology tb3_dock(const Tb3Dock& d = {}) {
+  Machine m;
+  const auto rp = m.pci_hop(std::nullopt, "0000:00:1c.0", {.model = "root port", .link = pcie(8.0, 4)});
+  const auto up = m.pci_hop(rp, "0000:01:00.0", {.model = "DSL6540 Bridge", .link = pcie(8.0, 4)});
+  m.pci_hop(up, "0000:02:00.0", {.model = "DSL6540 Bridge", .link = pcie(2.5, 4)});
+  const auto host = m.router(std::nullopt, 0, 3, "Host");
+  std::get<RouterInfo>(m.node(host).data).nhi = up + "/0000:02:00.0/0000:03:00.0";
+  const char* downs[] = {"0000:02:01.0", "0000:02:04.0"};
+  const char* buses[][3] = {{"0000:05:00.0", "0000:06:01.0", "0000:07:00.0"},
+                            {"0000:0a:00.0", "0000:0b:01.0", "0000:0c:00.0"}};
+  const std::uint64_t routes[] = {1, 3};
+  for (unsigned i = 0; i < d.docks && i < 2; ++i) {
+    const auto down = m.pci_hop(up, downs[i], {.model = "DSL6540 Bridge", .link = pcie(2.5, 4)});
+    const auto entry = m.pci_hop(down, buses[i][0], {.model = "JHL7440 Bridge", .link = pcie(2.5, 4)});
+    std::get<PciHopInfo>(m.node(entry).data).removable = d.removable;
+    const auto dock_down = m.pci_hop(entry, buses[i][1], {.model = "JHL7440 Bridge", .link = d.xhci});
+    const auto c = m.controller(dock_down, buses[i][2], HcdKind::Xhci,
+                                {.vid = 0x1b73, .did = 0x1100, .model = "FL1100", .link = d.xhci});
+    const auto hs = m.root_hub(c, 3 + 2 * i, UsbSpeed::High, d.ss_ports);
+    const auto ss = m.root_hub(c, 4 + 2 * i, UsbSpeed::Super, d.ss_ports);
+    m.pair_ports(hs, ss, d.ss_ports);
+    m.router(host, routes[i], 3, "Dock", {}, d.lane_gbps, d.lanes);
+    for (unsigned k = 0; k < 2 && k < d.ss_ports; ++k)
+      m.drive(Machine::port_of(ss, k + 1), {.speed = UsbSpeed::Super},
+              {.name = std::string("sd") + static_cast<char>('a' + 2 * i + k)});
+  }
+  return m.finish();
+}
+
 }  // namespace usbsat::testing

@@ -67,6 +67,7 @@ TEST_CASE("describe table: every resource kind a topology gives through path_res
   const auto ws = testing::workstation();     // a hub uplink
   const auto ehci = testing::legacy_ehci();   // a shared EHCI bus
   const auto dock = testing::usb4_dock();     // a USB4 link's USB3 tunnel
+  const auto tb3 = testing::tb3_dock();       // a Thunderbolt 3 link's PCIe tunnel
   struct Row {
     const Topology* t;
     std::string expected;
@@ -79,6 +80,7 @@ TEST_CASE("describe table: every resource kind a topology gives through path_res
       {ResourceKind::Controller,
        {&card, "controller 0000:03:00.0 (ASMedia Technology Inc. ASM1042 SuperSpeed USB Host Controller)"}},
       {ResourceKind::Usb4Tunnel, {&dock, "USB3 tunnel of the USB4 link 0-1 (Example Dock)"}},
+      {ResourceKind::PcieTunnel, {&tb3, "PCIe tunnel of the Thunderbolt 3 link 0-1 (Example Dock)"}},
       {ResourceKind::PcieLink,
        {&card,
         "PCIe 2.0 x1 link of 0000:03:00.0 (ASMedia Technology Inc. ASM1042 SuperSpeed USB Host "

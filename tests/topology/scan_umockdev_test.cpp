@@ -26,6 +26,7 @@
 
 #include "report/drives_view.hpp"
 #include "report/tree.hpp"
+#include "topology/pcie_tunnels.hpp"
 #include "topology/scan.hpp"
 #include "topology/udev_source.hpp"
 #include "topology/usb4_tunnels.hpp"
@@ -563,9 +564,11 @@ TEST_CASE("the scan matches the generator's declared truth: USB4 links and their
     CHECK(l.below_capability() == d.at("below_capability").get<bool>());
     REQUIRE(l.usable);
     CHECK(l.usable->bytes_per_s * 8 == static_cast<std::uint64_t>(d.at("usable_gbps").get<double>() * 1e9));
-    REQUIRE(l.usb3_tunnel);
-    CHECK(l.usb3_tunnel->bytes_per_s * 8 ==
-          static_cast<std::uint64_t>(d.at("usb3_tunnel_gbps").get<double>() * 1e9));
+    // A Thunderbolt 3 router has no USB3 tunnel (its USB rides its PCIe tunnel): declared without one.
+    REQUIRE(l.usb3_tunnel.has_value() == d.contains("usb3_tunnel_gbps"));
+    if (l.usb3_tunnel)
+      CHECK(l.usb3_tunnel->bytes_per_s * 8 ==
+            static_cast<std::uint64_t>(d.at("usb3_tunnel_gbps").get<double>() * 1e9));
     json ports = json::array();
     for (Vertex p : l.usb_ports) ports.push_back(node_id(t, p));
     CHECK(ports == d.at("usb_ports"));
@@ -583,6 +586,38 @@ TEST_CASE("the scan matches the generator's declared truth: USB4 links and their
     json path = json::array();
     for (const auto& h : l.path) path.push_back(h.router);
     CHECK(path == d.at("path"));
+  }
+}
+
+TEST_CASE("the scan matches the generator's declared truth: Thunderbolt PCIe tunnels") {
+  const json truth = declared_truth();
+  const Topology& t = topo();
+  const auto tunnels = pcie_tunnels(t);
+  const json declared = truth.value("pcie_tunnels", json::array());
+  REQUIRE(tunnels.size() == declared.size());
+  for (std::size_t i = 0; i < tunnels.size(); ++i) {
+    const auto& p = tunnels[i];
+    const auto& d = declared[i];
+    CAPTURE(p.name);
+    CHECK(p.name == d.at("router").get<std::string>());
+    CHECK(node_id(t, p.entry) == d.at("entry").get<std::string>());
+    json controllers = json::array();
+    for (Vertex c : p.controllers) controllers.push_back(node_id(t, c));
+    CHECK(controllers == d.at("controllers"));
+    REQUIRE(p.link_share);
+    CHECK(p.link_share->mbs() == doctest::Approx(d.at("link_share_mbs").get<double>()).epsilon(1e-6));
+    REQUIRE(p.capacity);
+    CHECK(p.capacity->mbs() == doctest::Approx(d.at("capacity_mbs").get<double>()).epsilon(1e-6));
+    CHECK(p.marked_removable == d.at("removable").get<bool>());
+    // Every drive below the tunnel's controllers has the tunnel on its path, at the tunnel's capacity.
+    json drives = json::array();
+    for (Vertex b : block_devices(t))
+      for (const auto& r : path_resources(t, b))
+        if (r.kind == ResourceKind::PcieTunnel && r.node == p.name) {
+          drives.push_back(t[b].as<BlockInfo>().name);
+          CHECK(r.capacity == p.capacity);
+        }
+    CHECK(drives == d.at("drives"));
   }
 }
 

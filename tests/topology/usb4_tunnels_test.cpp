@@ -16,13 +16,6 @@ double gbps(std::optional<Bandwidth> b) {
   return b ? static_cast<double>(b->bytes_per_s) * 8 / 1e9 : -1;
 }
 
-Vertex disk(const Topology& t, std::string_view name) {
-  for (Vertex b : block_devices(t))
-    if (t[b].as<BlockInfo>().name == name) return b;
-  FAIL("no disk " << name);
-  return 0;
-}
-
 }  // namespace
 
 TEST_CASE("a hub router behind a dock: its USB3 tunnel arrives at the dock hub's port and rides both links") {
@@ -40,16 +33,16 @@ TEST_CASE("a hub router behind a dock: its USB3 tunnel arrives at the dock hub's
   CHECK(gbps(links[1].path[0].usable) == doctest::Approx(36));
   CHECK(gbps(links[1].path[1].usable) == doctest::Approx(18));
   // The innermost tunnel of each drive, and every tunnel each rides.
-  CHECK(usb4_link_of(t, disk(t, "sda"))->name == "0-1");
-  CHECK(usb4_link_of(t, disk(t, "sdb"))->name == "0-301");
-  const auto sdb = usb4_links_of(t, disk(t, "sdb"));
+  CHECK(usb4_link_of(t, testing::disk_named(t, "sda"))->name == "0-1");
+  CHECK(usb4_link_of(t, testing::disk_named(t, "sdb"))->name == "0-301");
+  const auto sdb = usb4_links_of(t, testing::disk_named(t, "sdb"));
   REQUIRE(sdb.size() == 2);
   CHECK(sdb[1].name == "0-1");
   CHECK(usb4_tunnel_disks(t, links[0]).size() == 2);  // the dock's tunnel carries both drives
   CHECK(usb4_tunnel_disks(t, links[1]).size() == 1);
   // The bandwidth model: both tunnels are resources of sdb, innermost first.
   std::vector<std::string> tunnels;
-  for (const auto& r : path_resources(t, disk(t, "sdb"), nominal_model()))
+  for (const auto& r : path_resources(t, testing::disk_named(t, "sdb"), nominal_model()))
     if (r.kind == ResourceKind::Usb4Tunnel) tunnels.push_back(r.label);
   CHECK(tunnels == std::vector<std::string>{"USB3 tunnel of the USB4 link 0-301 (Example Hub) via 0-1",
                                             "USB3 tunnel of the USB4 link 0-1 (Example Dock)"});

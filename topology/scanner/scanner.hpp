@@ -150,6 +150,8 @@ class Scanner {
   std::vector<Usb4PortInfo> usb4_ports(const AttrDir& router);
   void join_usb4_ports();
   void join_displays(const std::vector<Usb4PortInfo*>& wanted);
+  /// The `removable` mark of the PCI hops behind each host router's Thunderbolt controller (tb3_tunnel.hpp).
+  void read_tunnel_marks();
 
   // ---- modules.cpp ----
   HostFacts host_facts();

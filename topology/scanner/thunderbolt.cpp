@@ -64,8 +64,12 @@ void Scanner::add_router(const RawDevice& r, const RouterAddress& address,
     info.tx_lanes = a.parse<unsigned>("tx_lanes", to_unsigned);
   }
   if (r.parent)
-    if (const auto& domain = record(*r.parent); domain && domain->devtype == "thunderbolt_domain")
+    if (const auto& domain = record(*r.parent); domain && domain->devtype == "thunderbolt_domain") {
       info.security = src_.attribute(*r.parent, "security");
+      if (domain->parent)
+        if (const auto& nhi = record(*domain->parent); nhi && nhi->subsystem == "pci")
+          info.nhi = nhi->syspath;
+    }
   info.usb4_ports = usb4_ports(a);
   Link link;
   if (up) link = Link{LinkKind::Usb4, std::nullopt, info.rx_lanes.value_or(1), {}};
@@ -99,6 +103,31 @@ void Scanner::add_thunderbolt() {
             [&, &rr = r, &a = address] { add_router(*rr, a, up); });  // clang 14: no captured bindings
   }
   join_usb4_ports();
+  read_tunnel_marks();
+}
+
+/// A Thunderbolt controller's PCIe switch: the upstream bridge two levels above the NHI (NHI <- its
+/// downstream port <- the upstream port). The PCI hops behind the switch's other downstream ports get their
+/// `removable` read, the kernel's mark for devices behind an external-facing port (a dock's switch).
+void Scanner::read_tunnel_marks() {
+  for (const auto& syspath : routers_) {
+    const auto& info = builder_.get(syspath)->as<RouterInfo>();
+    if (!info.address.is_host() || !info.nhi) continue;
+    const auto slash = info.nhi->rfind('/');
+    const auto nhi_port = info.nhi->substr(0, slash);
+    const auto up = nhi_port.substr(0, nhi_port.rfind('/'));
+    for (const auto& entry : records_) {
+      const auto& rec = entry.second;
+      if (!rec || rec->subsystem != "pci" || !rec->syspath.starts_with(up + "/") ||
+          rec->syspath.starts_with(nhi_port + "/"))
+        continue;
+      auto* node = builder_.get(rec->syspath);
+      if (!node || node->kind != NodeKind::PciHop) continue;
+      const auto text = src_.attribute(rec->syspath, "removable");
+      if (text && trim(*text) == "removable") node->as<PciHopInfo>().removable = true;
+      if (text && trim(*text) == "fixed") node->as<PciHopInfo>().removable = false;
+    }
+  }
 }
 
 /// Host routers' USB4 ports -> the USB ports of the host xHCI on the same Type-C connector (both carry a

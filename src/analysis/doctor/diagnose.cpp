@@ -18,6 +18,7 @@ constexpr CheckRow kChecks[] = {
     {"pcie_link_degraded", &check_pcie_link_degraded},
     {"usb4_link_below_capability", &check_usb4_link_below_capability},
     {"usb4_tunnel_displays", &check_usb4_tunnel_displays},
+    {"tb_dock_pcie_narrow", &check_tb_dock_pcie_narrow},
     {"max_sectors_below_hw", &check_max_sectors_below_hw},
     {"autosuspend", &check_autosuspend},
 };

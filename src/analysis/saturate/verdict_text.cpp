@@ -55,6 +55,9 @@ std::string advice(const AttributedLink& b) {
       return "run them one after the other, or move one off " + b.node;
     case topology::ResourceKind::Usb4Tunnel:
       return "move one to a port of the computer itself, not one of the dock's";
+    case topology::ResourceKind::PcieTunnel:
+      return "move one to a port of the computer itself: the dock's ports share its controller's PCIe link "
+             "through the tunnel";
     case topology::ResourceKind::DriveLink:
       return "its own link is the limit";
   }

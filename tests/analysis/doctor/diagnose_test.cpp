@@ -83,7 +83,8 @@ TEST_CASE("the check table: one row per stable finding id, in presentation order
   CHECK(table == std::vector<std::string>{"legacy_companion", "overcurrent", "speed_below_capability",
                                           "uas_inactive", "slow_hub_uplink", "shared_bandwidth",
                                           "pcie_link_degraded", "usb4_link_below_capability",
-                                          "usb4_tunnel_displays", "max_sectors_below_hw", "autosuspend"});
+                                          "usb4_tunnel_displays", "tb_dock_pcie_narrow",
+                                          "max_sectors_below_hw", "autosuspend"});
   // Every finding carries the id of the row that made it.
   const auto r = diagnose(workstation(), {.usb_storage_quirks = kWorkstationQuirks});
   REQUIRE(!r.findings.empty());
