@@ -10,6 +10,7 @@
 #include "topology/connectors.hpp"
 #include "topology/describe.hpp"
 #include "topology/escape.hpp"
+#include "topology/pcie_tunnels.hpp"
 
 namespace usbsat::report {
 namespace {
@@ -126,6 +127,19 @@ class GraphBuilder {
           displays(l);
         }
       edge(r.name, topology::node_id(t_, k), label, false);
+      pcie_tunnels(k);
+    }
+  }
+
+  /// A Thunderbolt 3 dock's PCIe tunnel: a dashed line from its router to the dock's PCIe switch (drawn with
+  /// the PCI tree, before the routers), labelled with the tunnel's capacity.
+  void pcie_tunnels(Vertex router) {
+    for (const auto& p : topology::pcie_tunnels(t_)) {
+      if (p.router != router) continue;
+      const std::string entry(topology::node_id(t_, p.entry));
+      if (!ids_.count(entry)) continue;
+      g_.edges.push_back(
+          {p.name, entry, join_label("PCIe tunnel", capacity_text(p.capacity)), false, true, {}});
     }
   }
 

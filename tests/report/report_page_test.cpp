@@ -18,6 +18,7 @@
 #include "report/html_report.hpp"
 #include "tests/support/golden.hpp"
 #include "tests/support/machines.hpp"
+#include "topology/pcie_tunnels.hpp"
 
 using namespace usbsat::report;
 namespace tp = usbsat::topology;
@@ -159,6 +160,23 @@ TEST_CASE("report graph: legacy EHCI bus shared, disks not on USB drawn alone") 
   const auto t = usbsat::testing::legacy_ehci();
   const auto g = build_graph({t, {}, {}, false});
   check_golden("report_legacy_ehci.dot", render_dot(g));
+}
+
+TEST_CASE("report graph: a Thunderbolt 3 dock's PCIe tunnel is a dashed line from its router to its switch") {
+  const auto t = usbsat::testing::tb3_dock();
+  const auto tunnels = tp::pcie_tunnels(t);
+  REQUIRE(tunnels.size() == 1);
+  const std::string entry(tp::node_id(t, tunnels[0].entry));
+  const auto g = build_graph({t, {}, {}, false});
+  REQUIRE(node(g, tunnels[0].name));
+  REQUIRE(node(g, entry));
+  const auto* e = edge(g, tunnels[0].name, entry);
+  REQUIRE(e);
+  CHECK(e->note);
+  CHECK(e->label == "PCIe tunnel, 400 MB/s");
+  CHECK(render_dot(g).find("\"" + tunnels[0].name + "\" -> \"" + entry +
+                           "\" [label=\"PCIe tunnel, 400 MB/s\", "
+                           "style=\"dashed\"") != std::string::npos);
 }
 
 TEST_CASE("dot_quote escapes quotes and backslashes and blanks control characters") {
