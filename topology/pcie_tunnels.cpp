@@ -11,23 +11,10 @@
 namespace usbsat::topology {
 namespace {
 
-/// A discrete Thunderbolt controller's PCIe switch, from the NHI's position: the NHI's downstream port and
-/// the switch's upstream port above it. nullopt for an NHI on a root bus (integrated controllers).
-struct HostSwitch {
-  std::string nhi_port, upstream;
-};
-std::optional<HostSwitch> host_switch(const RouterInfo& host) {
-  if (!host.nhi) return std::nullopt;
-  const auto port = path_dirname(*host.nhi);
-  const auto up = path_dirname(port);
-  if (!parse_pci_address(path_basename(port)) || !parse_pci_address(path_basename(up))) return std::nullopt;
-  return HostSwitch{std::string(port), std::string(up)};
-}
-
 /// The functions behind the switch's other downstream ports that are switches themselves (a bridge below a
 /// downstream port: a device router's PCIe upstream port), in downstream-port order. A function the kernel
 /// marks `fixed` is not behind an external-facing port and is left out.
-std::vector<Vertex> tunnel_entries(const Topology& t, const HostSwitch& sw) {
+std::vector<Vertex> tunnel_entries(const Topology& t, const ThunderboltSwitch& sw) {
   std::vector<Vertex> out;
   for (Vertex v : of_kind(t, NodeKind::PciHop)) {
     const auto& h = t[v].as<PciHopInfo>();
@@ -86,7 +73,8 @@ unsigned host_port(const RouterInfo& r) {
 
 void host_tunnels(const Topology& t, Vertex host, const std::vector<Usb4LinkSummary>& links,
                   std::vector<PcieTunnelSummary>& out) {
-  const auto sw = host_switch(t[host].as<RouterInfo>());
+  const auto& nhi = t[host].as<RouterInfo>().nhi;
+  const auto sw = nhi ? thunderbolt_switch(*nhi) : std::nullopt;
   if (!sw) return;
   std::vector<const Usb4LinkSummary*> routers;
   for (const auto& l : links)
@@ -108,6 +96,13 @@ void host_tunnels(const Topology& t, Vertex host, const std::vector<Usb4LinkSumm
 }
 
 }  // namespace
+
+std::optional<ThunderboltSwitch> thunderbolt_switch(std::string_view nhi) {
+  const auto port = path_dirname(nhi);
+  const auto up = path_dirname(port);
+  if (!parse_pci_address(path_basename(port)) || !parse_pci_address(path_basename(up))) return std::nullopt;
+  return ThunderboltSwitch{std::string(port), std::string(up)};
+}
 
 std::optional<Bandwidth> pcie_tunnel_capacity(const Topology& t, const PcieTunnelSummary& s,
                                               const CapacityModel& m) {

@@ -13,6 +13,7 @@
 /// `usb4-host-interface` device links) are not read. Sources and figures: topology/README.md.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "topology/bandwidth.hpp"
@@ -35,6 +36,14 @@ struct PcieTunnelSummary {
   bool marked_removable = false;  ///< the kernel's `removable` mark agrees (else joined by position only)
   std::vector<std::string> assumptions;  ///< how the router was joined when sysfs did not say
 };
+
+/// A discrete Thunderbolt controller's PCIe switch, from its NHI's syspath: the NHI's downstream port and
+/// the switch's upstream port above it. nullopt for an NHI on a root bus or a root port (integrated
+/// controllers). The scanner reads the `removable` marks behind it; pcie_tunnels() pairs routers with them.
+struct ThunderboltSwitch {
+  std::string nhi_port, upstream;
+};
+std::optional<ThunderboltSwitch> thunderbolt_switch(std::string_view nhi);
 
 /// Every PCIe tunnel that could be joined to a device router one hop from a discrete host controller, in
 /// router order; empty without a thunderbolt bus.

@@ -4,6 +4,7 @@
 
 #include "topology/edid.hpp"
 #include "topology/escape.hpp"
+#include "topology/pcie_tunnels.hpp"
 #include "topology/scanner/attr_dir.hpp"
 #include "topology/scanner/scanner.hpp"
 #include "topology/usb4_link.hpp"
@@ -113,13 +114,12 @@ void Scanner::read_tunnel_marks() {
   for (const auto& syspath : routers_) {
     const auto& info = builder_.get(syspath)->as<RouterInfo>();
     if (!info.address.is_host() || !info.nhi) continue;
-    const auto slash = info.nhi->rfind('/');
-    const auto nhi_port = info.nhi->substr(0, slash);
-    const auto up = nhi_port.substr(0, nhi_port.rfind('/'));
+    const auto sw = thunderbolt_switch(*info.nhi);
+    if (!sw) continue;
     for (const auto& entry : records_) {
       const auto& rec = entry.second;
-      if (!rec || rec->subsystem != "pci" || !rec->syspath.starts_with(up + "/") ||
-          rec->syspath.starts_with(nhi_port + "/"))
+      if (!rec || rec->subsystem != "pci" || !rec->syspath.starts_with(sw->upstream + "/") ||
+          rec->syspath.starts_with(sw->nhi_port + "/"))
         continue;
       auto* node = builder_.get(rec->syspath);
       if (!node || node->kind != NodeKind::PciHop) continue;
