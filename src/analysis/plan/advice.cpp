@@ -37,12 +37,28 @@ std::string bus_words(const topology::Topology& t, const topology::Resource& bus
   return fmt::format("one {}bus ({:g} Mb/s)", generation, topology::nominal_mbps(speed));
 }
 
+/// What a shared link is, in words (every kind named: a new kind is a compile error here, not a hub's words).
+std::string shared_link_words(const topology::Topology& t, const topology::Resource& r) {
+  switch (r.kind) {
+    case ResourceKind::PcieLink:
+      return "one PCIe link for all ports of the controller";
+    case ResourceKind::UsbBus:
+      return bus_words(t, r) + " for all its ports";
+    case ResourceKind::Usb4Tunnel:
+    case ResourceKind::PcieTunnel:
+      return "one tunnel for all ports behind the dock";
+    case ResourceKind::HubUplink:
+    case ResourceKind::DriveLink:
+    case ResourceKind::Controller:
+    case ResourceKind::Declared:
+      break;
+  }
+  return "one uplink for all ports of the hub";
+}
+
 /// Why a shared link is worth avoiding, in words: what it is and what it carries.
 std::string shared_link_reason(const topology::Topology& t, const topology::Resource& r, Bandwidth demand) {
-  const std::string what = r.kind == ResourceKind::PcieLink ? "one PCIe link for all ports of the controller"
-                           : r.kind == ResourceKind::UsbBus ? bus_words(t, r) + " for all its ports"
-                           : r.kind == ResourceKind::Usb4Tunnel ? "one tunnel for all ports behind the dock"
-                                                                : "one uplink for all ports of the hub";
+  const std::string what = shared_link_words(t, r);
   const std::string consequence = *r.capacity < demand
                                       ? fmt::format("less than one drive's {} MB/s", rate_label(demand))
                                       : "two drives there share it";

@@ -509,3 +509,20 @@ TEST_CASE(
               "the dock, 300 MB/s in total; less than one drive's") == 0);
   }
 }
+
+TEST_CASE("Thunderbolt 3 dock: a narrow PCIe tunnel is avoided in the words of a tunnel, not of a hub") {
+  // One 10 Gb/s lane: 9 Gb/s usable x 0.80 = 900 MB/s for the tunnel, below the dock xHCI's PCIe 3.0 x4.
+  const auto t = testing::tb3_dock({.xhci = {8.0, 4, 8.0, 4}, .lane_gbps = 10, .lanes = 1});
+  PlanRequest req;
+  req.devices = {"sda", "sdb"};
+  req.demand = Bandwidth::from_mbs(600);
+  const auto plan = make_plan(t, req);
+  const AvoidNote* tunnel = nullptr;
+  for (const auto& a : plan.avoid)
+    if (a.kind == "shared_link" && a.node == "0-1") tunnel = &a;
+  REQUIRE(tunnel);
+  CHECK(tunnel->reason ==
+        "PCIe tunnel of the Thunderbolt 3 link 0-1 (Example Dock): one tunnel for all ports "
+        "behind the "
+        "dock, 900 MB/s in total; two drives there share it");
+}
