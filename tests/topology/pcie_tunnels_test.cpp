@@ -5,6 +5,7 @@
 #include "tests/support/machines.hpp"
 #include "topology/bandwidth.hpp"
 #include "topology/pcie_tunnels.hpp"
+#include "topology/usb4_tunnels.hpp"
 
 using namespace usbsat;
 using namespace usbsat::topology;
