@@ -173,6 +173,25 @@ std::string format_usb_name(const UsbName& n) {
   return out;
 }
 
+std::optional<std::string> usb_parent_name(std::string_view name) {
+  auto n = parse_usb_name(name);
+  if (!n) return std::nullopt;
+  if (n->config) {
+    n->config.reset();
+    n->interface.reset();
+  } else if (n->ports.empty()) {
+    return std::nullopt;
+  } else {
+    n->ports.pop_back();
+  }
+  return format_usb_name(*n);
+}
+
+std::size_t usb_name_depth(std::string_view name) {
+  const auto n = parse_usb_name(name);
+  return n ? n->ports.size() + (n->config ? 1 : 0) : 0;
+}
+
 std::optional<bool> parse_yes_no(std::string_view s) {
   s = trim(s);
   if (s == "yes" || s == "1" || s == "true") return true;

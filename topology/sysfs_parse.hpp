@@ -55,6 +55,13 @@ struct UsbName {
 };
 std::optional<UsbName> parse_usb_name(std::string_view s);
 std::string format_usb_name(const UsbName& n);
+/// The kernel name of the USB device whose sysfs directory holds `name`'s: an interface's device ("2-1.4:1.0"
+/// -> "2-1.4", "2-0:1.0" -> "usb2"), a device's hub ("2-1.4" -> "2-1", "2-1" -> "usb2"); nullopt for a root
+/// hub (its parent is the controller) and for names that are not USB names.
+std::optional<std::string> usb_parent_name(std::string_view name);
+/// How many USB names lie above `name` in sysfs (root hub 0, "2-1" 1, "2-1:1.0" 2, "2-1.4" 2); 0 for names
+/// that are not USB names. Sorting by it puts every parent before its children.
+std::size_t usb_name_depth(std::string_view name);
 
 /// A value of one `physical_location/<field>` file, e.g. "front", "upper", "yes"/"no" for dock and lid.
 std::optional<bool> parse_yes_no(std::string_view s);

@@ -201,6 +201,18 @@ std::optional<RawDevice> record_from_sysfs(const std::string& syspath, std::stri
   return r;
 }
 
+/// USB names ordered so that every device comes after its parent (stable: equal depths keep their order).
+std::vector<std::string> usb_parents_first(std::vector<std::string> names) {
+  std::vector<std::pair<std::size_t, std::string>> keyed;
+  keyed.reserve(names.size());
+  for (auto& n : names) keyed.emplace_back(usb_name_depth(n), std::move(n));
+  std::stable_sort(keyed.begin(), keyed.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  names.clear();
+  for (auto& k : keyed) names.push_back(std::move(k.second));
+  return names;
+}
+
 }  // namespace
 
 std::vector<RawDevice> UdevSource::enumerate(std::string_view subsystem) {
@@ -212,36 +224,36 @@ std::vector<RawDevice> UdevSource::enumerate(std::string_view subsystem) {
   if (!bus) dir = "/sys/class/" + sub;
   // Resolve the whole listing first: every listed target is a device, so a child whose parent is listed
   // too (interfaces, hubs' children, partitions) finds it without an `uevent` probe.
-  // A USB interface "B-P:C.I" is always a child of its device "B-P" ("usbB" for "B-0:C.I"), so its path
-  // follows from the device's link without a readlink of its own (the link is still read when that path
+  // The USB core places every device below its parent: an interface "B-P:C.I" in its device "B-P" ("usbB"
+  // for "B-0:C.I"), a device "B-P.Q" in its hub "B-P", "B-P" in its root hub "usbB". So only the root hubs'
+  // links are read; every other path follows from its parent's (the link is still read when that path
   // turns out not to be a device).
-  const auto entries = list(dir, "");
+  const auto entries = sub == "usb" ? usb_parents_first(list(dir, "")) : list(dir, "");
   std::map<std::string, std::string, std::less<>> targets;
-  std::vector<std::string> derived;
-  for (const auto& entry : entries) {
-    if (sub == "usb" && entry.find(':') != std::string::npos) {
-      derived.push_back(entry);
-      continue;
-    }
-    if (auto target = read_link(dir + "/" + entry)) targets.emplace(entry, std::move(*target));
-  }
   std::vector<std::pair<std::string, bool>> paths;  // syspath, derived
-  for (const auto& [entry, target] : targets) paths.emplace_back(target, false);
-  for (const auto& entry : derived) {
-    std::string device = entry.substr(0, entry.find(':'));
-    if (device.ends_with("-0")) device = "usb" + device.substr(0, device.size() - 2);
-    if (auto it = targets.find(device); it != targets.end())
-      paths.emplace_back(it->second + "/" + entry, true);
-    else if (auto target = read_link(dir + "/" + entry))
-      paths.emplace_back(std::move(*target), false);
+  for (const auto& entry : entries) {
+    std::optional<std::string> target;
+    bool derived = false;
+    if (sub == "usb")
+      if (const auto parent = usb_parent_name(entry))
+        if (const auto it = targets.find(*parent); it != targets.end()) {
+          target = it->second + "/" + entry;
+          derived = true;
+        }
+    if (!target) target = read_link(dir + "/" + entry);
+    if (!target) continue;
+    if (entry.find(':') == std::string::npos) targets.emplace(entry, *target);
+    paths.emplace_back(std::move(*target), derived);
   }
   for (const auto& p : paths) known_devices_.insert(p.first);
   std::vector<RawDevice> out;
   for (const auto& [path, is_derived] : paths) {
     auto r = record_from_sysfs(path, sub, known_devices_, problems_, true, bus);
-    if (!r && is_derived)
+    if (!r && is_derived) {
+      known_devices_.erase(path);
       if (auto target = read_link(dir + "/" + std::string(path_basename(path))))
         r = record_from_sysfs(*target, sub, known_devices_, problems_, true, bus);
+    }
     if (r) out.push_back(std::move(*r));
   }
   std::sort(out.begin(), out.end(),

@@ -126,6 +126,25 @@ TEST_CASE("USB device and interface names round-trip") {
   }
 }
 
+TEST_CASE("the USB device whose directory holds a device or interface, and how deep a name sits") {
+  struct Row {
+    const char* text;
+    std::optional<std::string> parent;
+    std::size_t depth;
+  };
+  const Row rows[] = {
+      {"usb2", std::nullopt, 0}, {"2-0:1.0", "usb2", 1},     {"2-1", "usb2", 1},
+      {"2-1:1.0", "2-1", 2},     {"2-1.4", "2-1", 2},        {"2-1.4.3:2.1", "2-1.4.3", 4},
+      {"2-1.4.3", "2-1.4", 3},   {"host6", std::nullopt, 0}, {"0000:00:14.0", std::nullopt, 0},
+      {"2-01", "usb2", 1},  // parses as port 1; the parent "usb2" is still right
+  };
+  for (const auto& r : rows) {
+    CAPTURE(r.text);
+    CHECK(usb_parent_name(r.text) == r.parent);
+    CHECK(usb_name_depth(r.text) == r.depth);
+  }
+}
+
 TEST_CASE("physical_location yes/no") {
   CHECK(parse_yes_no("yes\n") == true);
   CHECK(parse_yes_no("no") == false);

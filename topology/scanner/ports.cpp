@@ -32,15 +32,17 @@ void Scanner::add_port(std::string syspath, const PortSeed& seed) {
   p.hub_name = seed.hub_name;
   p.synthesized = !a.exists();
   if (auto* hub = builder_.get(seed.hub_syspath)) p.hub_speed = hub->as<UsbDeviceInfo>().speed;
-  p.connect_type = a.get("connect_type");
-  if (drive_holders_only() && a.has("location"))
-    unread_locations_.insert(syspath);
-  else if (drive_fields())
-    p.location = a.get("location");
+  if (drive_holders_only()) {  // drives --json prints these of a drive's connector only
+    unread_ports_.emplace(syspath, UnreadPort{a.has("connect_type"), a.has("location")});
+  } else {
+    p.connect_type = a.get("connect_type");
+    if (drive_fields()) p.location = a.get("location");
+  }
   p.peer = a.link("peer");
   if (p.peer) peered_ports_.push_back(syspath);
   if (p.peer && drive_holders_only()) peered_by_[*p.peer].push_back(syspath);
-  p.over_current_count = a.parse<unsigned>("over_current_count", to_unsigned);
+  if (!drive_holders_only())  // the topo tree shows over-current events; drives --json does not
+    p.over_current_count = a.parse<unsigned>("over_current_count", to_unsigned);
   if (full()) {
     p.state = a.get("state");
     p.quirks = a.get("quirks");

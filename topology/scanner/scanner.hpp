@@ -176,9 +176,14 @@ class Scanner {
   std::vector<std::string> routers_;  ///< syspaths of the routers added, parents first
   std::vector<std::string> listed_interfaces_;
   std::vector<std::string> peered_ports_;  ///< ports that have a `peer` link, checked once all are added
-  /// Drives detail: devices whose `serial` and ports whose `location` are listed but not read yet, and the
-  /// port (hub syspath, number) each device is plugged into.
-  std::set<std::string, std::less<>> unread_serials_, unread_locations_;
+  /// Drives detail: devices whose `serial` is listed but not read yet, ports whose `connect_type` and
+  /// `location` are not read yet (with which of the two their listing holds), and the port (hub syspath,
+  /// number) each device is plugged into.
+  std::set<std::string, std::less<>> unread_serials_;
+  struct UnreadPort {
+    bool connect_type = false, location = false;
+  };
+  std::map<std::string, UnreadPort, std::less<>> unread_ports_;
   std::map<std::string, std::pair<std::string, unsigned>, std::less<>> device_ports_;
   std::map<std::string, std::vector<std::string>, std::less<>>
       peered_by_;                                   ///< port -> ports whose peer it is

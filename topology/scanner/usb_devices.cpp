@@ -194,9 +194,15 @@ void Scanner::read_drive_holder(const std::string& syspath) {
     sides.push_back(*n->as<PortInfo>().peer);
   if (const auto back = peered_by_.find(at); back != peered_by_.end())
     sides.insert(sides.end(), back->second.begin(), back->second.end());
-  for (const auto& side : sides)
-    if (auto* n = builder_.get(side); n && n->kind == NodeKind::Port && unread_locations_.erase(side))
-      n->as<PortInfo>().location = src_.attribute(side, "location");
+  for (const auto& side : sides) {
+    auto* n = builder_.get(side);
+    const auto unread = unread_ports_.find(side);
+    if (!n || n->kind != NodeKind::Port || unread == unread_ports_.end()) continue;
+    auto& port_info = n->as<PortInfo>();
+    if (unread->second.connect_type) port_info.connect_type = src_.attribute(side, "connect_type");
+    if (unread->second.location) port_info.location = src_.attribute(side, "location");
+    unread_ports_.erase(unread);
+  }
 }
 
 std::optional<unsigned> Scanner::hub_config(const std::string& hub_syspath) {
