@@ -54,13 +54,20 @@ bool is_bidi_control(std::uint32_t cp) {
 }
 
 /// The one escaping rule; `keep_layout` keeps '\n' and '\t' (block output), else every control is escaped.
+}  // namespace
+
+bool is_printable_ascii(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char ch) {
+    const auto c = static_cast<unsigned char>(ch);
+    return c >= 0x20 && c < 0x7f;
+  });
+}
+
+namespace {
+
 std::string escape_controls(std::string_view s, bool keep_layout) {
   // Nearly every string (sysfs paths, attribute values) is printable ASCII: nothing to escape, one copy.
-  if (std::all_of(s.begin(), s.end(), [](char ch) {
-        const auto c = static_cast<unsigned char>(ch);
-        return c >= 0x20 && c < 0x7f;
-      }))
-    return std::string(s);
+  if (is_printable_ascii(s)) return std::string(s);
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
@@ -96,6 +103,11 @@ std::string terminal_safe(std::string_view s) {
 
 std::string safe_text(std::string_view s) {
   return text_safe(trim(s));
+}
+
+std::string safe_text_move(std::string&& s) {
+  if (trim(s).size() == s.size() && is_printable_ascii(s)) return std::move(s);
+  return safe_text(std::string_view(s));
 }
 
 std::string display_string(std::string_view s) {

@@ -16,6 +16,11 @@ std::string text_safe(std::string_view s);
 /// recording; topology/safe_source.hpp applies it): surrounding blanks dropped first — so a padded USB
 /// string descriptor (" SanDisk\n") loses its padding instead of keeping it as "\x0a" — then text_safe().
 std::string safe_text(std::string_view s);
+/// safe_text() of a string the caller gives up: returned as it is, without a copy, when nothing changes
+/// (printable ASCII without surrounding blanks: nearly every sysfs string).
+std::string safe_text_move(std::string&& s);
+/// Whether text_safe() returns `s` unchanged because it is all printable ASCII.
+bool is_printable_ascii(std::string_view s);
 
 /// text_safe() for whole blocks of renderer output: the same rule, except that the layout characters '\n'
 /// and '\t' are kept. Every text renderer passes what it prints through this (or text_safe per field), so a

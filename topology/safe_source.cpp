@@ -4,12 +4,14 @@
 
 namespace usbsat::topology {
 namespace {
-std::optional<std::string> safe(const std::optional<std::string>& v) {
-  return v ? std::optional<std::string>(safe_text(*v)) : std::nullopt;
+std::optional<std::string> safe(std::optional<std::string> v) {
+  if (v) *v = safe_text_move(std::move(*v));
+  return v;
 }
 }  // namespace
 
-std::string SafeSource::safe_path(std::string_view raw) {
+std::string SafeSource::safe_path(std::string raw) {
+  if (is_printable_ascii(raw)) return raw;
   std::string out = text_safe(raw);
   if (out == raw) return out;
   // Escaping never adds or removes a '/', so the prefixes of both forms end at the same components.
@@ -34,16 +36,24 @@ std::string SafeSource::raw_path(std::string_view safe) const {
 }
 
 RawDevice SafeSource::safe_device(RawDevice r) {
-  r.syspath = safe_path(r.syspath);
-  r.sysname = safe_path(r.sysname);
-  r.devnode = safe_path(r.devnode);
-  if (r.parent) r.parent = safe_path(*r.parent);
-  r.subsystem = safe_text(r.subsystem);
-  r.devtype = safe_text(r.devtype);
-  r.driver = safe_text(r.driver);
-  decltype(r.properties) props;
-  for (auto& [key, value] : r.properties) props.emplace(safe_text(key), safe_text(value));
-  r.properties = std::move(props);
+  r.syspath = safe_path(std::move(r.syspath));
+  r.sysname = safe_path(std::move(r.sysname));
+  r.devnode = safe_path(std::move(r.devnode));
+  if (r.parent) r.parent = safe_path(std::move(*r.parent));
+  r.subsystem = safe_text_move(std::move(r.subsystem));
+  r.devtype = safe_text_move(std::move(r.devtype));
+  r.driver = safe_text_move(std::move(r.driver));
+  // The properties are rebuilt only when a key needs escaping (keys order the map); values in place.
+  bool keys_safe = true;
+  for (auto& [key, value] : r.properties) {
+    keys_safe = keys_safe && trim(key).size() == key.size() && is_printable_ascii(key);
+    value = safe_text_move(std::move(value));
+  }
+  if (!keys_safe) {
+    decltype(r.properties) props;
+    for (auto& [key, value] : r.properties) props.emplace(safe_text(key), std::move(value));
+    r.properties = std::move(props);
+  }
   return r;
 }
 
@@ -68,7 +78,7 @@ std::optional<std::string> SafeSource::binary_attribute(std::string_view syspath
 
 std::optional<std::string> SafeSource::link_target(std::string_view syspath, std::string_view name) {
   auto target = inner_.link_target(raw_path(syspath), raw_path(name));
-  return target ? std::optional<std::string>(safe_path(*target)) : std::nullopt;
+  return target ? std::optional<std::string>(safe_path(std::move(*target))) : std::nullopt;
 }
 
 std::vector<std::string> SafeSource::list(std::string_view syspath, std::string_view name) {

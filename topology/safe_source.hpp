@@ -33,7 +33,7 @@ class SafeSource final : public DeviceSource {
 
  private:
   /// The escaped form of raw path `raw`; remembers it (and each escaped prefix) when escaping changed it.
-  std::string safe_path(std::string_view raw);
+  std::string safe_path(std::string raw);
   /// The raw form of a path the scanner built from escaped ones: the longest remembered prefix (at a '/')
   /// replaced by its raw form; unchanged when nothing was escaped.
   std::string raw_path(std::string_view safe) const;

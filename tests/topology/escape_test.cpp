@@ -76,5 +76,7 @@ TEST_CASE("safe_text trims surrounding whitespace before escaping") {
   for (const auto& r : rows) {
     CAPTURE(r.in);
     CHECK(safe_text(r.in) == r.out);
+    CHECK(safe_text_move(std::string(r.in)) == r.out);  // the copy-free form for strings the caller gives up
   }
+  CHECK(safe_text_move("plain ASCII") == "plain ASCII");
 }
