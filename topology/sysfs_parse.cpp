@@ -53,6 +53,14 @@ std::optional<std::uint32_t> parse_hex32(std::string_view s) {
   return v ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(*v)) : std::nullopt;
 }
 
+std::optional<std::pair<std::uint16_t, std::uint16_t>> parse_pci_id_pair(std::string_view s) {
+  const auto colon = s.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  const auto vendor = parse_hex16(s.substr(0, colon)), device = parse_hex16(s.substr(colon + 1));
+  if (!vendor || !device) return std::nullopt;
+  return std::pair{*vendor, *device};
+}
+
 std::optional<std::uint8_t> parse_hex8(std::string_view s) {
   auto v = parse_hex_digits(s, 2);
   return v ? std::optional<std::uint8_t>(static_cast<std::uint8_t>(*v)) : std::nullopt;

@@ -81,6 +81,10 @@ std::vector<StorageQuirk> parse_storage_quirks(std::string_view s);
 /// `uevent` (and udev property) text: KEY=VALUE lines. Lines without '=' are ignored.
 std::map<std::string, std::string, std::less<>> parse_uevent(std::string_view text);
 
+/// A PCI uevent's id pair, PCI_ID / PCI_SUBSYS_ID "8086:7A38" (vendor:device, hex, as the kernel's
+/// pci_uevent writes them) -> {0x8086, 0x7a38}.
+std::optional<std::pair<std::uint16_t, std::uint16_t>> parse_pci_id_pair(std::string_view s);
+
 /// uevent triplets: PRODUCT "781/558c/1012" (hex, base 16), TYPE / INTERFACE "8/6/80" (decimal, base 10).
 std::optional<std::array<std::uint32_t, 3>> parse_triplet(std::string_view s, int base);
 

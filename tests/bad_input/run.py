@@ -130,8 +130,23 @@ def _remove_peers(root):
             os.unlink(os.path.join(d, "peer"))
 
 
+def _drop_uevent_keys(path, *keys):
+    with open(path) as f:
+        lines = [line for line in f if line.split("=", 1)[0] not in keys]
+    _write(path, "".join(lines))
+
+
+def _pci_ids_missing(root):
+    """The ids gone from both places the scanner reads them: the uevent's PCI_ID/PCI_CLASS and the attributes."""
+    _remove(os.path.join(root, XHCI, "vendor"), os.path.join(root, XHCI, "class"))
+    _drop_uevent_keys(os.path.join(root, XHCI, "uevent"), "PCI_ID", "PCI_CLASS")
+
+
 SYSFS_MUTATIONS.update({
-    "pci_ids_missing": lambda root: _remove(os.path.join(root, XHCI, "vendor"), os.path.join(root, XHCI, "class")),
+    "pci_ids_missing": _pci_ids_missing,
+    # Only the attributes gone: the uevent still names the controller.
+    "pci_id_attributes_missing": lambda root: _remove(os.path.join(root, XHCI, "vendor"),
+                                                      os.path.join(root, XHCI, "class")),
     "maxchild_4294967295": lambda root: _write(os.path.join(root, XHCI, "usb1/maxchild"), "4294967295\n"),
     "maxchild_99999999999": lambda root: _write(os.path.join(root, XHCI, "usb1/maxchild"), "99999999999\n"),
     "maxchild_minus_1": lambda root: _write(os.path.join(root, XHCI, "usb1/maxchild"), "-1\n"),

@@ -145,6 +145,19 @@ TEST_CASE("the USB device whose directory holds a device or interface, and how d
   }
 }
 
+TEST_CASE("PCI uevent id pairs: PCI_ID and PCI_SUBSYS_ID") {
+  using Pair = std::pair<std::uint16_t, std::uint16_t>;
+  CHECK(parse_pci_id_pair("8086:7A38") == Pair{0x8086, 0x7a38});
+  CHECK(parse_pci_id_pair("1043:8882") == Pair{0x1043, 0x8882});
+  CHECK(parse_pci_id_pair("0000:0000") == Pair{0, 0});
+  CHECK_FALSE(parse_pci_id_pair("8086"));
+  CHECK_FALSE(parse_pci_id_pair("8086:"));
+  CHECK_FALSE(parse_pci_id_pair(":7A38"));
+  CHECK_FALSE(parse_pci_id_pair("18086:7A38"));
+  CHECK_FALSE(parse_pci_id_pair("8086:7A3G"));
+  CHECK_FALSE(parse_pci_id_pair(""));
+}
+
 TEST_CASE("physical_location yes/no") {
   CHECK(parse_yes_no("yes\n") == true);
   CHECK(parse_yes_no("no") == false);

@@ -15,6 +15,28 @@ bool kernel_unknown(std::string_view text) {
 }
 }  // namespace
 
+/// A PCI function's ids from its uevent (PCI_ID, PCI_CLASS, PCI_SUBSYS_ID: drivers/pci/pci-driver.c
+/// pci_uevent), read with the device record; the `vendor`, `device`, `class` and `subsystem_*` attributes
+/// only where the uevent lacks them.
+Scanner::PciIds Scanner::read_pci_ids(const RawDevice& rec, const AttrDir& a, bool subsystem) {
+  const auto prop = [&](std::string_view key) -> std::string_view {
+    const auto it = rec.properties.find(key);
+    return it == rec.properties.end() ? std::string_view{} : std::string_view(it->second);
+  };
+  PciIds ids;
+  if (const auto id = parse_pci_id_pair(prop("PCI_ID"))) std::tie(ids.vendor, ids.device) = *id;
+  if (!ids.vendor) ids.vendor = a.parse<std::uint16_t>("vendor", parse_hex16);
+  if (!ids.device) ids.device = a.parse<std::uint16_t>("device", parse_hex16);
+  ids.class_code = parse_hex32(prop("PCI_CLASS"));
+  if (!ids.class_code) ids.class_code = a.parse<std::uint32_t>("class", parse_hex32);
+  if (!subsystem) return ids;
+  if (const auto id = parse_pci_id_pair(prop("PCI_SUBSYS_ID")))
+    std::tie(ids.subsystem_vendor, ids.subsystem_device) = *id;
+  if (!ids.subsystem_vendor) ids.subsystem_vendor = a.parse<std::uint16_t>("subsystem_vendor", parse_hex16);
+  if (!ids.subsystem_device) ids.subsystem_device = a.parse<std::uint16_t>("subsystem_device", parse_hex16);
+  return ids;
+}
+
 /// The PCIe link attributes; a value the kernel cannot have written ("inf GT/s", "1e300 GT/s", "x99")
 /// stays unknown and is reported.
 PcieLink Scanner::read_pcie_link(const AttrDir& a) {
@@ -57,9 +79,10 @@ std::optional<std::string> Scanner::ensure_pci_hop(const std::optional<std::stri
   PciHopInfo hop;
   hop.syspath = *syspath;
   hop.bdf = rec->sysname;
-  hop.vendor_id = a.parse<std::uint16_t>("vendor", parse_hex16);
-  hop.device_id = a.parse<std::uint16_t>("device", parse_hex16);
-  hop.class_code = a.parse<std::uint32_t>("class", parse_hex32);
+  const auto ids = read_pci_ids(*rec, a, false);
+  hop.vendor_id = ids.vendor;
+  hop.device_id = ids.device;
+  hop.class_code = ids.class_code;
   hop.driver = rec->driver;
   std::tie(hop.vendor_name, hop.model_name) = pci_names(hop.vendor_id, hop.device_id);
   hop.link = read_pcie_link(a);
@@ -86,13 +109,12 @@ void Scanner::ensure_controller(const std::string& syspath, const std::string& r
     if (c.is_pci) {
       up = ensure_pci_hop(rec->parent);
       check_pci_path(syspath);
-      c.vendor_id = a.parse<std::uint16_t>("vendor", parse_hex16);
-      c.device_id = a.parse<std::uint16_t>("device", parse_hex16);
-      if (full()) {
-        c.subsystem_vendor_id = a.parse<std::uint16_t>("subsystem_vendor", parse_hex16);
-        c.subsystem_device_id = a.parse<std::uint16_t>("subsystem_device", parse_hex16);
-      }
-      c.class_code = a.parse<std::uint32_t>("class", parse_hex32);
+      const auto ids = read_pci_ids(*rec, a, full());
+      c.vendor_id = ids.vendor;
+      c.device_id = ids.device;
+      c.subsystem_vendor_id = ids.subsystem_vendor;
+      c.subsystem_device_id = ids.subsystem_device;
+      c.class_code = ids.class_code;
       if (c.class_code) c.kind = hcd_kind_from_class(*c.class_code).value_or(HcdKind::Unknown);
       c.link = read_pcie_link(a);
       std::tie(c.vendor_name, c.model_name) = pci_names(c.vendor_id, c.device_id);

@@ -93,6 +93,11 @@ class Scanner {
   void ensure_controller(const std::string& syspath, const std::string& root_hub);
   void report_missing_ids(const ControllerInfo& c);
   void assign_companions();
+  struct PciIds {
+    std::optional<std::uint16_t> vendor, device, subsystem_vendor, subsystem_device;
+    std::optional<std::uint32_t> class_code;
+  };
+  PciIds read_pci_ids(const RawDevice& rec, const AttrDir& a, bool subsystem);
   PcieLink read_pcie_link(const AttrDir& a);
   void check_pci_path(const std::string& syspath);
 

@@ -123,6 +123,11 @@ std::optional<unsigned> Scanner::read_hub_attributes(UsbDeviceInfo& d, const Att
                "is not a hub's port count (0 to " + std::to_string(kMaxHubPorts) +
                    "); only the ports seen in sysfs are shown");
   }
+  if (d.ports.empty()) return 1;  // a root hub's interface is always "B-0:1.0"
+  // The active configuration names the interface directories ("1-2:C.0"), which the listing already holds.
+  for (const auto& entry : a.entries())
+    if (const auto n = parse_usb_name(entry); n && n->config && n->bus == d.busnum && n->ports == d.ports)
+      return n->config;
   return a.parse<unsigned>("bConfigurationValue", to_unsigned);
 }
 
