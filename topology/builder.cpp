@@ -92,6 +92,8 @@ void TopologyBuilder::place(Topology& t, const Forest& f) {
   // Nodes unreachable from a root (a parent cycle) are not placed: drop their unused, edge-less slots.
   while (boost::num_vertices(t.g_) > next) boost::remove_vertex(boost::num_vertices(t.g_) - 1, t.g_);
 
+  t.by_syspath_.reserve(boost::num_vertices(t.g_));
+  t.by_name_.reserve(boost::num_vertices(t.g_));
   for (Vertex v = 0; v < boost::num_vertices(t.g_); ++v) {
     const Node& node = t.g_[v];
     t.by_syspath_.emplace(node.syspath(), v);

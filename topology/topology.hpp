@@ -24,6 +24,7 @@
 
 #include "topology/link.hpp"
 #include "topology/node.hpp"
+#include "topology/string_map.hpp"
 
 namespace usbsat::topology {
 
@@ -70,8 +71,8 @@ class Topology {
   void index_connectors();
 
   Graph g_;
-  std::map<std::string, Vertex, std::less<>> by_syspath_;
-  std::map<std::string, Vertex, std::less<>> by_name_;
+  StringMap<Vertex> by_syspath_;
+  StringMap<Vertex> by_name_;
   std::vector<Vertex> roots_;
   std::vector<Vertex> controllers_;
   std::vector<Connector> connectors_;

@@ -151,9 +151,8 @@ std::optional<std::string> read_link(const std::string& path) {
 /// The record of the device directory `syspath` from its `uevent` file (one read gives DEVTYPE, DRIVER and
 /// DEVNAME) — the same fields libudev's sd_device derives, without its per-component path resolution.
 std::optional<RawDevice> record_from_sysfs(const std::string& syspath, std::string subsystem,
-                                           std::set<std::string, std::less<>>& known_devices,
-                                           std::vector<Diagnostic>& problems, bool listed = false,
-                                           bool bus_device = false) {
+                                           StringSet& known_devices, std::vector<Diagnostic>& problems,
+                                           bool listed = false, bool bus_device = false) {
   auto uevent = read_all(syspath + "/uevent", UdevSource::kMaxTextAttribute);
   if (!uevent.text) {
     if (!uevent.problem.empty())

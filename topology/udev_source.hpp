@@ -13,6 +13,7 @@
 
 #include "topology/device_source.hpp"
 #include "topology/read_limits.hpp"
+#include "topology/string_map.hpp"
 #include "topology/udev_handle.hpp"
 
 namespace usbsat::topology {
@@ -46,8 +47,8 @@ class UdevSource final : public DeviceSource {
 
   std::vector<Diagnostic> problems_;
   UdevPtr udev_;
-  UdevHwdbPtr hwdb_;  ///< null when the hwdb is not installed: names stay empty
-  std::set<std::string, std::less<>> known_devices_;  ///< directories seen to be devices (have `uevent`)
+  UdevHwdbPtr hwdb_;         ///< null when the hwdb is not installed: names stay empty
+  StringSet known_devices_;  ///< directories seen to be devices (have `uevent`)
 };
 
 /// The reference: the same records read through udev_enumerate/udev_device (slow, used by tests to prove

@@ -26,6 +26,7 @@
 #include "topology/device_source.hpp"
 #include "topology/mountinfo.hpp"
 #include "topology/scan.hpp"
+#include "topology/string_map.hpp"
 #include "topology/sysfs_parse.hpp"
 
 namespace usbsat::topology::scanner {
@@ -172,11 +173,10 @@ class Scanner {
   TopologyBuilder builder_;
   std::vector<Diagnostic> diags_;
   std::map<std::string, std::optional<RawDevice>, std::less<>> records_;
-  std::map<std::string, std::pair<std::string, std::string>, std::less<>> names_;
+  StringMap<std::pair<std::string, std::string>> names_;
   std::map<std::pair<std::string, unsigned>, PortSeed> ports_;
-  std::map<std::string, UsbDescriptors, std::less<>> descriptors_;
-  std::map<std::string, std::pair<std::optional<std::uint16_t>, std::optional<std::uint16_t>>, std::less<>>
-      device_ids_;
+  StringMap<UsbDescriptors> descriptors_;
+  StringMap<std::pair<std::optional<std::uint16_t>, std::optional<std::uint16_t>>> device_ids_;
   std::vector<std::string> controllers_;
   std::vector<std::string> routers_;  ///< syspaths of the routers added, parents first
   std::vector<std::string> listed_interfaces_;
@@ -184,18 +184,17 @@ class Scanner {
   /// Drives detail: devices whose `serial` is listed but not read yet, ports whose `connect_type` and
   /// `location` are not read yet (with which of the two their listing holds), and the port (hub syspath,
   /// number) each device is plugged into.
-  std::set<std::string, std::less<>> unread_serials_;
+  StringSet unread_serials_;
   struct UnreadPort {
     bool connect_type = false, location = false;
   };
-  std::map<std::string, UnreadPort, std::less<>> unread_ports_;
-  std::map<std::string, std::pair<std::string, unsigned>, std::less<>> device_ports_;
-  std::map<std::string, std::vector<std::string>, std::less<>>
-      peered_by_;                                   ///< port -> ports whose peer it is
-  std::set<std::string, std::less<>> missing_pci_;  ///< PCI functions already reported missing
+  StringMap<UnreadPort> unread_ports_;
+  StringMap<std::pair<std::string, unsigned>> device_ports_;
+  StringMap<std::vector<std::string>> peered_by_;  ///< port -> ports whose peer it is
+  StringSet missing_pci_;                          ///< PCI functions already reported missing
   std::optional<std::vector<StorageQuirk>> quirks_;
   std::optional<std::optional<std::string>> quirks_text_;
-  std::map<std::string, std::optional<std::string>, std::less<>> host_proc_names_;
+  StringMap<std::optional<std::string>> host_proc_names_;
   std::map<DevNum, std::vector<std::string>>
       mounts_;  ///< mount points per device number, in mountinfo's order
 };
