@@ -19,7 +19,8 @@ enum class ScanDetail {
   Full,
   /// What `drives --json` prints: the Tree detail plus disk `removable`, `max_hw_sectors_kb`, `nr_requests`,
   /// the disks' serials (a USB device's `serial` only where it holds a disk) and the `location` of the ports
-  /// of a drive's connector. Still unset: port `state`/`quirks`/`usb3_lpm_permit` and every other port's
+  /// of a drive's connector, less the ports' `over_current_count` and every `connect_type` but a drive's
+  /// connector's. Still unset: port `state`/`quirks`/`usb3_lpm_permit` and every other port's
   /// `location`, USB device `removable`/`power/control`/lanes/`bMaxPower`, interface strings/
   /// `bAlternateSetting`/`bNumEndpoints`, disk `ro`/`holders`/block sizes, partition sizes, SCSI `rev`/
   /// `type`/host `proc_name`, PCI subsystem ids.
