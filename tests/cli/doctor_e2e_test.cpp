@@ -202,9 +202,15 @@ TEST_CASE("tb3-dock: the dock's own xHCI on PCIe 2.0 x1, named with the router a
   usbsat::testing::check_golden("fixture-tb3-dock.doctor.json", usbsat_on("tb3-dock", "doctor --json").out);
 }
 
-TEST_CASE("typec-no-tb: without the thunderbolt bus, no USB4 finding") {
+TEST_CASE(
+    "typec-no-tb: without the thunderbolt bus nothing USB4 is claimed, and the doctor says it cannot see") {
   const auto doc = doctor_json("typec-no-tb", 10);
-  for (const auto& [id, dev] : keys(doc)) CHECK(id.rfind("usb4_", 0) != 0);
+  for (const auto& [id, dev] : keys(doc))
+    if (id != "usb4_bus_not_visible") CHECK(id.rfind("usb4_", 0) != 0);
+  const auto& f = finding(doc, "usb4_bus_not_visible", "0000:00:0d.0");
+  CHECK(f.at("severity") == "info");
+  CHECK(contains(f.at("message"), "Tiger Lake-LP Thunderbolt 4 USB Controller"));
+  CHECK(contains(f.at("message"), "not known (not guessed)"));
 }
 
 TEST_CASE("asm1042-card: two SSDs share the card's PCIe x1 link, both below 10G on a 5G controller") {

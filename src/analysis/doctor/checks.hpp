@@ -72,6 +72,7 @@ void check_autosuspend(const Context& cx);
 void check_usb4_link_below_capability(const Context& cx);
 void check_usb4_tunnel_displays(const Context& cx);
 void check_tb_dock_pcie_narrow(const Context& cx);
+void check_usb4_bus_not_visible(const Context& cx);
 
 // ---- shared helpers (checks.cpp)
 // -----------------------------------------------------------------------------

@@ -19,6 +19,7 @@ constexpr CheckRow kChecks[] = {
     {"usb4_link_below_capability", &check_usb4_link_below_capability},
     {"usb4_tunnel_displays", &check_usb4_tunnel_displays},
     {"tb_dock_pcie_narrow", &check_tb_dock_pcie_narrow},
+    {"usb4_bus_not_visible", &check_usb4_bus_not_visible},
     {"max_sectors_below_hw", &check_max_sectors_below_hw},
     {"autosuspend", &check_autosuspend},
 };

@@ -6,8 +6,8 @@
 ///
 /// Finding ids are stable API (scripts match on them): uas_inactive, speed_below_capability, slow_hub_uplink,
 /// shared_bandwidth, pcie_link_degraded, usb4_link_below_capability, usb4_tunnel_displays,
-/// tb_dock_pcie_narrow, max_sectors_below_hw, autosuspend, overcurrent, legacy_companion. Severity policy:
-/// see FindingSeverity (finding.hpp).
+/// tb_dock_pcie_narrow, usb4_bus_not_visible, max_sectors_below_hw, autosuspend, overcurrent,
+/// legacy_companion. Severity policy: see FindingSeverity (finding.hpp).
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -84,7 +84,7 @@ TEST_CASE("the check table: one row per stable finding id, in presentation order
                                           "uas_inactive", "slow_hub_uplink", "shared_bandwidth",
                                           "pcie_link_degraded", "usb4_link_below_capability",
                                           "usb4_tunnel_displays", "tb_dock_pcie_narrow",
-                                          "max_sectors_below_hw", "autosuspend"});
+                                          "usb4_bus_not_visible", "max_sectors_below_hw", "autosuspend"});
   // Every finding carries the id of the row that made it.
   const auto r = diagnose(workstation(), {.usb_storage_quirks = kWorkstationQuirks});
   REQUIRE(!r.findings.empty());
