@@ -1,6 +1,7 @@
 #include "topology/safe_source.hpp"
 
 #include "topology/escape.hpp"
+#include "topology/text.hpp"
 
 namespace usbsat::topology {
 namespace {

@@ -167,7 +167,7 @@ void Scanner::join_displays(const std::vector<Usb4PortInfo*>& wanted) {
     AttrDir a(src_, c.syspath);
     const auto status = a.trimmed("status");
     if (status != "connected") continue;
-    DisplayConnectorInfo d;
+    DisplayConnectorInfo d{};
     d.syspath = c.syspath;
     d.name = c.sysname;
     if (const auto enabled = a.trimmed("enabled"); enabled == "enabled" || enabled == "disabled")
