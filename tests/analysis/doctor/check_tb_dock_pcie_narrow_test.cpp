@@ -8,10 +8,7 @@ using namespace usbsat::testing;
 
 namespace {
 std::vector<Finding> narrow(const topology::Topology& t) {
-  std::vector<Finding> out;
-  for (const auto& f : diagnose(t).findings)
-    if (f.id == "tb_dock_pcie_narrow") out.push_back(f);
-  return out;
+  return findings_of(t, "tb_dock_pcie_narrow");
 }
 }  // namespace
 

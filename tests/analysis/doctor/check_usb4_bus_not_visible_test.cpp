@@ -24,10 +24,7 @@ topology::Topology named_xhci(const std::string& model, bool router = false) {
 }
 
 std::vector<Finding> not_visible(const topology::Topology& t) {
-  std::vector<Finding> out;
-  for (const auto& f : diagnose(t).findings)
-    if (f.id == "usb4_bus_not_visible") out.push_back(f);
-  return out;
+  return findings_of(t, "usb4_bus_not_visible");
 }
 
 }  // namespace

@@ -8,10 +8,7 @@ using namespace usbsat::testing;
 
 namespace {
 std::vector<Finding> below(const topology::Topology& t) {
-  std::vector<Finding> out;
-  for (const auto& f : diagnose(t).findings)
-    if (f.id == "usb4_link_below_capability") out.push_back(f);
-  return out;
+  return findings_of(t, "usb4_link_below_capability");
 }
 }  // namespace
 

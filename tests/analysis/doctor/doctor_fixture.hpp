@@ -39,6 +39,14 @@ inline const Finding& only(const std::vector<Finding>& fs, std::string_view id) 
   return *hit;
 }
 
+/// diagnose()'s findings with `id`, in the order it reports them.
+inline std::vector<Finding> findings_of(const topology::Topology& t, std::string_view id) {
+  std::vector<Finding> out;
+  for (const auto& f : diagnose(t).findings)
+    if (f.id == id) out.push_back(f);
+  return out;
+}
+
 /// The evidence value for `key`, or "<missing KEY>".
 inline std::string evidence(const Finding& f, std::string_view key) {
   for (const auto& [k, v] : f.evidence)
