@@ -107,8 +107,8 @@ class UringEngine final : public Engine {
     }
     unsigned n = io_uring_peek_batch_cqe(ring_.get(), cqes_.data(), static_cast<unsigned>(cqes_.size()));
     if (n < min) {
-      // -EAGAIN/-EBUSY: the kernel took fewer SQEs than queued; they stay in the SQ ring and go with the next
-      // enter. -ETIME/-EINTR: return what is there.
+      // The wait also submits what is still queued (the tick, SQEs refused above). -ETIME/-EINTR: return
+      // what is there.
       int r;
       if (min > 0 && arm_tick(timeout)) {
         r = io_uring_submit_and_wait(ring_.get(), min);  // the tick ends the wait at the latest

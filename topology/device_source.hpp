@@ -25,6 +25,12 @@ struct RawDevice {
   /// The device's uevent properties (PRODUCT, TYPE, BUSNUM, DEVNUM, INTERFACE, ...), when the platform read
   /// them anyway; the scan uses them to skip attribute reads and falls back to attributes when absent.
   std::map<std::string, std::string, std::less<>> properties;
+
+  /// The uevent property `key`, if the platform gave it.
+  std::optional<std::string_view> property(std::string_view key) const {
+    const auto it = properties.find(key);
+    return it == properties.end() ? std::nullopt : std::optional<std::string_view>(it->second);
+  }
 };
 
 /// One key/value property from the hardware database (udev hwdb on Linux).

@@ -53,7 +53,6 @@ bool is_bidi_control(std::uint32_t cp) {
          cp == 0x061c;
 }
 
-/// The one escaping rule; `keep_layout` keeps '\n' and '\t' (block output), else every control is escaped.
 }  // namespace
 
 bool is_printable_ascii(std::string_view s) {
@@ -63,8 +62,13 @@ bool is_printable_ascii(std::string_view s) {
   });
 }
 
+bool is_safe_text(std::string_view s) {
+  return trim(s).size() == s.size() && is_printable_ascii(s);
+}
+
 namespace {
 
+/// The one escaping rule; `keep_layout` keeps '\n' and '\t' (block output), else every control is escaped.
 std::string escape_controls(std::string_view s, bool keep_layout) {
   // Nearly every string (sysfs paths, attribute values) is printable ASCII: nothing to escape, one copy.
   if (is_printable_ascii(s)) return std::string(s);
@@ -106,7 +110,7 @@ std::string safe_text(std::string_view s) {
 }
 
 std::string safe_text_move(std::string&& s) {
-  if (trim(s).size() == s.size() && is_printable_ascii(s)) return std::move(s);
+  if (is_safe_text(s)) return std::move(s);
   return safe_text(std::string_view(s));
 }
 

@@ -21,6 +21,8 @@ std::string safe_text(std::string_view s);
 std::string safe_text_move(std::string&& s);
 /// Whether text_safe() returns `s` unchanged because it is all printable ASCII.
 bool is_printable_ascii(std::string_view s);
+/// Whether safe_text() returns `s` unchanged: printable ASCII without surrounding blanks.
+bool is_safe_text(std::string_view s);
 
 /// text_safe() for whole blocks of renderer output: the same rule, except that the layout characters '\n'
 /// and '\t' are kept. Every text renderer passes what it prints through this (or text_safe per field), so a

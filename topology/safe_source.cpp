@@ -1,7 +1,6 @@
 #include "topology/safe_source.hpp"
 
 #include "topology/escape.hpp"
-#include "topology/text.hpp"
 
 namespace usbsat::topology {
 namespace {
@@ -47,7 +46,7 @@ RawDevice SafeSource::safe_device(RawDevice r) {
   // The properties are rebuilt only when a key needs escaping (keys order the map); values in place.
   bool keys_safe = true;
   for (auto& [key, value] : r.properties) {
-    keys_safe = keys_safe && trim(key).size() == key.size() && is_printable_ascii(key);
+    keys_safe = keys_safe && is_safe_text(key);
     value = safe_text_move(std::move(value));
   }
   if (!keys_safe) {

@@ -31,8 +31,8 @@ void Scanner::add_interface(const RawDevice& r) {
   else
     i.number = a.parse<std::uint8_t>("bInterfaceNumber", parse_hex8).value_or(0);
   // uevent INTERFACE=class/subclass/protocol is the active alt setting's; attributes are the fallback.
-  if (auto it = r.properties.find("INTERFACE"); it != r.properties.end())
-    if (auto t = parse_triplet(it->second, 10); t && (*t)[0] <= 0xff && (*t)[1] <= 0xff && (*t)[2] <= 0xff) {
+  if (const auto v = r.property("INTERFACE"))
+    if (auto t = parse_triplet(*v, 10); t && (*t)[0] <= 0xff && (*t)[1] <= 0xff && (*t)[2] <= 0xff) {
       i.interface_class = static_cast<std::uint8_t>((*t)[0]);
       i.interface_subclass = static_cast<std::uint8_t>((*t)[1]);
       i.interface_protocol = static_cast<std::uint8_t>((*t)[2]);

@@ -19,10 +19,7 @@ bool kernel_unknown(std::string_view text) {
 /// pci_uevent), read with the device record; the `vendor`, `device`, `class` and `subsystem_*` attributes
 /// only where the uevent lacks them.
 Scanner::PciIds Scanner::read_pci_ids(const RawDevice& rec, const AttrDir& a, bool subsystem) {
-  const auto prop = [&](std::string_view key) -> std::string_view {
-    const auto it = rec.properties.find(key);
-    return it == rec.properties.end() ? std::string_view{} : std::string_view(it->second);
-  };
+  const auto prop = [&](std::string_view key) { return rec.property(key).value_or(std::string_view{}); };
   PciIds ids;
   if (const auto id = parse_pci_id_pair(prop("PCI_ID"))) std::tie(ids.vendor, ids.device) = *id;
   if (!ids.vendor) ids.vendor = a.parse<std::uint16_t>("vendor", parse_hex16);

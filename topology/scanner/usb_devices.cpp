@@ -61,10 +61,7 @@ UsbDeviceInfo Scanner::read_usb_ids(const RawDevice& r, const AttrDir& a, const 
   d.ports = name.ports;
   // uevent (already read by the source) carries BUSNUM, DEVNUM, PRODUCT=vid/pid/bcdDevice and
   // TYPE=class/subclass/protocol; the attributes are the fallback.
-  const auto prop = [&](std::string_view key) -> std::optional<std::string_view> {
-    auto it = r.properties.find(key);
-    return it == r.properties.end() ? std::nullopt : std::optional<std::string_view>(it->second);
-  };
+  const auto prop = [&](std::string_view key) { return r.property(key); };
   if (auto v = prop("BUSNUM")) d.busnum = to_unsigned(*v).value_or(0);
   if (auto v = prop("DEVNUM")) d.devnum = to_unsigned(*v).value_or(0);
   if (auto v = prop("PRODUCT"); v && parse_triplet(*v, 16)) {
