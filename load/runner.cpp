@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "load/buffer.hpp"
+#include "load/cpu_affinity.hpp"
 #include "load/cpu_time.hpp"
 #include "load/engine.hpp"
 #include "load/errors.hpp"
@@ -162,10 +163,18 @@ PhaseResult run_phase(const std::vector<RunTarget>& targets, const RunConfig& cf
   PhaseSync sync(n);
   std::stop_callback forward(stop, [&sync] { sync.stop.request_stop(); });
 
+  // Each worker stays on one CPU, the allowed CPUs in turn (`taskset` narrows them). Left to the scheduler, a
+  // worker at queue depth 1 on a loop device was woken wherever the device completed its I/O, now on one CPU
+  // of the 2-CPU test VM, now on the other, and its rate swung from run to run: 4k random reads 25-31k/s
+  // against 35-40k kept on one CPU (0.90 vs 1.26 of fio, 5 interleaved runs each); deeper queues neither
+  // gained nor lost (issue 25, tests/bench/README.md).
+  const std::vector<unsigned> cpus = allowed_cpus();
   std::vector<std::jthread> threads;
   threads.reserve(n);
   for (std::size_t i = 0; i < n; ++i)
     threads.emplace_back([&, i] {
+      if (const auto cpu = worker_cpu(cpus, i); cpu && pin_current_thread(*cpu))
+        result.per_target[i].cpu = cpu;
       phase_worker(targets[members[i]], members[i], job, *factory, clock, sync, &sync.live[i],
                    result.per_target[i]);
     });

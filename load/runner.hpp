@@ -37,6 +37,7 @@ struct TargetResult {
   std::size_t target = 0;  ///< index into the run's targets
   WorkerStats stats;
   std::optional<std::string> error;  ///< the target failed (open, engine, I/O); stats cover the time before
+  std::optional<unsigned> cpu;       ///< the CPU its worker was kept on (none: the platform refused)
 };
 
 struct PhaseResult {

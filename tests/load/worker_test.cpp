@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "load/buffer.hpp"
+#include "load/cpu_affinity.hpp"
 #include "load/engine.hpp"
 #include "load/runner.hpp"
 #include "load/worker.hpp"
@@ -231,4 +232,50 @@ TEST_CASE("worker waits for a quarter of what the device holds, at least one") {
   CHECK(reap_batch(8) == 2);
   CHECK(reap_batch(31) == 7);
   CHECK(reap_batch(32) == 8);
+}
+
+TEST_CASE("workers take the allowed CPUs in turn") {
+  CHECK_FALSE(worker_cpu({}, 0));
+  const std::vector<unsigned> cpus = {2, 5, 7};
+  CHECK(worker_cpu(cpus, 0) == 2u);
+  CHECK(worker_cpu(cpus, 1) == 5u);
+  CHECK(worker_cpu(cpus, 2) == 7u);
+  CHECK(worker_cpu(cpus, 3) == 2u);
+}
+
+TEST_CASE("runner keeps each worker of a phase on its own CPU") {
+  const std::vector<unsigned> cpus = allowed_cpus();
+#ifndef _WIN32
+  REQUIRE_FALSE(cpus.empty());  // Linux always says
+#endif
+  // Pinning holds: the pinned thread may run on that CPU only.
+  std::jthread([&] {
+    if (cpus.empty()) return;
+    if (!pin_current_thread(cpus.back())) {
+#ifndef _WIN32
+      FAIL("sched_setaffinity refused an allowed CPU");
+#endif
+      return;
+    }
+    CHECK(allowed_cpus() == std::vector<unsigned>{cpus.back()});
+  }).join();
+
+  RunConfig cfg;
+  cfg.job.runtime = std::chrono::milliseconds(20);
+  cfg.job.ramp = std::chrono::milliseconds(0);
+  cfg.engine = "null";
+  cfg.phases = {{0, 1, 2}};
+  const std::vector<RunTarget> targets = {
+      {"a", -1, 1 << 20, 512}, {"b", -1, 1 << 20, 512}, {"c", -1, 1 << 20, 512}};
+  const auto r = run_load(targets, cfg, {});
+  REQUIRE(r.phases.size() == 1);
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    CAPTURE(i);
+    const auto& t = r.phases[0].per_target[i];
+    CHECK(t.stats.ios > 0);
+#ifndef _WIN32
+    REQUIRE(t.cpu);
+#endif
+    if (t.cpu) CHECK(*t.cpu == *worker_cpu(cpus, i));
+  }
 }
