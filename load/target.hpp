@@ -50,6 +50,11 @@ struct OpenOptions {
 /// A FIFO, socket, directory or character device is refused before open(), so a FIFO cannot block the run.
 OpenedTarget open_target(const std::string& path, const OpenOptions& opt);
 
+/// Give up this load's lock on `t` now, before its fd is closed: an io_uring ring that registered the file
+/// may keep it open for a while after the ring is torn down (the kernel frees rings in the background), and
+/// the lock lives as long as the file does. No-op where opening takes no lock (Windows).
+void release_target_lock(const OpenedTarget& t);
+
 /// The first pair of `paths` (i < j) naming the same target: the same block device (st_rdev), the same file
 /// (st_dev and st_ino, so also through a symlink or hard link), or the same string when stat fails.
 std::optional<std::pair<std::size_t, std::size_t>> find_named_twice(std::span<const std::string> paths);

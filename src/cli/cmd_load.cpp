@@ -123,7 +123,7 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
     if (auto refusal = refuse_writes(o)) return fail(global, kExitRefused, "load", *refusal);
 
   // 4. Open the targets (block devices to be written exclusively).
-  const auto open = open_targets(o.targets, writing, o.buffered, note);
+  auto open = open_targets(o.targets, writing, o.buffered, note);
   if (open.in_use) return fail(global, kExitRefused, "load", "refused: " + *open.in_use);
   if (open.targets.empty())
     return fail(global, kExitEnvironment, "load", "cannot run the load: no target could be opened",
@@ -144,6 +144,7 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
       });
 
   // 6. Render.
+  open.close();
   report::LoadReportInput in{engine.name, job, {}, &result, open.diags};
   for (const auto& t : open.targets) in.targets.push_back(t.label);
   return print_load_result(global, note, in, open, signalled || result.interrupted);

@@ -215,7 +215,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
 
   // 4. Open every drive once, read-only (saturate never writes). One that cannot be opened is recorded and
   //    left out; the rest are measured.
-  const auto open = open_targets(plan_paths(plan), false, false, note);
+  auto open = open_targets(plan_paths(plan), false, false, note);
   if (open.targets.empty())
     return fail(global, kExitEnvironment, "saturate", "cannot run the load: no drive could be opened",
                 as_diagnostics(open.diags));
@@ -240,6 +240,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   const bool interrupted = signalled || m.interrupted;
 
   // 6. Judge each group and pass, render.
+  open.close();
   auto r = build_report(plan, settings, &m, topo, a.tolerance);
   r.diagnostics = open.diags;
   r.interrupted = interrupted;

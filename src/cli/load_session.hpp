@@ -80,6 +80,12 @@ struct OpenedTargets {
   std::vector<report::LoadDiagnostic> diags;  ///< O_DIRECT notices (warning) and open failures (error)
   bool failed = false;                        ///< a target could not be opened (it is left out)
   std::optional<std::string> in_use;          ///< a block device to be written is held: refuse the run
+
+  /// Release every target's lock and close it once the run is over, before the report is printed: whoever
+  /// reads the report may start the next load at once, which must not find them still held (at exit the
+  /// kernel closes stdout before the targets, and a ring may hold a target's file a while longer). `targets`
+  /// keeps the labels.
+  void close();
 };
 /// Open each of `paths` (O_DIRECT unless `buffered`; read-write and, for block devices, O_EXCL when
 /// `writing`). A target that cannot be opened is recorded and left out, except a block device to be written
