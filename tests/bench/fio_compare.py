@@ -2,7 +2,7 @@
 """Benchmark `usbsat load` against fio (ioengine=io_uring, direct=1) on identical jobs, in one run.
 
     fio_compare.py USBSAT [--runtime S] [--ramp S] [--repeat N] [--max-repeat M] [--tolerance F]
-                   [--job NAME] [--devices 1|4]
+                   [--job NAME] [--devices 1|4] [--like-for-like]
 
 Devices: loop devices (--direct-io=on) over files in a private tmpfs, from tests/bed/testbed.sh (`solo`
 drives, no throttling). Jobs: 4 KiB randread QD1 and QD32, 128 KiB sequential read QD1 and QD8, on one
@@ -16,6 +16,8 @@ IOPS ratio. Every row prints the min-median-max of those ratios and the number o
 pairs a row goes on (one more pair at a time, up to --max-repeat, default 9) while its median ratio is not
 within +-5 % (--tolerance): the half-width of the ratios' interquartile range, over the median. A row that
 stops wider says so ("unsettled") instead of standing for a single figure.
+fio runs with its own defaults (FIO_OPTIONS aside); --like-for-like gives it what usbsat chooses by default
+(registered target and buffers, each job kept on one CPU), so the engines are compared and not their defaults.
 Root only; not a CTest test.
 """
 import argparse
@@ -31,6 +33,14 @@ TESTBED = os.path.join(HERE, "..", "bed", "testbed.sh")
 # What fio runs with besides the job's own pattern, size, depth and times (no fixedbufs, registerfiles, hipri or
 # sqthread_poll: fio's defaults, which tests/bench/README.md lists).
 FIO_OPTIONS = ["--ioengine=io_uring", "--direct=1", "--time_based", "--randrepeat=0", "--norandommap"]
+
+
+def like_for_like_options():
+    """With --like-for-like fio also runs with what usbsat's uring engine and runner choose by default: the target
+    and the buffers registered with the ring, and each job kept on one CPU, the allowed CPUs in turn (load/README.md,
+    "One CPU per worker")."""
+    cpus = ",".join(str(c) for c in sorted(os.sched_getaffinity(0)))
+    return ["--registerfiles", "--fixedbufs", f"--cpus_allowed={cpus}", "--cpus_allowed_policy=split"]
 
 JOBS = [("4k randread qd1", "randread", "4k", 1), ("4k randread qd32", "randread", "4k", 32),
         ("128k read qd1", "read", "128k", 1), ("128k read qd8", "read", "128k", 8)]
@@ -50,8 +60,8 @@ def run_usbsat(usbsat, devs, pattern, bs, qd, runtime, ramp):
     return {"iops": ph["aggregate"]["iops"], "mbs": ph["aggregate"]["mbs"], "cpu_us_per_io": cpu / ios * 1e6}
 
 
-def run_fio(devs, pattern, bs, qd, runtime, ramp):
-    args = ["fio", "--output-format=json", *FIO_OPTIONS, f"--rw={pattern}", f"--bs={bs}", f"--iodepth={qd}",
+def run_fio(devs, pattern, bs, qd, runtime, ramp, extra=()):
+    args = ["fio", "--output-format=json", *FIO_OPTIONS, *extra, f"--rw={pattern}", f"--bs={bs}", f"--iodepth={qd}",
             f"--runtime={runtime}", f"--ramp_time={ramp}"]
     for i, d in enumerate(devs):
         args += [f"--name=j{i}", f"--filename={d}"]
@@ -94,7 +104,7 @@ def run_row(a, devs, pattern, bs, qd):
             if tool == 0:
                 us_runs.append(run_usbsat(a.usbsat, devs, pattern, bs, qd, a.runtime, a.ramp))
             else:
-                fio_runs.append(run_fio(devs, pattern, bs, qd, a.runtime, a.ramp))
+                fio_runs.append(run_fio(devs, pattern, bs, qd, a.runtime, a.ramp, a.fio_extra))
         ratios.append(us_runs[-1]["iops"] / fio_runs[-1]["iops"])
         if len(ratios) >= a.repeat and spread(ratios) <= a.tolerance:
             break
@@ -114,7 +124,11 @@ def main():
                          "--tolerance (default 9)")
     ap.add_argument("--tolerance", type=float, default=0.05,
                     help="spread of the median IOPS ratio that counts as settled (default 0.05: +-5 %%)")
+    ap.add_argument("--like-for-like", action="store_true",
+                    help="fio also registers the target and its buffers and keeps each job on one CPU, as usbsat "
+                         "does by default (without it, fio runs with its own defaults)")
     a = ap.parse_args()
+    a.fio_extra = like_for_like_options() if a.like_for_like else []
     if a.repeat < 3:
         ap.error("--repeat must be at least 3 (the median of fewer runs is not robust)")
     a.max_repeat = max(a.max_repeat, a.repeat)
@@ -132,7 +146,7 @@ def main():
     try:
         fio_version = subprocess.run(["fio", "--version"], capture_output=True, text=True).stdout.strip()
         print(f"usbsat: load --json (engine uring; its ring flags and registrations: load/README.md); "
-              f"{fio_version}: {' '.join(FIO_OPTIONS)} (its defaults otherwise); {a.runtime:g} s runs after "
+              f"{fio_version}: {' '.join(FIO_OPTIONS + a.fio_extra)} (its defaults otherwise); {a.runtime:g} s runs after "
               f"{a.ramp:g} s ramp")
         print(f"{'job':<22}{'devices':>8} | {'usbsat IOPS':>12} {'fio IOPS':>12} {'ratio':>6} | "
               f"{'usbsat MB/s':>11} {'fio MB/s':>9} {'ratio':>6} | {'usbsat µs/IO':>12} {'fio µs/IO':>10} "
