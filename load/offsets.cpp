@@ -32,13 +32,11 @@ std::uint64_t Rng::next() {
   return result;
 }
 
-OffsetGenerator::OffsetGenerator(Region region, std::uint32_t bs, std::uint32_t align, bool random,
-                                 std::uint64_t seed)
+OffsetGenerator::OffsetGenerator(Region region, std::uint32_t bs, bool random, std::uint64_t seed)
     : region_(region),
       bs_(bs),
-      align_(align ? align : 512),
       random_(random),
-      slots_(region.length >= bs ? (region.length - bs) / (align ? align : 512) + 1 : 1),
+      slots_(region.length >= bs && bs > 0 ? region.length / bs : 1),
       pos_(region.start),
       rng_(seed) {}
 

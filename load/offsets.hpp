@@ -1,6 +1,7 @@
 #pragma once
-/// Deterministic offset generation: sequential with wrap-around, or uniform random over the region, every
-/// offset aligned to the logical block size. Same (seed, region, bs, align) → same sequence, on every run.
+/// Deterministic offset generation: sequential with wrap-around, or uniform random over the region's whole
+/// blocks (start + k·bs, as fio's default blockalign=bs: a 4 KiB random read never straddles two 4 KiB pages
+/// or physical sectors). Same (seed, region, bs) → same sequence, on every run.
 #include <cstdint>
 
 #include "load/job.hpp"
@@ -24,11 +25,11 @@ class Rng {
 
 class OffsetGenerator {
  public:
-  /// `region` must hold at least one block; `align` divides `bs` and region.start.
-  OffsetGenerator(Region region, std::uint32_t bs, std::uint32_t align, bool random, std::uint64_t seed);
-  /// The next offset: start ≤ off, off + bs ≤ start + length, off % align == 0.
+  /// `region` must hold at least one block; its start is aligned as the target needs (resolve_region).
+  OffsetGenerator(Region region, std::uint32_t bs, bool random, std::uint64_t seed);
+  /// The next offset: start ≤ off, off + bs ≤ start + length, (off - start) % bs == 0.
   std::uint64_t next() {
-    if (random_) return region_.start + rng_.below(slots_) * align_;
+    if (random_) return region_.start + rng_.below(slots_) * bs_;
     if (pos_ + bs_ > region_.start + region_.length) pos_ = region_.start;
     const auto off = pos_;
     pos_ += bs_;
@@ -38,7 +39,6 @@ class OffsetGenerator {
  private:
   Region region_;
   std::uint32_t bs_;
-  std::uint32_t align_;
   bool random_;
   std::uint64_t slots_;
   std::uint64_t pos_;

@@ -74,7 +74,7 @@ PreparedWorker prepare_worker(const RunTarget& t, std::size_t target, const JobS
   try {
     const auto region = resolve_region(job, t.size_bytes, t.logical_block);
     if (!region.region) throw TargetError(region.error, EINVAL);
-    w.setup = {job, *region.region, t.logical_block, job.seed * 0x9e3779b97f4a7c15ULL + target + 1};
+    w.setup = {job, *region.region, job.seed * 0x9e3779b97f4a7c15ULL + target + 1};
     w.buffer_bytes = static_cast<std::size_t>(job.queue_depth) * job.block_size;
     // Filling big buffers takes a while: a stop request ends it, and this worker then runs nothing.
     w.buffers = alloc_io_buffers(w.buffer_bytes, 4096, w.setup.seed, stop);

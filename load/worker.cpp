@@ -41,7 +41,7 @@ class WorkerLoop {
         clock_(clock),
         live_(live),
         depth_(engine.capabilities().synchronous ? 1u : job_.queue_depth),
-        offsets_(setup.region, job_.block_size, setup.align, is_random(job_.pattern), setup.seed),
+        offsets_(setup.region, job_.block_size, is_random(job_.pattern), setup.seed),
         mix_(setup.seed ^ 0x6d69785f72776d78ULL),
         slots_(job_.queue_depth),
         stop_ns_(timing.end_ns) {

@@ -33,8 +33,7 @@ struct LiveCounters {
 struct WorkerSetup {
   JobSpec job;
   Region region;
-  std::uint32_t align = 512;  ///< logical block size of the target
-  std::uint64_t seed = 1;     ///< offset/rw-mix stream of this worker
+  std::uint64_t seed = 1;  ///< offset/rw-mix stream of this worker
 };
 
 /// What a worker returns: its statistics and, when the target failed, the first error.

@@ -92,7 +92,6 @@ void roundtrip(const char* engine_name) {
   s.job.block_size = bs;
   s.job.queue_depth = depth;
   s.region = {0, f.data.size()};
-  s.align = t.info.logical_block;
   const Clock clock;
   const auto now = clock.now_ns();
   const auto out =

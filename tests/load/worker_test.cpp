@@ -26,7 +26,6 @@ WorkerSetup setup_for(Pattern p, unsigned qd, std::uint32_t bs = 4096) {
   s.job.queue_depth = qd;
   s.job.block_size = bs;
   s.region = {0, 1 << 20};
-  s.align = 512;
   s.seed = 5;
   return s;
 }
