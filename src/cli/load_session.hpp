@@ -84,7 +84,7 @@ struct OpenedTargets {
   /// Release every target's lock and close it once the run is over, before the report is printed: whoever
   /// reads the report may start the next load at once, which must not find them still held (at exit the
   /// kernel closes stdout before the targets, and a ring may hold a target's file a while longer). `targets`
-  /// keeps the labels.
+  /// keeps the labels; their fds are closed and must not be used again.
   void close();
 };
 /// Open each of `paths` (O_DIRECT unless `buffered`; read-write and, for block devices, O_EXCL when

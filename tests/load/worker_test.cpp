@@ -242,7 +242,7 @@ TEST_CASE("workers take the allowed CPUs in turn") {
   CHECK(worker_cpu(cpus, 3) == 2u);
 }
 
-TEST_CASE("runner keeps each worker of a phase on its own CPU") {
+TEST_CASE("runner keeps each worker of a phase on one CPU, the allowed CPUs in turn") {
   const std::vector<unsigned> cpus = allowed_cpus();
 #ifndef _WIN32
   REQUIRE_FALSE(cpus.empty());  // Linux always says
