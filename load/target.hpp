@@ -34,6 +34,14 @@ inline constexpr const char* kLockedNotice =
 /// An open target. `notice` is non-empty when the open degraded (O_DIRECT refused → buffered I/O) or another
 /// process holds the target's lock (kLockedNotice); both are said with "; " between them.
 struct OpenedTarget {
+  OpenedTarget() = default;
+  OpenedTarget(OpenedTarget&&) = default;
+  OpenedTarget& operator=(OpenedTarget&&) = delete;  // would close a target without giving up its lock first
+  /// Gives up this load's lock on the target before `fd` closes: an io_uring ring that registered the file
+  /// may keep it open a while after the ring is torn down (the kernel frees rings in the background), and the
+  /// lock lives as long as the file does. Nothing to give up on Windows (opening takes no lock).
+  ~OpenedTarget();
+
   UniqueFd fd;
   TargetInfo info;
   std::string notice;
@@ -49,11 +57,6 @@ struct OpenOptions {
 /// device nor a regular file, or has size 0.
 /// A FIFO, socket, directory or character device is refused before open(), so a FIFO cannot block the run.
 OpenedTarget open_target(const std::string& path, const OpenOptions& opt);
-
-/// Give up this load's lock on `t` now, before its fd is closed: an io_uring ring that registered the file
-/// may keep it open for a while after the ring is torn down (the kernel frees rings in the background), and
-/// the lock lives as long as the file does. No-op where opening takes no lock (Windows).
-void release_target_lock(const OpenedTarget& t);
 
 /// The first pair of `paths` (i < j) naming the same target: the same block device (st_rdev), the same file
 /// (st_dev and st_ino, so also through a symlink or hard link), or the same string when stat fails.

@@ -101,8 +101,8 @@ std::optional<std::pair<std::size_t, std::size_t>> find_named_twice(std::span<co
   return std::nullopt;
 }
 
-void release_target_lock(const OpenedTarget& t) {
-  if (t.fd) ::flock(t.fd.get(), LOCK_UN);
+OpenedTarget::~OpenedTarget() {
+  if (fd) ::flock(fd.get(), LOCK_UN);
 }
 
 }  // namespace usbsat::load

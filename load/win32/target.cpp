@@ -109,6 +109,6 @@ std::optional<std::pair<std::size_t, std::size_t>> find_named_twice(std::span<co
   return std::nullopt;
 }
 
-void release_target_lock(const OpenedTarget&) {}
+OpenedTarget::~OpenedTarget() = default;
 
 }  // namespace usbsat::load

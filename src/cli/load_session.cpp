@@ -86,11 +86,6 @@ BlockDevices check_block_devices(std::span<const std::string> paths) {
   return r;
 }
 
-void OpenedTargets::close() {
-  for (const auto& t : opened) load::release_target_lock(t);
-  opened.clear();
-}
-
 OpenedTargets open_targets(std::span<const std::string> paths, bool writing, bool buffered,
                            const NoteFn& note) {
   OpenedTargets r;

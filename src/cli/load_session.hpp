@@ -85,7 +85,7 @@ struct OpenedTargets {
   /// reads the report may start the next load at once, which must not find them still held (at exit the
   /// kernel closes stdout before the targets, and a ring may hold a target's file a while longer). `targets`
   /// keeps the labels; their fds are closed and must not be used again.
-  void close();
+  void close() { opened.clear(); }
 };
 /// Open each of `paths` (O_DIRECT unless `buffered`; read-write and, for block devices, O_EXCL when
 /// `writing`). A target that cannot be opened is recorded and left out, except a block device to be written
