@@ -60,6 +60,13 @@ class FakeSource final : public topology::DeviceSource {
     dirs_.insert(dir);
     return *this;
   }
+  /// Take away file or link `dir/name`, or every file below it where it is a directory.
+  FakeSource& remove(const std::string& dir, const std::string& name) {
+    const std::string path = dir + "/" + name;
+    links_.erase(path);
+    std::erase_if(files_, [&](const auto& f) { return f.first == path || f.first.starts_with(path + "/"); });
+    return *this;
+  }
   /// Make enumerate() fail like an unusable environment.
   void fail_enumeration() { fail_ = true; }
   /// Every attribute file's full path ("dir/name"), sorted: what the whole-scan fuzzer rewrites.

@@ -6,6 +6,7 @@
 
 #include "tests/support/fake_source.hpp"
 #include "tests/support/fake_system.hpp"
+#include "topology/drives.hpp"
 #include "topology/errors.hpp"
 #include "topology/scan.hpp"
 
@@ -84,6 +85,56 @@ TEST_CASE("scan: ports, connectors, synthesized ports of old kernels") {
   REQUIRE(old);
   CHECK(t[*old].as<PortInfo>().synthesized);
   CHECK(t[*old].as<PortInfo>().syspath == kEhci + "/usb3/3-0:1.0/usb3-port3");
+}
+
+TEST_CASE("scan: the Drives detail gives a drive's connector the attributes the Full scan gives it") {
+  // The connector of sdb: usb1-port1 (its USB2 side) and usb2-port1 (the USB3 side, where the drive is).
+  // A connector shows its USB2 side's connect_type, location and physical_location and the USB3 side's
+  // where the USB2 side has none; the Drives detail reads the USB3 side only for what is missing.
+  const std::string usb2_side = kXhci + "/usb1/1-0:1.0/usb1-port1";
+  const std::string usb3_side = kXhci + "/usb2/2-0:1.0/usb2-port1";
+  struct Variant {
+    const char* name;
+    std::function<void(FakeSource&)> change;
+  };
+  const Variant variants[] = {
+      {"both sides alike", [](FakeSource&) {}},
+      {"the sides differ",
+       [&](FakeSource& f) {
+         f.attr(usb3_side, "connect_type", "hardwired");
+         f.attr(usb3_side, "location", "0x00000042");
+         f.attr(usb3_side, "physical_location/panel", "front");
+       }},
+      {"only the USB3 side has them",
+       [&](FakeSource& f) {
+         f.remove(usb2_side, "connect_type")
+             .remove(usb2_side, "location")
+             .remove(usb2_side, "physical_location");
+         f.attr(usb3_side, "location", "0x00000042");
+       }},
+  };
+  for (const auto& v : variants) {
+    CAPTURE(v.name);
+    FakeSource f = system();
+    v.change(f);
+    const auto connector = [&](ScanDetail detail) {
+      ScanConfig cfg;
+      cfg.mountinfo_path = "";
+      cfg.detail = detail;
+      const ScanResult r = scan(f, cfg);
+      for (const auto& d : summarize_drives(r.topology))
+        if (d.dev == "sdb") return d.connector;
+      return std::optional<ConnectorSummary>();
+    };
+    const auto full = connector(ScanDetail::Full), drives = connector(ScanDetail::Drives);
+    REQUIRE(full);
+    REQUIRE(drives);
+    CHECK(drives->connect_type == full->connect_type);
+    CHECK(drives->location == full->location);
+    CHECK(drives->physical_location == full->physical_location);
+    CHECK(full->location ==
+          (std::string_view(v.name) == "only the USB3 side has them" ? "0x00000042" : "0x00000001"));
+  }
 }
 
 TEST_CASE("scan: USB devices hang below their port with the negotiated speed, capable speed from bcdUSB") {

@@ -16,13 +16,19 @@ std::string Scanner::seed_port(PortSeed seed) {
 }
 
 void Scanner::add_port(std::string syspath, const PortSeed& seed) {
-  AttrDir a(src_, syspath);
+  // drives --json needs a port's other attributes only on a drive's connector (read_connector_sides), so
+  // its directory is listed only where the `peer` link and a device's `port` link leave its existence open.
+  const bool lazy = drive_holders_only();
+  AttrDir a(src_, syspath, !lazy);
+  auto peer = a.link("peer");
+  if (lazy && !peer && !seed.authoritative) a = AttrDir(src_, syspath);
   if (!a.exists() && !seed.authoritative) {
     // Kernels 3.5-3.11 named port directories "portN".
     const std::string old = std::string(path_dirname(syspath)) + "/port" + std::to_string(seed.number);
     if (AttrDir o(src_, old); o.exists()) {
       syspath = old;
       a = std::move(o);
+      peer = a.link("peer");
     }
   }
   PortInfo p;
@@ -32,32 +38,36 @@ void Scanner::add_port(std::string syspath, const PortSeed& seed) {
   p.hub_name = seed.hub_name;
   p.synthesized = !a.exists();
   if (auto* hub = builder_.get(seed.hub_syspath)) p.hub_speed = hub->as<UsbDeviceInfo>().speed;
-  if (drive_holders_only()) {  // drives --json prints these of a drive's connector only
-    unread_ports_.emplace(syspath, UnreadPort{a.has("connect_type"), a.has("location")});
+  if (lazy) {  // drives --json prints these of a drive's connector only
+    unread_ports_.emplace(syspath,
+                          UnreadPort{a.has("connect_type"), a.has("location"), a.has("physical_location")});
   } else {
     p.connect_type = a.get("connect_type");
     if (drive_fields()) p.location = a.get("location");
+    p.physical_location = read_physical_location(a);
   }
-  p.peer = a.link("peer");
+  p.peer = std::move(peer);
   if (p.peer) peered_ports_.push_back(syspath);
-  if (p.peer && drive_holders_only()) peered_by_[*p.peer].push_back(syspath);
-  if (!drive_holders_only())  // the topo tree shows over-current events; drives --json does not
+  if (p.peer && lazy) peered_by_[*p.peer].push_back(syspath);
+  if (!lazy)  // the topo tree shows over-current events; drives --json does not
     p.over_current_count = a.parse<unsigned>("over_current_count", to_unsigned);
   if (full()) {
     p.state = a.get("state");
     p.quirks = a.get("quirks");
     p.usb3_lpm_permit = a.get("usb3_lpm_permit");
   }
-  if (a.has("physical_location")) {
-    PhysicalLocation loc;
-    loc.panel = a.get("physical_location/panel");
-    loc.vertical_position = a.get("physical_location/vertical_position");
-    loc.horizontal_position = a.get("physical_location/horizontal_position");
-    if (auto v = a.get("physical_location/dock")) loc.dock = parse_yes_no(*v);
-    if (auto v = a.get("physical_location/lid")) loc.lid = parse_yes_no(*v);
-    if (loc != PhysicalLocation{}) p.physical_location = loc;
-  }
   builder_.add(Node{NodeKind::Port, std::move(p)}, seed.hub_syspath);
+}
+
+std::optional<PhysicalLocation> Scanner::read_physical_location(const AttrDir& a) {
+  PhysicalLocation loc;
+  loc.panel = a.get("physical_location/panel");
+  if (!loc.panel) return std::nullopt;
+  loc.vertical_position = a.get("physical_location/vertical_position");
+  loc.horizontal_position = a.get("physical_location/horizontal_position");
+  if (auto v = a.get("physical_location/dock")) loc.dock = parse_yes_no(*v);
+  if (auto v = a.get("physical_location/lid")) loc.lid = parse_yes_no(*v);
+  return loc;
 }
 
 void Scanner::check_peers() {

@@ -116,10 +116,15 @@ class Scanner {
   /// The Drives detail's deferred reads for the USB device at `syspath`, which holds a disk: its `serial`,
   /// and the `location` of the port it is plugged into and of that port's peers (the connector's sides).
   void read_drive_holder(const std::string& syspath);
+  /// Drives detail: `connect_type` and `location` of the sides of the connector port `at` belongs to.
+  void read_connector_sides(const std::string& at);
 
   // ---- ports.cpp ----
   std::string seed_port(PortSeed seed);
   void add_port(std::string syspath, const PortSeed& seed);
+  /// The `physical_location` group of port directory `a`, read where its `panel` is: the kernel shows its
+  /// five attributes together or not at all (drivers/base/physical_location.c), so one try tells.
+  static std::optional<PhysicalLocation> read_physical_location(const AttrDir& a);
   /// Drop `peer` links that point at the port itself or at no scanned port, with a warning each.
   void check_peers();
 
@@ -181,12 +186,16 @@ class Scanner {
   std::vector<std::string> routers_;  ///< syspaths of the routers added, parents first
   std::vector<std::string> listed_interfaces_;
   std::vector<std::string> peered_ports_;  ///< ports that have a `peer` link, checked once all are added
-  /// Drives detail: devices whose `serial` is listed but not read yet, ports whose `connect_type` and
-  /// `location` are not read yet (with which of the two their listing holds), and the port (hub syspath,
-  /// number) each device is plugged into.
-  StringSet unread_serials_;
+  /// Drives detail: devices whose string descriptors (`manufacturer`, `product`, `serial`) are listed but
+  /// not read yet, ports whose `connect_type`, `location` and `physical_location` are not read yet (with
+  /// which of them their listing holds; all, where the port's directory was not listed), and the port (hub
+  /// syspath, number) each device is plugged into.
+  struct UnreadStrings {
+    bool manufacturer = false, product = false, serial = false;
+  };
+  StringMap<UnreadStrings> unread_strings_;
   struct UnreadPort {
-    bool connect_type = false, location = false;
+    bool connect_type = false, location = false, physical_location = false;
   };
   StringMap<UnreadPort> unread_ports_;
   StringMap<std::pair<std::string, unsigned>> device_ports_;

@@ -1,5 +1,7 @@
 // Root hubs, hubs and USB devices: ids, strings, speeds, descriptors (alternate settings, bcdUSB, the BOS
 // capable speed), and the port each device is plugged into.
+#include <algorithm>
+
 #include "topology/scanner/attr_dir.hpp"
 #include "topology/scanner/scanner.hpp"
 
@@ -84,12 +86,16 @@ UsbDeviceInfo Scanner::read_usb_ids(const RawDevice& r, const AttrDir& a, const 
 
 void Scanner::read_usb_attributes(UsbDeviceInfo& d, const AttrDir& a) {
   // String descriptors as lsusb shows them: many devices pad them (" SanDisk 3.2Gen1", "USB  ").
-  d.manufacturer = a.trimmed("manufacturer");
-  d.product = a.trimmed("product");
-  if (drive_holders_only() && a.has("serial"))
-    unread_serials_.insert(d.syspath);
-  else if (drive_fields())
-    d.serial = a.trimmed("serial");
+  // drives --json prints them only for the devices that hold a disk (read_drive_holder).
+  if (drive_holders_only()) {
+    if (UnreadStrings u{a.has("manufacturer"), a.has("product"), a.has("serial")};
+        u.manufacturer || u.product || u.serial)
+      unread_strings_.emplace(d.syspath, u);
+  } else {
+    d.manufacturer = a.trimmed("manufacturer");
+    d.product = a.trimmed("product");
+    if (drive_fields()) d.serial = a.trimmed("serial");
+  }
   if (a.has("speed")) {
     const auto sp = a.get("speed");
     if (sp) d.speed = parse_speed(*sp);
@@ -183,26 +189,58 @@ std::string Scanner::seed_upstream_port(const UsbDeviceInfo& d, const AttrDir& a
 void Scanner::read_drive_holder(const std::string& syspath) {
   auto* device = builder_.get(syspath);
   if (!device) return;
-  if (unread_serials_.erase(syspath))
-    if (auto v = src_.attribute(syspath, "serial"))
-      device->as<UsbDeviceInfo>().serial = std::string(trim(*v));
+  if (const auto unread = unread_strings_.find(syspath); unread != unread_strings_.end()) {
+    auto& d = device->as<UsbDeviceInfo>();
+    const auto read = [&](bool listed, const char* name, std::optional<std::string>& to) {
+      if (!listed) return;
+      if (auto v = src_.attribute(syspath, name)) to = std::string(trim(*v));
+    };
+    read(unread->second.manufacturer, "manufacturer", d.manufacturer);
+    read(unread->second.product, "product", d.product);
+    read(unread->second.serial, "serial", d.serial);
+    unread_strings_.erase(unread);
+  }
   const auto seed = device_ports_.find(syspath);
   const auto port = seed == device_ports_.end() ? ports_.end() : ports_.find(seed->second);
   if (port == ports_.end()) return;
+  read_connector_sides(port->second.syspath);
+}
+
+void Scanner::read_connector_sides(const std::string& at) {
   // The connector's sides: the port, the port its `peer` names, and the ports whose `peer` names it.
-  const std::string& at = port->second.syspath;
   std::vector<std::string> sides{at};
   if (const auto* n = builder_.get(at); n && n->kind == NodeKind::Port && n->as<PortInfo>().peer)
     sides.push_back(*n->as<PortInfo>().peer);
   if (const auto back = peered_by_.find(at); back != peered_by_.end())
     sides.insert(sides.end(), back->second.begin(), back->second.end());
+  // A connector prints its USB2 side's `connect_type`, `location` and `physical_location` and its USB3
+  // side's only where the USB2 side has none (ConnectorSummary), so the USB3 sides are read last and only
+  // for what is missing.
+  const auto superspeed = [&](const std::string& side) {
+    const auto* n = builder_.get(side);
+    if (!n || n->kind != NodeKind::Port) return false;
+    const auto& speed = n->as<PortInfo>().hub_speed;
+    return speed && is_superspeed(*speed);
+  };
+  std::stable_partition(sides.begin(), sides.end(), [&](const auto& side) { return !superspeed(side); });
+  bool usb2_connect_type = false, usb2_location = false, usb2_physical_location = false;
   for (const auto& side : sides) {
     auto* n = builder_.get(side);
     const auto unread = unread_ports_.find(side);
     if (!n || n->kind != NodeKind::Port || unread == unread_ports_.end()) continue;
     auto& port_info = n->as<PortInfo>();
-    if (unread->second.connect_type) port_info.connect_type = src_.attribute(side, "connect_type");
-    if (unread->second.location) port_info.location = src_.attribute(side, "location");
+    const bool usb3 = superspeed(side);
+    if (unread->second.connect_type && !(usb3 && usb2_connect_type))
+      port_info.connect_type = src_.attribute(side, "connect_type");
+    if (unread->second.location && !(usb3 && usb2_location))
+      port_info.location = src_.attribute(side, "location");
+    if (unread->second.physical_location && !(usb3 && usb2_physical_location))
+      port_info.physical_location = read_physical_location(AttrDir(src_, side, false));
+    if (!usb3) {
+      usb2_connect_type = usb2_connect_type || port_info.connect_type;
+      usb2_location = usb2_location || port_info.location;
+      usb2_physical_location = usb2_physical_location || port_info.physical_location;
+    }
     unread_ports_.erase(unread);
   }
 }
