@@ -19,8 +19,10 @@ enum class ScanDetail {
   Full,
   /// What `drives --json` prints: the Tree detail plus disk `removable`, `max_hw_sectors_kb`, `nr_requests`,
   /// the disks' serials (a USB device's `serial` only where it holds a disk) and the `location` of the ports
-  /// of a drive's connector, less the ports' `over_current_count` and every `connect_type` but a drive's
-  /// connector's. Still unset: port `state`/`quirks`/`usb3_lpm_permit` and every other port's
+  /// of a drive's connector, less the ports' `over_current_count`, every `connect_type` and
+  /// `physical_location` but a drive's connector's (of its USB3 side only where the USB2 side has none, as
+  /// the connector prints them), and the `manufacturer`/`product` of the USB devices that hold no disk. Still
+  /// unset: port `state`/`quirks`/`usb3_lpm_permit` and every other port's
   /// `location`, USB device `removable`/`power/control`/lanes/`bMaxPower`, interface strings/
   /// `bAlternateSetting`/`bNumEndpoints`, disk `ro`/`holders`/block sizes, partition sizes, SCSI `rev`/
   /// `type`/host `proc_name`, PCI subsystem ids.
