@@ -113,10 +113,11 @@ class Scanner {
   UsbDescriptors read_usb_descriptors(UsbDeviceInfo& d, const AttrDir& a);
   std::string seed_upstream_port(const UsbDeviceInfo& d, const AttrDir& a);
   std::optional<unsigned> hub_config(const std::string& hub_syspath);
-  /// The Drives detail's deferred reads for the USB device at `syspath`, which holds a disk: its `serial`,
-  /// and the `location` of the port it is plugged into and of that port's peers (the connector's sides).
+  /// The Drives detail's deferred reads for the USB device at `syspath`, which holds a disk: its string
+  /// descriptors, and the attributes of the connector it is plugged into (read_connector_sides).
   void read_drive_holder(const std::string& syspath);
-  /// Drives detail: `connect_type` and `location` of the sides of the connector port `at` belongs to.
+  /// Drives detail: `connect_type`, `location` and `physical_location` of the sides of the connector port
+  /// `at` belongs to (itself, its peer and the ports that name it their peer), the USB2 side first.
   void read_connector_sides(const std::string& at);
 
   // ---- ports.cpp ----
