@@ -163,12 +163,12 @@ PhaseResult run_phase(const std::vector<RunTarget>& targets, const RunConfig& cf
   PhaseSync sync(n);
   std::stop_callback forward(stop, [&sync] { sync.stop.request_stop(); });
 
-  // Each worker stays on one CPU, the allowed CPUs in turn (`taskset` narrows them). Left to the scheduler, a
-  // worker at queue depth 1 on a loop device was woken wherever the device completed its I/O, now on one CPU
-  // of the 2-CPU test VM, now on the other, and its rate swung from run to run: 4k random reads 25-31k/s
-  // against 35-40k kept on one CPU (0.90 vs 1.26 of fio, 5 interleaved runs each); deeper queues neither
-  // gained nor lost (issue 25, tests/bench/README.md).
-  const std::vector<unsigned> cpus = allowed_cpus();
+  // With pin_workers each worker stays on one CPU, the allowed CPUs in turn (`taskset` narrows them): on an
+  // idle machine a worker at queue depth 1 then runs at a steady rate (left to the scheduler its 4k random
+  // reads on a loop device swung 25-45k/s from run to run, kept on one CPU 35-40k). It is not the default:
+  // with a compiler running beside them, two kept workers split one 40 MB/s bus 24/16 MB/s in three runs of
+  // three where workers left to the scheduler split it 20.5/19.5 (issue 25, tests/bench/README.md).
+  const std::vector<unsigned> cpus = cfg.pin_workers ? allowed_cpus() : std::vector<unsigned>{};
   std::vector<std::jthread> threads;
   threads.reserve(n);
   for (std::size_t i = 0; i < n; ++i)

@@ -30,6 +30,9 @@ struct RunConfig {
   std::string engine{default_engine()};  ///< a name from engine_table(), already chosen
   std::vector<PhaseTargets> phases;
   std::chrono::milliseconds snapshot_interval{500};
+  /// Keep each worker on one CPU, the allowed CPUs in turn (`load --pin-cpus`). Off by default: a kept
+  /// worker cannot leave a CPU that other work holds, and drives sharing a bus then split it unevenly.
+  bool pin_workers = false;
 };
 
 /// One target in one phase.

@@ -131,6 +131,7 @@ std::string render_load_json(const LoadReportInput& in) {
                        {"lat_us", lat_json(s)},
                        {"errors", s.errors},
                        {"error", t.error ? ordered_json(*t.error) : ordered_json(nullptr)},
+                       {"pinned_cpu", t.cpu ? ordered_json(*t.cpu) : ordered_json(nullptr)},
                        {"cpu", {{"user_s", rnd(s.cpu.user_s)}, {"sys_s", rnd(s.cpu.sys_s)}}},
                        {"series_mbs", series}});
       }

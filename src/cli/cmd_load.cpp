@@ -94,6 +94,10 @@ void bind_load_options(CLI::App& sub, LoadOptions& o) {
                  "Limit on the I/O buffers (bs x qd x targets at once); at most this machine's memory")
       ->capture_default_str();
   sub.add_flag("--buffered", o.buffered, "Do not use O_DIRECT");
+  sub.add_flag(
+      "--pin-cpus", o.pin_cpus,
+      "Keep each worker on one CPU, the allowed CPUs in turn (steadier on an idle machine; under other "
+      "load, drives that share a bus split it unevenly)");
   sub.add_option("targets", o.targets, "Block devices or regular files")->required();
 }
 
@@ -134,6 +138,7 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
   cfg.job = job;
   cfg.engine = engine.name;
   cfg.phases = load::plan_phases(open.targets.size(), o.concurrency);
+  cfg.pin_workers = o.pin_cpus;
   load::RunResult result;
   const bool signalled =
       run_interruptible(global, [&](std::stop_token stop, const load::Clock& clock, const StatusFn& status) {

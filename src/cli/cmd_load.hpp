@@ -19,6 +19,7 @@ struct LoadOptions {
   bool write = false;           ///< allow writing at all
   std::vector<std::string> allow_write;  ///< block devices and files that may be written, named exactly
   bool buffered = false;                 ///< do not ask for O_DIRECT
+  bool pin_cpus = false;                 ///< keep each worker on one CPU (load::RunConfig::pin_workers)
   std::vector<std::string> targets;
 };
 

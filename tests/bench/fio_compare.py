@@ -16,8 +16,10 @@ IOPS ratio. Every row prints the min-median-max of those ratios and the number o
 pairs a row goes on (one more pair at a time, up to --max-repeat, default 9) while its median ratio is not
 within +-5 % (--tolerance): the half-width of the ratios' interquartile range, over the median. A row that
 stops wider says so ("unsettled") instead of standing for a single figure.
-fio runs with its own defaults (FIO_OPTIONS aside); --like-for-like gives it what usbsat chooses by default
-(registered target and buffers, each job kept on one CPU), so the engines are compared and not their defaults.
+fio runs with its own defaults (FIO_OPTIONS aside), usbsat with its own (workers left to the scheduler, as fio's
+jobs); --like-for-like gives fio what usbsat's engine chooses by default (registered target and buffers) and keeps
+each job of both tools on one CPU (fio's cpus_allowed_policy=split, usbsat's --pin-cpus), so the engines are
+compared and not their defaults.
 Root only; not a CTest test.
 """
 import argparse
@@ -36,9 +38,9 @@ FIO_OPTIONS = ["--ioengine=io_uring", "--direct=1", "--time_based", "--randrepea
 
 
 def like_for_like_options():
-    """With --like-for-like fio also runs with what usbsat's uring engine and runner choose by default: the target
-    and the buffers registered with the ring, and each job kept on one CPU, the allowed CPUs in turn (load/README.md,
-    "One CPU per worker")."""
+    """With --like-for-like fio also runs with what usbsat's uring engine chooses by default, the target and the
+    buffers registered with the ring, and each job is kept on one CPU, the allowed CPUs in turn, as usbsat's workers
+    are with --pin-cpus (load/README.md, "One CPU per worker")."""
     cpus = ",".join(str(c) for c in sorted(os.sched_getaffinity(0)))
     return ["--registerfiles", "--fixedbufs", f"--cpus_allowed={cpus}", "--cpus_allowed_policy=split"]
 
@@ -46,12 +48,12 @@ JOBS = [("4k randread qd1", "randread", "4k", 1), ("4k randread qd32", "randread
         ("128k read qd1", "read", "128k", 1), ("128k read qd8", "read", "128k", 8)]
 
 
-def run_usbsat(usbsat, devs, pattern, bs, qd, runtime, ramp):
+def run_usbsat(usbsat, devs, pattern, bs, qd, runtime, ramp, extra=()):
     # A session of its own, as fio gives each job (its job processes call setsid()): with the scheduler's
     # autogroups (/proc/sys/kernel/sched_autogroup_enabled) a session is one scheduling group, so without this
     # usbsat shares its CPU share with everything else in the caller's session (a build, this script) while
     # fio's job gets a whole share to itself; on a busy machine that alone made usbsat 10-100x slower at QD1.
-    out = subprocess.run([usbsat, "load", "--json", "--pattern", pattern, "--bs", bs, "--qd", str(qd),
+    out = subprocess.run([usbsat, "load", "--json", *extra, "--pattern", pattern, "--bs", bs, "--qd", str(qd),
                           "--runtime", str(runtime), "--ramp", str(ramp), *devs],
                          capture_output=True, text=True, check=True, start_new_session=True).stdout
     ph = json.loads(out)["phases"][0]
@@ -102,7 +104,7 @@ def run_row(a, devs, pattern, bs, qd):
         order = (0, 1) if i % 2 == 0 else (1, 0)
         for tool in order:
             if tool == 0:
-                us_runs.append(run_usbsat(a.usbsat, devs, pattern, bs, qd, a.runtime, a.ramp))
+                us_runs.append(run_usbsat(a.usbsat, devs, pattern, bs, qd, a.runtime, a.ramp, a.usbsat_extra))
             else:
                 fio_runs.append(run_fio(devs, pattern, bs, qd, a.runtime, a.ramp, a.fio_extra))
         ratios.append(us_runs[-1]["iops"] / fio_runs[-1]["iops"])
@@ -125,10 +127,11 @@ def main():
     ap.add_argument("--tolerance", type=float, default=0.05,
                     help="spread of the median IOPS ratio that counts as settled (default 0.05: +-5 %%)")
     ap.add_argument("--like-for-like", action="store_true",
-                    help="fio also registers the target and its buffers and keeps each job on one CPU, as usbsat "
-                         "does by default (without it, fio runs with its own defaults)")
+                    help="fio also registers the target and its buffers, as usbsat does, and both keep each job on "
+                         "one CPU (usbsat --pin-cpus); without it, each tool runs with its own defaults")
     a = ap.parse_args()
     a.fio_extra = like_for_like_options() if a.like_for_like else []
+    a.usbsat_extra = ["--pin-cpus"] if a.like_for_like else []
     if a.repeat < 3:
         ap.error("--repeat must be at least 3 (the median of fewer runs is not robust)")
     a.max_repeat = max(a.max_repeat, a.repeat)
@@ -145,7 +148,8 @@ def main():
     devs = [line.split()[2] for line in up.stdout.split("\n") if line.strip()]
     try:
         fio_version = subprocess.run(["fio", "--version"], capture_output=True, text=True).stdout.strip()
-        print(f"usbsat: load --json (engine uring; its ring flags and registrations: load/README.md); "
+        print(f"usbsat: load --json {' '.join(a.usbsat_extra)} (engine uring; its ring flags and registrations: "
+              f"load/README.md); "
               f"{fio_version}: {' '.join(FIO_OPTIONS + a.fio_extra)} (its defaults otherwise); {a.runtime:g} s runs after "
               f"{a.ramp:g} s ramp")
         print(f"{'job':<22}{'devices':>8} | {'usbsat IOPS':>12} {'fio IOPS':>12} {'ratio':>6} | "

@@ -167,7 +167,16 @@ def io(schemas, usbsat):
                 f.truncate(16 << 20)
             files.append(path)
         common = ["--engine", "null", "--runtime", "0.2", "--ramp", "0"]
-        schemas.check("load", run([usbsat, "load", *common, "--json", *files[:2]]), "load --engine null")
+        free = run([usbsat, "load", *common, "--json", *files[:2]])
+        schemas.check("load", free, "load --engine null")
+        pinned = run([usbsat, "load", *common, "--pin-cpus", "--json", *files[:2]])
+        schemas.check("load", pinned, "load --pin-cpus")
+        # Where each worker was kept: nowhere by default, with --pin-cpus one CPU each (Linux always allows it).
+        cpus = [[t["pinned_cpu"] for p in json.loads(doc)["phases"] for t in p["per_target"]] for doc in (free, pinned)]
+        if any(c is not None for c in cpus[0]):
+            fail(f"load without --pin-cpus kept workers on CPUs: {cpus[0]}")
+        if sys.platform.startswith("linux") and not all(isinstance(c, int) for c in cpus[1]):
+            fail(f"load --pin-cpus left workers unpinned: {cpus[1]}")
         schemas.check("load", run([usbsat, "load", *common, "--pattern", "randrw", "--write", "--allow-write", files[0],
                                    "--json", files[0]]), "load --pattern randrw --write")
         schemas.check("load", run([usbsat, "load", *common, "--json", files[0], os.path.join(tmp, "missing")],

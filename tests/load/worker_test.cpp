@@ -242,7 +242,7 @@ TEST_CASE("workers take the allowed CPUs in turn") {
   CHECK(worker_cpu(cpus, 3) == 2u);
 }
 
-TEST_CASE("runner keeps each worker of a phase on one CPU, the allowed CPUs in turn") {
+TEST_CASE("runner keeps each worker of a phase on one CPU, the allowed CPUs in turn, when asked") {
   const std::vector<unsigned> cpus = allowed_cpus();
 #ifndef _WIN32
   REQUIRE_FALSE(cpus.empty());  // Linux always says
@@ -266,6 +266,14 @@ TEST_CASE("runner keeps each worker of a phase on one CPU, the allowed CPUs in t
   cfg.phases = {{0, 1, 2}};
   const std::vector<RunTarget> targets = {
       {"a", -1, 1 << 20, 512}, {"b", -1, 1 << 20, 512}, {"c", -1, 1 << 20, 512}};
+  // By default the workers are left to the scheduler: none is kept anywhere.
+  const auto free = run_load(targets, cfg, {});
+  REQUIRE(free.phases.size() == 1);
+  for (const auto& t : free.phases[0].per_target) {
+    CHECK(t.stats.ios > 0);
+    CHECK_FALSE(t.cpu);
+  }
+  cfg.pin_workers = true;
   const auto r = run_load(targets, cfg, {});
   REQUIRE(r.phases.size() == 1);
   for (std::size_t i = 0; i < targets.size(); ++i) {

@@ -41,8 +41,8 @@ load::RunResult sample_run() {
   load::PhaseResult b{{1}, {{1, stats(199, 3'100'000), std::nullopt}}, {0.02, 0.31}, 5'000'000'000, true};
   load::PhaseResult c{
       {0, 1},
-      {{0, stats(100, 6'000'000), std::nullopt},
-       {1, stats(60, 6'200'000, 1), std::string("I/O error at offset 1048576: Input/output error")}},
+      {{0, stats(100, 6'000'000), std::nullopt, 0u},  // kept on CPU 0 (load --pin-cpus)
+       {1, stats(60, 6'200'000, 1), std::string("I/O error at offset 1048576: Input/output error"), 1u}},
       {0.05, 0.62},
       5'000'000'000,
       true};
