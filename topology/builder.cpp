@@ -116,10 +116,7 @@ void TopologyBuilder::learn_port_speeds(Topology& t) {
 /// Connectors: a port and its peer form one physical connector.
 void TopologyBuilder::pair_connectors(Topology& t) {
   std::vector<bool> used(boost::num_vertices(t.g_), false);
-  auto is_usb3 = [&](Vertex port) {
-    const auto& info = t.g_[port].as<PortInfo>();
-    return info.hub_speed && is_superspeed(*info.hub_speed);
-  };
+  auto is_usb3 = [&](Vertex port) { return t.g_[port].as<PortInfo>().usb3_side(); };
   for (Vertex v : of_kind(t, NodeKind::Port)) {
     if (used[v]) continue;
     used[v] = true;

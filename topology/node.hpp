@@ -116,6 +116,9 @@ struct PortInfo {
   std::optional<PhysicalLocation> physical_location;
   bool synthesized =
       false;  ///< no sysfs directory (kernel < 3.5 or a partial recording): derived from maxchild
+
+  /// The USB3 half of its connector: its hub runs SuperSpeed (an unknown hub speed counts as USB2).
+  bool usb3_side() const { return hub_speed && is_superspeed(*hub_speed); }
 };
 
 /// One alternate setting of an interface, from the binary `descriptors` file.

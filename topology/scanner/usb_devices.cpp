@@ -216,11 +216,10 @@ void Scanner::read_connector_sides(const std::string& at) {
   // A connector prints its USB2 side's `connect_type`, `location` and `physical_location` and its USB3
   // side's only where the USB2 side has none (ConnectorSummary), so the USB3 sides are read last and only
   // for what is missing.
+  // Which side is which is the builder's pairing rule (PortInfo::usb3_side).
   const auto superspeed = [&](const std::string& side) {
     const auto* n = builder_.get(side);
-    if (!n || n->kind != NodeKind::Port) return false;
-    const auto& speed = n->as<PortInfo>().hub_speed;
-    return speed && is_superspeed(*speed);
+    return n && n->kind == NodeKind::Port && n->as<PortInfo>().usb3_side();
   };
   std::stable_partition(sides.begin(), sides.end(), [&](const auto& side) { return !superspeed(side); });
   bool usb2_connect_type = false, usb2_location = false, usb2_physical_location = false;

@@ -31,7 +31,7 @@ std::vector<PlanSlot> usable_slots(const Topology& t, const std::vector<Vertex>&
       if (!side_usable(t, side)) continue;
       const auto& p = t[*side].as<PortInfo>();
       if (p.connect_type == "hardwired") hardwired = true;
-      if (p.hub_speed && topology::is_superspeed(*p.hub_speed)) {
+      if (p.usb3_side()) {
         s.usb3_port = side;
         s.usb3_speed = p.hub_speed;
       } else {
