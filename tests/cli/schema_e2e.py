@@ -191,6 +191,8 @@ def io(schemas, usbsat):
                       "load usage error")
         schemas.check("error", run([usbsat, "--json", "load", "--qd", "0", files[0]], ok=(2,)),
                       "usage error from the command line parser")
+        schemas.check("error", run([usbsat, "load", "--json", "--pin-cpus=garbage", files[0]], ok=(2,)),
+                      "load --pin-cpus given a value it cannot take")
         schemas.check("error", run([usbsat, "load", *common, "--json", os.path.join(tmp, "missing")], ok=(3,)),
                       "load with no target that opens (diagnostics)")
         schemas.check("error", run([usbsat, "load", *common, "--json", "--write", "--pattern", "write", files[0]],
