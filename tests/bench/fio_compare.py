@@ -2,7 +2,7 @@
 """Benchmark `usbsat load` against fio (ioengine=io_uring, direct=1) on identical jobs, in one run.
 
     fio_compare.py USBSAT [--runtime S] [--ramp S] [--repeat N] [--max-repeat M] [--tolerance F]
-                   [--job NAME] [--devices 1|4] [--like-for-like]
+                   [--job NAME] [--devices 1|4] [--like-for-like] [--guest-halt-poll-ns NS]
 
 Devices: loop devices (--direct-io=on) over files in a private tmpfs, from tests/bed/testbed.sh (`solo`
 drives, no throttling). Jobs: 4 KiB randread QD1 and QD32, 128 KiB sequential read QD1 and QD8, on one
@@ -17,14 +17,23 @@ pairs a row goes on (one more pair at a time, up to --max-repeat, default 9) whi
 within +-5 % (--tolerance): the half-width of the ratios' interquartile range, over the median. A row that
 stops wider says so ("unsettled") instead of standing for a single figure.
 fio runs with its own defaults (FIO_OPTIONS aside), usbsat with its own (workers left to the scheduler, as fio's
-jobs); --like-for-like gives fio what usbsat's engine chooses by default (registered target and buffers) and keeps
-each job of both tools on one CPU (fio's cpus_allowed_policy=split, usbsat's --pin-cpus), so the engines are
-compared and not their defaults.
+jobs); --like-for-like gives fio what usbsat's engine chooses by default (registered target and buffers), runs
+its jobs as threads of one process as usbsat's workers are (fio --thread), and keeps each job of both tools on one
+CPU (fio's cpus_allowed_policy=split, usbsat's --pin-cpus), so the engines are compared and not their defaults.
+Threads matter with the scheduler's autogroups: fio's job processes each start a session of their own, and a
+session is one scheduling group, so four fio jobs weigh four times as much against the loop devices' kernel
+workers as usbsat's four workers in one process (tests/bench/README.md, "Issue 25, ninth step").
+How an idle CPU waits decides the queue-depth-1 rows on a virtual machine: the header names the cpuidle driver
+and, in a KVM guest with the haltpoll driver, guest_halt_poll_ns, how long an idle vCPU polls before it halts.
+With 0 every wake-up of an idle vCPU is a halt and a VM exit (about 19 µs on the Firecracker VM of
+tests/bench/README.md, "Issue 25, ninth step"). --guest-halt-poll-ns sets it for the run and puts the old value
+back afterwards (the kernel's default is 200000: Documentation/virt/guest-halt-polling.rst).
 Root only; not a CTest test.
 """
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -37,12 +46,42 @@ TESTBED = os.path.join(HERE, "..", "bed", "testbed.sh")
 FIO_OPTIONS = ["--ioengine=io_uring", "--direct=1", "--time_based", "--randrepeat=0", "--norandommap"]
 
 
+HALT_POLL = "/sys/module/haltpoll/parameters/guest_halt_poll_ns"
+CPUIDLE_DRIVER = "/sys/devices/system/cpu/cpuidle/current_driver"
+
+
+def read_setting(path):
+    """One line of sysfs, or None where the file is not there (no cpuidle, not a KVM guest)."""
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def write_setting(path, value):
+    with open(path, "w") as f:
+        f.write(str(value))
+
+
+def idle_description(halt_poll_before):
+    """The header's account of how an idle CPU waits: the cpuidle driver, and the halt polling of a KVM guest
+    (its value before this run when --guest-halt-poll-ns changed it)."""
+    driver = read_setting(CPUIDLE_DRIVER) or "none"
+    poll = read_setting(HALT_POLL)
+    if poll is None:
+        return f"cpuidle driver {driver}"
+    changed = f", set for this run (was {halt_poll_before})" if halt_poll_before is not None else ""
+    return f"cpuidle driver {driver}, guest_halt_poll_ns {poll}{changed}"
+
+
 def like_for_like_options():
     """With --like-for-like fio also runs with what usbsat's uring engine chooses by default, the target and the
-    buffers registered with the ring, and each job is kept on one CPU, the allowed CPUs in turn, as usbsat's workers
-    are with --pin-cpus (load/README.md, "One CPU per worker")."""
+    buffers registered with the ring, its jobs are threads of one process, as usbsat's workers, and each job is kept
+    on one CPU, the allowed CPUs in turn, as usbsat's workers are with --pin-cpus (load/README.md, "One CPU per
+    worker")."""
     cpus = ",".join(str(c) for c in sorted(os.sched_getaffinity(0)))
-    return ["--registerfiles", "--fixedbufs", f"--cpus_allowed={cpus}", "--cpus_allowed_policy=split"]
+    return ["--registerfiles", "--fixedbufs", "--thread", f"--cpus_allowed={cpus}", "--cpus_allowed_policy=split"]
 
 JOBS = [("4k randread qd1", "randread", "4k", 1), ("4k randread qd32", "randread", "4k", 32),
         ("128k read qd1", "read", "128k", 1), ("128k read qd8", "read", "128k", 8)]
@@ -127,9 +166,14 @@ def main():
     ap.add_argument("--tolerance", type=float, default=0.05,
                     help="spread of the median IOPS ratio that counts as settled (default 0.05: +-5 %%)")
     ap.add_argument("--like-for-like", action="store_true",
-                    help="fio also registers the target and its buffers, as usbsat does, and both keep each job on "
-                         "one CPU (usbsat --pin-cpus); without it, each tool runs with its own defaults")
+                    help="fio also registers the target and its buffers and runs its jobs as threads of one process, "
+                         "as usbsat does, and both keep each job on one CPU (usbsat --pin-cpus); without it, each "
+                         "tool runs with its own defaults")
+    ap.add_argument("--guest-halt-poll-ns", type=int, metavar="NS",
+                    help="in a KVM guest with the haltpoll cpuidle driver, let an idle vCPU poll this long before it "
+                         "halts, for this run only (the old value is put back)")
     a = ap.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # through the finally below: the settings go back
     a.fio_extra = like_for_like_options() if a.like_for_like else []
     a.usbsat_extra = ["--pin-cpus"] if a.like_for_like else []
     if a.repeat < 3:
@@ -146,12 +190,21 @@ def main():
         print(up.stderr, file=sys.stderr)
         return up.returncode
     devs = [line.split()[2] for line in up.stdout.split("\n") if line.strip()]
+    halt_poll_before = None
     try:
+        if a.guest_halt_poll_ns is not None:
+            halt_poll_before = read_setting(HALT_POLL)
+            if halt_poll_before is None:
+                print(f"--guest-halt-poll-ns: {HALT_POLL} is not there (not a KVM guest with the haltpoll "
+                      "cpuidle driver)", file=sys.stderr)
+                return 2
+            write_setting(HALT_POLL, a.guest_halt_poll_ns)
         fio_version = subprocess.run(["fio", "--version"], capture_output=True, text=True).stdout.strip()
         print(f"usbsat: load --json {' '.join(a.usbsat_extra)} (engine uring; its ring flags and registrations: "
               f"load/README.md); "
               f"{fio_version}: {' '.join(FIO_OPTIONS + a.fio_extra)} (its defaults otherwise); {a.runtime:g} s runs after "
               f"{a.ramp:g} s ramp")
+        print(f"idle: {idle_description(halt_poll_before)}")
         print(f"{'job':<22}{'devices':>8} | {'usbsat IOPS':>12} {'fio IOPS':>12} {'ratio':>6} | "
               f"{'usbsat MB/s':>11} {'fio MB/s':>9} {'ratio':>6} | {'usbsat µs/IO':>12} {'fio µs/IO':>10} "
               f"{'ratio':>6} | IOPS ratio per pair: min-median-max (pairs, spread)")
@@ -182,6 +235,8 @@ def main():
             print(f"{unsettled} row(s) unsettled: their spread stayed wider than ±{a.tolerance * 100:.0f} % after "
                   f"{a.max_repeat} pairs (a busy machine); rerun them when it is quiet.")
     finally:
+        if halt_poll_before is not None:
+            write_setting(HALT_POLL, halt_poll_before)
         subprocess.run([TESTBED, "down"], env=env, check=True)
     return 0
 
