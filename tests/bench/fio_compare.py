@@ -87,14 +87,33 @@ JOBS = [("4k randread qd1", "randread", "4k", 1), ("4k randread qd32", "randread
         ("128k read qd1", "read", "128k", 1), ("128k read qd8", "read", "128k", 8)]
 
 
+def run_tool(args, **popen_args):
+    """One run of a tool, its stdout when it exits 0. Interrupted (SIGTERM, Ctrl-C), the tool is asked to stop
+    with SIGTERM and waited for, not killed: fio stops the job processes it forked (each in a session of its own,
+    out of reach of the terminal's Ctrl-C) only when it is asked, and a killed fio left its job reading a bed
+    device after the bed went down."""
+    with subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen_args) as p:
+        try:
+            out, err = p.communicate()
+        except BaseException:
+            p.terminate()
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+            raise
+    if p.returncode != 0:
+        raise subprocess.CalledProcessError(p.returncode, args, out, err)
+    return out
+
+
 def run_usbsat(usbsat, devs, pattern, bs, qd, runtime, ramp, extra=()):
     # A session of its own, as fio gives each job (its job processes call setsid()): with the scheduler's
     # autogroups (/proc/sys/kernel/sched_autogroup_enabled) a session is one scheduling group, so without this
     # usbsat shares its CPU share with everything else in the caller's session (a build, this script) while
     # fio's job gets a whole share to itself; on a busy machine that alone made usbsat 10-100x slower at QD1.
-    out = subprocess.run([usbsat, "load", "--json", *extra, "--pattern", pattern, "--bs", bs, "--qd", str(qd),
-                          "--runtime", str(runtime), "--ramp", str(ramp), *devs],
-                         capture_output=True, text=True, check=True, start_new_session=True).stdout
+    out = run_tool([usbsat, "load", "--json", *extra, "--pattern", pattern, "--bs", bs, "--qd", str(qd),
+                    "--runtime", str(runtime), "--ramp", str(ramp), *devs], start_new_session=True)
     ph = json.loads(out)["phases"][0]
     ios = sum(t["ios"] for t in ph["per_target"])
     cpu = sum(t["cpu"]["user_s"] + t["cpu"]["sys_s"] for t in ph["per_target"])
@@ -106,7 +125,7 @@ def run_fio(devs, pattern, bs, qd, runtime, ramp, extra=()):
             f"--runtime={runtime}", f"--ramp_time={ramp}"]
     for i, d in enumerate(devs):
         args += [f"--name=j{i}", f"--filename={d}"]
-    jobs = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)["jobs"]
+    jobs = json.loads(run_tool(args))["jobs"]
     iops = sum(j["read"]["iops"] for j in jobs)
     mbs = sum(j["read"]["bw_bytes"] for j in jobs) / 1e6
     ios = sum(j["read"]["total_ios"] for j in jobs)
@@ -182,25 +201,25 @@ def main():
     if os.geteuid() != 0:
         print("SKIP: needs root", file=sys.stderr)
         return 77
+    if a.guest_halt_poll_ns is not None and read_setting(HALT_POLL) is None:
+        print(f"--guest-halt-poll-ns: {HALT_POLL} is not there (not a KVM guest with the haltpoll cpuidle driver)",
+              file=sys.stderr)
+        return 2
     env = dict(os.environ, TESTBED_NAME="usbsat-bench", TESTBED_DRIVE_MB="512")
     subprocess.run([TESTBED, "down"], env=env, stderr=subprocess.DEVNULL)
-    up = subprocess.run([TESTBED, "up", "solo:b0", "solo:b1", "solo:b2", "solo:b3"], env=env,
-                        capture_output=True, text=True)
-    if up.returncode != 0:
-        print(up.stderr, file=sys.stderr)
-        return up.returncode
-    devs = [line.split()[2] for line in up.stdout.split("\n") if line.strip()]
     halt_poll_before = None
-    try:
+    try:  # from the bed's set-up on: a stop while it comes up takes it down too
+        up = subprocess.run([TESTBED, "up", "solo:b0", "solo:b1", "solo:b2", "solo:b3"], env=env,
+                            capture_output=True, text=True)
+        if up.returncode != 0:
+            print(up.stderr, file=sys.stderr)
+            return up.returncode
+        devs = [line.split()[2] for line in up.stdout.split("\n") if line.strip()]
         if a.guest_halt_poll_ns is not None:
-            halt_poll_before = read_setting(HALT_POLL)
-            if halt_poll_before is None:
-                print(f"--guest-halt-poll-ns: {HALT_POLL} is not there (not a KVM guest with the haltpoll "
-                      "cpuidle driver)", file=sys.stderr)
-                return 2
+            halt_poll_before = read_setting(HALT_POLL)  # there: checked before the bed came up
             write_setting(HALT_POLL, a.guest_halt_poll_ns)
         fio_version = subprocess.run(["fio", "--version"], capture_output=True, text=True).stdout.strip()
-        print(f"usbsat: load --json {' '.join(a.usbsat_extra)} (engine uring; its ring flags and registrations: "
+        print(f"usbsat: {' '.join(['load', '--json', *a.usbsat_extra])} (engine uring; its ring flags and registrations: "
               f"load/README.md); "
               f"{fio_version}: {' '.join(FIO_OPTIONS + a.fio_extra)} (its defaults otherwise); {a.runtime:g} s runs after "
               f"{a.ramp:g} s ramp")
