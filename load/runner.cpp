@@ -179,8 +179,9 @@ PhaseResult run_phase(const std::vector<RunTarget>& targets, const RunConfig& cf
                    result.per_target[i]);
     });
 
-  // Start together: every worker has its engine and buffers before the clock starts.
+  // Start together: every worker has its engine and buffers, then idles `settle`, before the clock starts.
   sync.ready.wait();
+  sleep_until(clock, clock.now_ns() + std::chrono::nanoseconds(cfg.settle).count(), stop);
   sync.timing.start_ns = clock.now_ns();
   sync.timing.measure_ns =
       sync.timing.start_ns + std::chrono::duration_cast<std::chrono::nanoseconds>(job.ramp).count();

@@ -30,6 +30,13 @@ struct RunConfig {
   std::string engine{default_engine()};  ///< a name from engine_table(), already chosen
   std::vector<PhaseTargets> phases;
   std::chrono::milliseconds snapshot_interval{500};
+  /// How long the workers of a phase, set up and waiting behind the latch, stay idle before its clock starts.
+  /// A new thread starts with the scheduler's guess of its load (PELT: up to half a CPU), which decays by
+  /// half every 32 ms of sleep; 250 ms takes it from 512 to 2. Without this, a scheduler that places tasks by
+  /// that load (this bench VM's vCPU packing) ran a worker at queue depth 1 as a busy one for the whole
+  /// phase: on a loop device, 4k random reads 36k/s against 55k/s after the wait, fio 61k (its jobs wait for
+  /// their start signal too; issue 25, tests/bench/README.md).
+  std::chrono::milliseconds settle{250};
   /// Keep each worker on one CPU, the allowed CPUs in turn (`load --pin-cpus`). Off by default: a kept
   /// worker cannot leave a CPU that other work holds, and drives sharing a bus then split it unevenly.
   bool pin_workers = false;

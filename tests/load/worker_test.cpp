@@ -174,6 +174,7 @@ TEST_CASE("runner: a stop request ends the run promptly with partial results") {
   cfg.job.ramp = std::chrono::milliseconds(0);
   cfg.engine = "null";
   cfg.phases = {{0}, {0}};
+  cfg.settle = std::chrono::milliseconds(0);  // the stop lands in the I/O, not in the wait before it
   std::stop_source stop;
   const std::vector<RunTarget> targets = {{"a", -1, 1 << 30, 512}};
   std::jthread stopper([&] {
@@ -188,6 +189,59 @@ TEST_CASE("runner: a stop request ends the run promptly with partial results") {
   CHECK_FALSE(r.phases[0].complete);
   CHECK(r.phases[0].per_target[0].stats.ios > 0);
   CHECK(r.phases[0].per_target[0].stats.measured_ns > 100'000'000);
+}
+
+TEST_CASE("runner: the workers of a phase idle the settle time before its clock starts") {
+  RunConfig cfg;
+  cfg.job.runtime = std::chrono::milliseconds(40);
+  cfg.job.ramp = std::chrono::milliseconds(0);
+  cfg.engine = "null";
+  cfg.phases = {{0}, {0}};
+  cfg.snapshot_interval = std::chrono::milliseconds(10);
+  const std::vector<RunTarget> targets = {{"a", -1, 1 << 20, 512}};
+  for (const auto settle : {std::chrono::milliseconds(0), std::chrono::milliseconds(300)}) {
+    CAPTURE(settle.count());
+    cfg.settle = settle;
+    std::vector<std::int64_t> starts;  // each phase's clock start, in the order the phases ran
+    const std::int64_t before = Clock::steady_now_ns();
+    std::int64_t previous_end = 0;
+    const auto r = run_load(targets, cfg, {}, {}, [&](const Snapshot& s) {
+      if (starts.size() <= s.phase) starts.push_back(s.start_ns);
+    });
+    REQUIRE(r.phases.size() == 2);
+    REQUIRE(starts.size() == 2);
+    for (std::size_t p = 0; p < 2; ++p) {
+      // From the run's (or the previous phase's) end to this phase's start: the settle, then the set-up.
+      const std::int64_t from = p == 0 ? before : previous_end;
+      const std::int64_t waited = starts[p] - from;
+      CHECK(waited >= std::chrono::nanoseconds(settle).count());
+      if (settle.count() == 0) CHECK(waited < 250'000'000);
+      previous_end = starts[p] + 40'000'000;
+      CHECK(r.phases[p].per_target[0].stats.ios > 0);
+    }
+  }
+}
+
+TEST_CASE("runner: a stop while the workers wait to start ends the run at once, with no I/O") {
+  RunConfig cfg;
+  cfg.job.runtime = std::chrono::milliseconds(1000);
+  cfg.job.ramp = std::chrono::milliseconds(0);
+  cfg.engine = "null";
+  cfg.phases = {{0}, {0}};
+  cfg.settle = std::chrono::milliseconds(60000);
+  std::stop_source stop;
+  const std::vector<RunTarget> targets = {{"a", -1, 1 << 20, 512}};
+  std::jthread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    stop.request_stop();
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r = run_load(targets, cfg, stop.get_token());
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+  CHECK(r.interrupted);
+  REQUIRE(r.phases.size() == 1);
+  CHECK_FALSE(r.phases[0].complete);
+  CHECK(r.phases[0].per_target[0].stats.ios == 0);
 }
 
 TEST_CASE("runner: a target with an impossible region gets an error, the other runs") {
