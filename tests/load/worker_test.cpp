@@ -62,6 +62,20 @@ class FaultyEngine final : public Engine {
   std::vector<Completion> out_;
 };
 
+/// Run `cfg` on `targets`, asking it to stop after `after`; the run must end within 5 s of its start.
+RunResult run_stopped_after(const RunConfig& cfg, const std::vector<RunTarget>& targets,
+                            std::chrono::milliseconds after) {
+  std::stop_source stop;
+  std::jthread stopper([&] {
+    std::this_thread::sleep_for(after);
+    stop.request_stop();
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = run_load(targets, cfg, stop.get_token());
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("worker with the null engine counts every completion inside the window only") {
@@ -175,15 +189,7 @@ TEST_CASE("runner: a stop request ends the run promptly with partial results") {
   cfg.engine = "null";
   cfg.phases = {{0}, {0}};
   cfg.settle = std::chrono::milliseconds(0);  // the stop lands in the I/O, not in the wait before it
-  std::stop_source stop;
-  const std::vector<RunTarget> targets = {{"a", -1, 1 << 30, 512}};
-  std::jthread stopper([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    stop.request_stop();
-  });
-  const auto t0 = std::chrono::steady_clock::now();
-  const auto r = run_load(targets, cfg, stop.get_token());
-  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+  const auto r = run_stopped_after(cfg, {{"a", -1, 1 << 30, 512}}, std::chrono::milliseconds(200));
   CHECK(r.interrupted);
   REQUIRE(r.phases.size() == 1);
   CHECK_FALSE(r.phases[0].complete);
@@ -211,7 +217,7 @@ TEST_CASE("runner: the workers of a phase idle the settle time before its clock 
     REQUIRE(r.phases.size() == 2);
     REQUIRE(starts.size() == 2);
     for (std::size_t p = 0; p < 2; ++p) {
-      // From the run's (or the previous phase's) end to this phase's start: the settle, then the set-up.
+      // From the run's start (or the previous phase's end) to this phase's clock start: set-up, then settle.
       const std::int64_t from = p == 0 ? before : previous_end;
       const std::int64_t waited = starts[p] - from;
       CHECK(waited >= std::chrono::nanoseconds(settle).count());
@@ -229,15 +235,7 @@ TEST_CASE("runner: a stop while the workers wait to start ends the run at once, 
   cfg.engine = "null";
   cfg.phases = {{0}, {0}};
   cfg.settle = std::chrono::milliseconds(60000);
-  std::stop_source stop;
-  const std::vector<RunTarget> targets = {{"a", -1, 1 << 20, 512}};
-  std::jthread stopper([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    stop.request_stop();
-  });
-  const auto t0 = std::chrono::steady_clock::now();
-  const auto r = run_load(targets, cfg, stop.get_token());
-  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+  const auto r = run_stopped_after(cfg, {{"a", -1, 1 << 20, 512}}, std::chrono::milliseconds(100));
   CHECK(r.interrupted);
   REQUIRE(r.phases.size() == 1);
   CHECK_FALSE(r.phases[0].complete);
