@@ -131,7 +131,8 @@ run_test_legs() {
     done <"$LOGDIR/failed"
   fi
   local again
-  again=$(for l in main windows; do [[ -f $LOGDIR/$l.log ]] && second_runs "$LOGDIR/$l.log"; done | paste -sd' ' -)
+  again=$(for l in main windows; do if [[ -f $LOGDIR/$l.log ]]; then second_runs "$LOGDIR/$l.log"; fi; done |
+    paste -sd' ' -)
   echo "bootstrap: tests that needed a second run: ${again:-none}"
   echo "bootstrap: all legs done in $((SECONDS - t0)) s (main suite rc $main_rc, sanitizer/fuzz legs rc $builds_rc)"
   ((main_rc == 0 && builds_rc == 0))
