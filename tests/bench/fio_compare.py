@@ -3,6 +3,7 @@
 
     fio_compare.py USBSAT [--runtime S] [--ramp S] [--repeat N] [--max-repeat M] [--tolerance F]
                    [--job NAME] [--devices 1|4] [--like-for-like] [--guest-halt-poll-ns NS]
+                   [--place-cpus TOOLS,WORKERS]
 
 Devices: loop devices (--direct-io=on) over files in a private tmpfs, from tests/bed/testbed.sh (`solo`
 drives, no throttling). Jobs: 4 KiB randread QD1 and QD32, 128 KiB sequential read QD1 and QD8, on one
@@ -28,6 +29,11 @@ and, in a KVM guest with the haltpoll driver, guest_halt_poll_ns, how long an id
 With 0 every wake-up of an idle vCPU is a halt and a VM exit (about 19 µs on the Firecracker VM of
 tests/bench/README.md, "Issue 25, ninth step"). --guest-halt-poll-ns sets it for the run and puts the old value
 back afterwards (the kernel's default is 200000: Documentation/virt/guest-halt-polling.rst).
+Where the scheduler puts the loop devices' kernel workers decides the queue-depth-1 rows too: a loop device's I/O
+runs in an unbound workqueue worker, and on the tool's CPU it costs no wake-up of another CPU, on the other CPU
+it costs two (tests/bench/README.md, "Issue 25, eleventh step"). --place-cpus T,W fixes that for the run: both
+tools on CPU T (their affinity), the unbound workqueue workers on CPU W (/sys/devices/virtual/workqueue/cpumask,
+put back afterwards); T,T compares what each tool costs with no cross-CPU wake-ups, T,W with two for every I/O.
 Root only; not a CTest test.
 """
 import argparse
@@ -48,6 +54,8 @@ FIO_OPTIONS = ["--ioengine=io_uring", "--direct=1", "--time_based", "--randrepea
 
 HALT_POLL = "/sys/module/haltpoll/parameters/guest_halt_poll_ns"
 CPUIDLE_DRIVER = "/sys/devices/system/cpu/cpuidle/current_driver"
+WQ_CPUMASK = "/sys/devices/virtual/workqueue/cpumask"
+WQ_CPUMASK_REQUESTED = "/sys/devices/virtual/workqueue/cpumask_requested"  # what was asked for (Linux 6.8+)
 
 
 def read_setting(path):
@@ -75,12 +83,41 @@ def idle_description(halt_poll_before):
     return f"cpuidle driver {driver}, guest_halt_poll_ns {poll}{changed}"
 
 
-def like_for_like_options():
+def parse_place(text):
+    """--place-cpus "T,W": the tools' CPU and the unbound workqueue workers' CPU, each one the machine has."""
+    try:
+        tools, workers = (int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not two CPU numbers, T,W") from None
+    online = os.sched_getaffinity(0)
+    for cpu in (tools, workers):
+        if cpu not in online:
+            raise argparse.ArgumentTypeError(f"CPU {cpu} is not one this script may run on ({sorted(online)})")
+    return tools, workers
+
+
+def place_description(place, wq_before):
+    """The header's account of where the tools and the loop devices' workers run."""
+    if place is None:
+        return "tools and the loop devices' workers where the scheduler puts them"
+    return (f"tools on CPU {place[0]}, unbound workqueue workers (the loop devices' I/O) on CPU {place[1]} "
+            f"(workqueue cpumask set for this run, was {wq_before})")
+
+
+def cpumask_text(cpu):
+    """The sysfs bitmap of one CPU: hex, in 32-bit words separated by commas (the kernel's bitmap_parse)."""
+    digits = format(1 << cpu, "x")
+    digits = digits.zfill((len(digits) + 7) // 8 * 8)
+    return ",".join(digits[i:i + 8] for i in range(0, len(digits), 8))
+
+
+def like_for_like_options(place):
     """With --like-for-like fio also runs with what usbsat's uring engine chooses by default, the target and the
     buffers registered with the ring, its jobs are threads of one process, as usbsat's workers, and each job is kept
     on one CPU, the allowed CPUs in turn, as usbsat's workers are with --pin-cpus (load/README.md, "One CPU per
     worker")."""
-    cpus = ",".join(str(c) for c in sorted(os.sched_getaffinity(0)))
+    allowed = [place[0]] if place is not None else sorted(os.sched_getaffinity(0))
+    cpus = ",".join(str(c) for c in allowed)
     return ["--registerfiles", "--fixedbufs", "--thread", f"--cpus_allowed={cpus}", "--cpus_allowed_policy=split"]
 
 JOBS = [("4k randread qd1", "randread", "4k", 1), ("4k randread qd32", "randread", "4k", 32),
@@ -191,9 +228,13 @@ def main():
     ap.add_argument("--guest-halt-poll-ns", type=int, metavar="NS",
                     help="in a KVM guest with the haltpoll cpuidle driver, let an idle vCPU poll this long before it "
                          "halts, for this run only (the old value is put back)")
+    ap.add_argument("--place-cpus", type=parse_place, metavar="T,W",
+                    help="run both tools on CPU T and the kernel's unbound workqueue workers, which do the loop "
+                         "devices' I/O, on CPU W, for this run only (the old workqueue cpumask is put back): T,T "
+                         "with no cross-CPU wake-ups, T,W with two on every I/O")
     a = ap.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # through the finally below: the settings go back
-    a.fio_extra = like_for_like_options() if a.like_for_like else []
+    a.fio_extra = like_for_like_options(a.place_cpus) if a.like_for_like else []
     a.usbsat_extra = ["--pin-cpus"] if a.like_for_like else []
     if a.repeat < 3:
         ap.error("--repeat must be at least 3 (the median of fewer runs is not robust)")
@@ -205,9 +246,13 @@ def main():
         print(f"--guest-halt-poll-ns: {HALT_POLL} is not there (not a KVM guest with the haltpoll cpuidle driver)",
               file=sys.stderr)
         return 2
+    if a.place_cpus is not None and read_setting(WQ_CPUMASK) is None:
+        print(f"--place-cpus: {WQ_CPUMASK} is not there", file=sys.stderr)
+        return 2
     env = dict(os.environ, TESTBED_NAME="usbsat-bench", TESTBED_DRIVE_MB="512")
     subprocess.run([TESTBED, "down"], env=env, stderr=subprocess.DEVNULL)
     halt_poll_before = None
+    wq_before = None
     try:  # from the bed's set-up on: a stop while it comes up takes it down too
         up = subprocess.run([TESTBED, "up", "solo:b0", "solo:b1", "solo:b2", "solo:b3"], env=env,
                             capture_output=True, text=True)
@@ -218,12 +263,17 @@ def main():
         if a.guest_halt_poll_ns is not None:
             halt_poll_before = read_setting(HALT_POLL)  # there: checked before the bed came up
             write_setting(HALT_POLL, a.guest_halt_poll_ns)
+        if a.place_cpus is not None:
+            wq_before = read_setting(WQ_CPUMASK_REQUESTED) or read_setting(WQ_CPUMASK)
+            write_setting(WQ_CPUMASK, cpumask_text(a.place_cpus[1]))
+            os.sched_setaffinity(0, {a.place_cpus[0]})  # inherited by every tool run from here on
         fio_version = subprocess.run(["fio", "--version"], capture_output=True, text=True).stdout.strip()
         print(f"usbsat: {' '.join(['load', '--json', *a.usbsat_extra])} (engine uring; its ring flags and registrations: "
               f"load/README.md); "
               f"{fio_version}: {' '.join(FIO_OPTIONS + a.fio_extra)} (its defaults otherwise); {a.runtime:g} s runs after "
               f"{a.ramp:g} s ramp")
         print(f"idle: {idle_description(halt_poll_before)}")
+        print(f"placement: {place_description(a.place_cpus, wq_before)}")
         print(f"{'job':<22}{'devices':>8} | {'usbsat IOPS':>12} {'fio IOPS':>12} {'ratio':>6} | "
               f"{'usbsat MB/s':>11} {'fio MB/s':>9} {'ratio':>6} | {'usbsat µs/IO':>12} {'fio µs/IO':>10} "
               f"{'ratio':>6} | IOPS ratio per pair: min-median-max (pairs, spread)")
@@ -256,6 +306,8 @@ def main():
     finally:
         if halt_poll_before is not None:
             write_setting(HALT_POLL, halt_poll_before)
+        if wq_before is not None:
+            write_setting(WQ_CPUMASK, wq_before)
         subprocess.run([TESTBED, "down"], env=env, check=True)
     return 0
 
