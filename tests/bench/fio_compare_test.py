@@ -8,7 +8,9 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import fio_compare  # noqa: E402
+from table_test import report  # noqa: E402
 
 ONLINE = sorted(os.sched_getaffinity(0))
 
@@ -46,18 +48,9 @@ def place_or_none(text):
 
 
 def main():
-    rows = ([(what, fio_compare.spread(ratios), want, abs(fio_compare.spread(ratios) - want) < 1e-9)
-             for what, ratios, want in SPREAD] +
-            [(what, fio_compare.cpumask_text(cpu), want, fio_compare.cpumask_text(cpu) == want)
-             for what, cpu, want in CPUMASK] +
-            [(what, place_or_none(text), want, place_or_none(text) == want) for what, text, want in PLACE])
-    failed = 0
-    for what, got, want, ok in rows:
-        if not ok:
-            failed += 1
-            print(f"FAIL {what}: got {got}, want {want}")
-    print(f"{len(rows) - failed} of {len(rows)} rows pass")
-    return 1 if failed else 0
+    return report([(what, round(fio_compare.spread(ratios), 9), want) for what, ratios, want in SPREAD] +
+                  [(what, fio_compare.cpumask_text(cpu), want) for what, cpu, want in CPUMASK] +
+                  [(what, place_or_none(text), want) for what, text, want in PLACE])
 
 
 if __name__ == "__main__":

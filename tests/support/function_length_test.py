@@ -6,6 +6,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from function_length import blank, functions  # noqa: E402
+from table_test import report  # noqa: E402
 
 ROWS = [
     ("a plain function", "int f(int a) {\n  return a;\n}\n", [("f", 1, 3)]),
@@ -33,14 +34,7 @@ ROWS = [
 
 
 def main():
-    failed = 0
-    for what, code, want in ROWS:
-        got = functions(blank(code))
-        if got != want:
-            failed += 1
-            print(f"FAIL {what}: got {got}, want {want}")
-    print(f"{len(ROWS) - failed} of {len(ROWS)} rows pass")
-    return 1 if failed else 0
+    return report([(what, functions(blank(code)), want) for what, code, want in ROWS])
 
 
 if __name__ == "__main__":
