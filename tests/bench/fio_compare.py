@@ -84,7 +84,7 @@ def idle_description(halt_poll_before):
 
 
 def parse_place(text):
-    """--place-cpus "T,W": the tools' CPU and the unbound workqueue workers' CPU, each one the machine has."""
+    """--place-cpus "T,W": the tools' CPU and the unbound workqueue workers' CPU, each one this script may run on."""
     try:
         tools, workers = (int(x) for x in text.split(","))
     except ValueError:
