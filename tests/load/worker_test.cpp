@@ -62,6 +62,16 @@ class FaultyEngine final : public Engine {
   std::vector<Completion> out_;
 };
 
+/// Two phases on target 0, the null engine, no ramp: the set-up the runner's timing and stop cases share.
+RunConfig null_two_phases(std::chrono::milliseconds runtime) {
+  RunConfig cfg;
+  cfg.job.runtime = runtime;
+  cfg.job.ramp = std::chrono::milliseconds(0);
+  cfg.engine = "null";
+  cfg.phases = {{0}, {0}};
+  return cfg;
+}
+
 /// Run `cfg` on `targets`, asking it to stop after `after`; the run must end within 5 s of its start.
 RunResult run_stopped_after(const RunConfig& cfg, const std::vector<RunTarget>& targets,
                             std::chrono::milliseconds after) {
@@ -183,11 +193,7 @@ TEST_CASE("runner runs phases with overlapping workers and reports snapshots") {
 }
 
 TEST_CASE("runner: a stop request ends the run promptly with partial results") {
-  RunConfig cfg;
-  cfg.job.runtime = std::chrono::milliseconds(60000);
-  cfg.job.ramp = std::chrono::milliseconds(0);
-  cfg.engine = "null";
-  cfg.phases = {{0}, {0}};
+  RunConfig cfg = null_two_phases(std::chrono::milliseconds(60000));
   cfg.settle = std::chrono::milliseconds(0);  // the stop lands in the I/O, not in the wait before it
   const auto r = run_stopped_after(cfg, {{"a", -1, 1 << 30, 512}}, std::chrono::milliseconds(200));
   CHECK(r.interrupted);
@@ -198,11 +204,7 @@ TEST_CASE("runner: a stop request ends the run promptly with partial results") {
 }
 
 TEST_CASE("runner: the workers of a phase idle the settle time before its clock starts") {
-  RunConfig cfg;
-  cfg.job.runtime = std::chrono::milliseconds(40);
-  cfg.job.ramp = std::chrono::milliseconds(0);
-  cfg.engine = "null";
-  cfg.phases = {{0}, {0}};
+  RunConfig cfg = null_two_phases(std::chrono::milliseconds(40));
   cfg.snapshot_interval = std::chrono::milliseconds(10);
   const std::vector<RunTarget> targets = {{"a", -1, 1 << 20, 512}};
   for (const auto settle : {std::chrono::milliseconds(0), std::chrono::milliseconds(300)}) {
@@ -228,11 +230,7 @@ TEST_CASE("runner: the workers of a phase idle the settle time before its clock 
 }
 
 TEST_CASE("runner: a stop while the workers wait to start ends the run at once, with no I/O") {
-  RunConfig cfg;
-  cfg.job.runtime = std::chrono::milliseconds(1000);
-  cfg.job.ramp = std::chrono::milliseconds(0);
-  cfg.engine = "null";
-  cfg.phases = {{0}, {0}};
+  RunConfig cfg = null_two_phases(std::chrono::milliseconds(1000));
   cfg.settle = std::chrono::milliseconds(60000);
   const auto r = run_stopped_after(cfg, {{"a", -1, 1 << 20, 512}}, std::chrono::milliseconds(100));
   CHECK(r.interrupted);
