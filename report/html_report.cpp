@@ -79,14 +79,18 @@ std::string predict_section(const PredictInput* p) {
   std::string out = "<h2 id=\"predict\">Predicted shares (<code>usbsat plan --predict</code>)</h2>\n";
   if (!p || p->drives.empty()) return out + "<p>No USB drive to predict.</p>\n";
   out +=
-      "<table><tr><th>drive</th><th>where</th><th>alone (MB/s)</th><th>predicted share (MB/s)</th>"
-      "<th>limited by</th></tr>\n";
+      "<table><tr><th>drive</th><th>where</th><th>alone (MB/s)</th><th>basis</th><th>predicted share "
+      "(MB/s)</th><th>limited by</th></tr>\n";
   for (const auto& d : p->drives) {
+    const std::string limit = !d.bottleneck ? "-"
+                              : d.bottleneck->capacity_basis
+                                  ? d.bottleneck->label + " (" + *d.bottleneck->capacity_basis + ")"
+                                  : d.bottleneck->label;
     out += fmt::format(
-        "<tr><td>{}</td><td>{}</td><td class=\"num\">{:.0f}</td><td "
+        "<tr><td>{}</td><td>{}</td><td class=\"num\">{:.0f}</td><td title=\"{}\">{}</td><td "
         "class=\"num\">{:.0f}</td><td>{}</td></tr>\n",
-        html_escape(d.dev), html_escape(d.where), d.demand_mbs, d.predicted_mbs,
-        d.bottleneck ? html_escape(d.bottleneck->label) : "-");
+        html_escape(d.dev), html_escape(d.where), d.demand_mbs, html_escape(d.demand_basis),
+        html_escape(d.basis), d.predicted_mbs, html_escape(limit));
   }
   out +=
       fmt::format("</table>\n<p>All at once: {:.0f} MB/s in total (max-flow cross-check {:.0f} MB/s).</p>\n",

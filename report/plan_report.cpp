@@ -21,8 +21,11 @@ double round1(double v) {
 
 Json json_bottleneck(const std::optional<PlanBottleneck>& b) {
   if (!b) return nullptr;
-  return Json{
-      {"node", b->node}, {"kind", b->kind}, {"capacity_mbs", round1(b->capacity_mbs)}, {"label", b->label}};
+  return Json{{"node", b->node},
+              {"kind", b->kind},
+              {"capacity_mbs", round1(b->capacity_mbs)},
+              {"label", b->label},
+              {"capacity_basis", opt(b->capacity_basis)}};
 }
 
 Json json_predict(const PredictInput& in) {
@@ -32,6 +35,7 @@ Json json_predict(const PredictInput& in) {
                           {"where", d.where},
                           {"demand_mbs", round1(d.demand_mbs)},
                           {"demand_source", d.demand_source},
+                          {"demand_basis", d.demand_basis},
                           {"predicted_mbs", round1(d.predicted_mbs)},
                           {"bottleneck", json_bottleneck(d.bottleneck)}});
   return Json{{"drives", drives},
@@ -42,18 +46,27 @@ Json json_predict(const PredictInput& in) {
 }
 
 std::string limit_text(const std::optional<PlanBottleneck>& b) {
-  return b ? fmt::format("{} ({} MB/s)", b->label, mbs(b->capacity_mbs)) : "its own demand (nothing shared)";
+  if (!b) return "its own demand (nothing shared)";
+  return b->capacity_basis ? fmt::format("{} ({})", b->label, *b->capacity_basis)
+                           : fmt::format("{} ({} MB/s)", b->label, mbs(b->capacity_mbs));
+}
+
+/// "  sdb: measured 2026-12-06 (...)": each drive's demand basis in a sentence, one line each.
+template <class Row, class Name>
+std::string basis_lines(const std::vector<Row>& rows, Name name) {
+  std::string out;
+  for (const auto& r : rows) out += fmt::format("  {}: demand {}\n", name(r), r.demand_basis);
+  return out;
 }
 
 std::string predict_table(const PredictInput& in) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& d : in.drives)
-    rows.push_back({d.dev, d.where.empty() ? "-" : d.where,
-                    mbs(d.demand_mbs) + (d.demand_source == "link_ceiling" ? " (link)" : ""),
-                    mbs(d.predicted_mbs), limit_text(d.bottleneck)});
+    rows.push_back({d.dev, d.where.empty() ? "-" : d.where, mbs(d.demand_mbs), d.basis, mbs(d.predicted_mbs),
+                    limit_text(d.bottleneck)});
   // Indented by 2; on a terminal the "limited by" labels give way (elided in the middle) to fit.
-  return render_table({"drive", "where", "demand MB/s", "predicted MB/s", "limited by"}, rows,
-                      {in.style.width > 2 ? in.style.width - 2 : 0, {4}});
+  return render_table({"drive", "where", "demand MB/s", "basis", "predicted MB/s", "limited by"}, rows,
+                      {in.style.width > 2 ? in.style.width - 2 : 0, {5}});
 }
 
 std::string indent(const std::string& block, std::string_view pad) {
@@ -95,6 +108,7 @@ std::string render_predict_text(const PredictInput& in) {
   out += indent(predict_table(in), "  ");
   out += fmt::format("\n  aggregate {} MB/s (max-flow bound {} MB/s)\n", mbs(in.aggregate_mbs),
                      mbs(in.max_flow_mbs));
+  out += "\n" + basis_lines(in.drives, [](const PredictRow& d) { return d.dev; });
   return topology::terminal_safe(out);  // labels and places carry device strings
 }
 
@@ -114,6 +128,7 @@ std::string render_plan_json(const PlanInput& in) {
                         {"protocol", r.protocol},
                         {"demand_mbs", round1(r.demand_mbs)},
                         {"demand_source", r.demand_source},
+                        {"demand_basis", r.demand_basis},
                         {"predicted_mbs", round1(r.predicted_mbs)},
                         {"bottleneck", json_bottleneck(r.bottleneck)}});
   Json avoid = Json::array();
@@ -154,9 +169,8 @@ std::string render_plan_text(const PlanInput& in) {
   const std::size_t n = std::max(in.requested, in.rows.size());
   const std::string what = in.replace ? fmt::format("re-place {} connected drive{}", n, n == 1 ? "" : "s")
                                       : fmt::format("{} new drive{}", n, n == 1 ? "" : "s");
-  out += fmt::format("Plan: {}, {}, prefer {}\n", what,
-                     in.demand_mbs ? "demand " + mbs(*in.demand_mbs) + " MB/s each" : "demand = link ceiling",
-                     in.prefer);
+  out += fmt::format("Plan: {}{}, prefer {}\n", what,
+                     in.demand_mbs ? ", demand " + mbs(*in.demand_mbs) + " MB/s each" : "", in.prefer);
   if (in.rows.empty()) return out + "\n  no placement (see the messages above)\n";
 
   std::vector<std::vector<std::string>> rows;
@@ -166,11 +180,11 @@ std::string render_plan_text(const PlanInput& in) {
       drive += r.moved ? " (move from " + r.from_port.value_or(r.from ? r.from->id : "?") + ")" : " (stays)";
     rows.push_back({drive, fmt::format("{} ({})", r.port, r.speed), controller_text(r.controller),
                     where_text(r.connector), r.rate + " " + (r.protocol == "uas" ? "UAS" : "BOT"),
-                    mbs(r.predicted_mbs)});
+                    mbs(r.demand_mbs) + " " + r.basis, mbs(r.predicted_mbs)});
   }
   // Indented by 2; on a terminal the controller names give way (elided in the middle) to fit.
-  out += "\n" + indent(render_table({"drive", "connector", "controller", "where", "link", "MB/s"}, rows,
-                                    {in.style.width > 2 ? in.style.width - 2 : 0, {2}}),
+  out += "\n" + indent(render_table({"drive", "connector", "controller", "where", "link", "demand", "MB/s"},
+                                    rows, {in.style.width > 2 ? in.style.width - 2 : 0, {2}}),
                        "  ");
   out += fmt::format("\n  all at once: slowest {} MB/s, total {} MB/s", mbs(in.min_mbs), mbs(in.total_mbs));
   if (in.replace) out += fmt::format(", {} move{}", in.moves, in.moves == 1 ? "" : "s");
@@ -192,6 +206,8 @@ std::string render_plan_text(const PlanInput& in) {
         fmt::format("  headroom: {} MB/s more per drive before the {} is full ({} of {} MB/s, {} drive{})\n",
                     mbs(in.headroom->per_drive_mbs), in.headroom->label, mbs(in.headroom->load_mbs),
                     mbs(in.headroom->capacity_mbs), in.headroom->drives, in.headroom->drives == 1 ? "" : "s");
+  // Each drive's demand, in a sentence (the table's "demand" column says its basis in a word).
+  out += "\n" + basis_lines(in.rows, [](const PlanRow& r) { return r.drive; });
   if (!in.avoid.empty()) {
     out += "\nAvoid:\n";
     for (const auto& a : in.avoid) {

@@ -18,6 +18,8 @@ struct PlanBottleneck {
   std::string kind;  ///< "drive_link", "hub_uplink", "usb_bus", "controller", "pcie_link", "declared"
   double capacity_mbs = 0;
   std::string label;  ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASMedia ASM1042 ...)"
+  /// a measured capacity: "measured 2026-12-06: 318 MB/s (model 400 MB/s)"; nullopt: the table's figure
+  std::optional<std::string> capacity_basis;
 };
 
 /// One drive of a prediction.
@@ -25,7 +27,9 @@ struct PredictRow {
   std::string dev;
   std::string where;  ///< "port 3", "port 2 of hub 2-1" ("" when unknown)
   double demand_mbs = 0;
-  std::string demand_source;  ///< "link_ceiling", "measured", "given"
+  std::string demand_source;  ///< "link_ceiling", "measured", "given", "estimated"
+  std::string demand_basis;   ///< the basis in a sentence (topology::describe_basis)
+  std::string basis;          ///< the same for a table column (topology::basis_short)
   double predicted_mbs = 0;
   std::optional<PlanBottleneck> bottleneck;
 };
@@ -55,6 +59,8 @@ struct PlanRow {
   std::string protocol;  ///< "uas", "bot"
   double demand_mbs = 0;
   std::string demand_source;
+  std::string demand_basis;  ///< the basis in a sentence (topology::describe_basis)
+  std::string basis;         ///< the same for a table column (topology::basis_short)
   double predicted_mbs = 0;
   std::optional<PlanBottleneck> bottleneck;
 };
@@ -96,15 +102,16 @@ struct PlanInput {
   TextStyle style{};  ///< text: the width the table fits (the controller column gives way)
 };
 
-/// {"drives":[{"dev","where","demand_mbs","demand_source","predicted_mbs","bottleneck":{"node","kind",
-///   "capacity_mbs","label"}|null}],"aggregate_mbs","max_flow_mbs","min_cut":[...],"diagnostics":[...]}
+/// {"drives":[{"dev","where","demand_mbs","demand_source","demand_basis","predicted_mbs","bottleneck":{"node",
+///   "kind","capacity_mbs","label","capacity_basis"}|null}],"aggregate_mbs","max_flow_mbs","min_cut":[...],
+///   "diagnostics":[...]}
 std::string render_predict_json(const PredictInput& in);
 /// A table of drives with demand, predicted share and bottleneck, then the aggregate and its cross-check.
 std::string render_predict_text(const PredictInput& in);
 
 /// {"mode":"new"|"replace","requested","prefer","demand_mbs","placements":[{"drive","connector":{...},"port",
 ///   "superspeed","controller":{...},"from":{...}|null,"moved","rate","protocol","demand_mbs",
-///   "demand_source","predicted_mbs","bottleneck"}],"min_mbs","total_mbs","moves","already_optimal",
+///   "demand_source","demand_basis","predicted_mbs","bottleneck"}],"min_mbs","total_mbs","moves","already_optimal",
 ///   "headroom":{"resource","label","capacity_mbs","load_mbs","drives","per_drive_mbs"}|null,"current":{...}|null,
 ///   "avoid":[{"kind","node","capacity_mbs","connectors","reason"}],"search":{"method","classes",
 ///   "evaluated","usable_connectors"},"diagnostics":[...]}

@@ -147,6 +147,18 @@ std::string render_prometheus(const PrometheusInput& in) {
       "Predicted throughput of the drive with every USB drive busy at once (bandwidth model, max-min fair).",
       [](const PrometheusDrive& d) { return d.predicted_share_bytes_per_s; });
 
+  gauge_family(
+      out, in.drives,
+      [](const PrometheusDrive& d) {
+        auto l = drive_labels(d);
+        l.push_back({"basis", d.demand_basis});
+        return l;
+      },
+      "usbsat_drive_demand_bytes_per_second",
+      "What the drive streams by itself, the demand the model gives it: measured (usbsat load/saturate), "
+      "estimated from its medium, or its link's ceiling (label basis).",
+      [](const PrometheusDrive& d) { return d.demand_bytes_per_s; });
+
   family(out, "usbsat_link_capacity_bytes_per_second",
          "Modelled payload capacity of a shared link on the drives' paths (topology bandwidth model).");
   for (const auto& l : in.links)

@@ -28,6 +28,8 @@ struct PrometheusDrive {
   std::optional<bool> uas_active;   ///< driven by uas (false: usb-storage / BOT)
   std::optional<bool> uas_capable;  ///< offers a UAS alternate setting
   std::optional<std::uint64_t> predicted_share_bytes_per_s;  ///< all drives at once (plan --predict)
+  std::optional<std::uint64_t> demand_bytes_per_s;           ///< what the drive wants (plan --predict)
+  std::string demand_basis;  ///< "given", "measured", "estimated", "link_ceiling" (topology::BasisKind)
 };
 
 /// One shared resource of the bandwidth model (topology/bandwidth.hpp) with a known capacity.

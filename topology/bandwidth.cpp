@@ -284,6 +284,18 @@ std::string node_product(const Topology& t, Vertex v) {
   return {};
 }
 
+std::string resource_identity(const Topology& t, Vertex v) {
+  auto ids = [](std::optional<std::uint16_t> a, std::optional<std::uint16_t> b) {
+    return a && b ? format_vid_pid(*a, *b) : std::string{};
+  };
+  const Node& n = t[v];
+  if (const auto* c = n.get_if<ControllerInfo>()) return ids(c->vendor_id, c->device_id);
+  if (const auto* h = n.get_if<PciHopInfo>()) return ids(h->vendor_id, h->device_id);
+  if (const auto* d = n.get_if<UsbDeviceInfo>()) return ids(d->vendor_id, d->product_id);
+  if (const auto* r = n.get_if<RouterInfo>()) return ids(r->vendor_id, r->device_id);
+  return {};
+}
+
 namespace {
 Resource make_resource(const Topology& t, const CapacityModel& m, ResourceKind kind, Vertex v,
                        std::optional<Bandwidth> cap, std::string label) {
@@ -293,6 +305,14 @@ Resource make_resource(const Topology& t, const CapacityModel& m, ResourceKind k
   r.kind = kind;
   r.vertex = v;
   r.capacity = override_or(m, r.id, cap);
+  if (auto it = m.calibrated.find(r.id);
+      it != m.calibrated.end() && it->second.identity == resource_identity(t, v) && it->second.mbs > 0) {
+    Basis b = it->second.basis;
+    b.model_unlimited = !r.capacity;
+    if (r.capacity) b.model_mbs = r.capacity->mbs();
+    r.capacity = Bandwidth::from_mbs(it->second.mbs);
+    r.capacity_basis = std::move(b);
+  }
   r.label = std::move(label);
   return r;
 }

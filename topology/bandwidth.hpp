@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "topology/basis.hpp"
 #include "topology/topology.hpp"
 
 namespace usbsat::topology {
@@ -72,6 +73,16 @@ struct PcieCapacityRow {
   std::string_view source;
 };
 
+/// A capacity measured for one resource (`usbsat saturate`'s plateau, remembered by topology/history), used
+/// in place of the table's figure while the resource is the same thing: `identity` (resource_identity()) must
+/// match the resource's vertex in the topology at hand, so a controller card moved to another slot, or
+/// another card in the same slot, is not taken for the one measured.
+struct Calibration {
+  std::string identity;  ///< resource_identity() of the measured resource's vertex ("1b21:1042")
+  double mbs = 0;        ///< the measured capacity
+  Basis basis;           ///< kind Measured: when, where, at_least; model_mbs is filled in when applied
+};
+
 /// The capacity model: the two tables, the PCIe protocol efficiency, and per-resource overrides.
 /// nominal_model() is the documented default; a calibration run may copy it and replace rows or add
 /// overrides keyed by resource id ("controller:0000:03:00.0" -> measured 360 MB/s).
@@ -80,6 +91,8 @@ struct CapacityModel {
   std::vector<PcieCapacityRow> pcie;
   double pcie_efficiency = 0.8;  ///< TLP/DLLP overhead; see bandwidth.cpp for the derivation
   std::map<std::string, double, std::less<>> overrides_mbs;  ///< resource id -> capacity (MB/s)
+  /// resource id -> a measured capacity; applied before `overrides_mbs` when its identity matches
+  std::map<std::string, Calibration, std::less<>> calibrated;
 };
 
 /// The documented nominal model (built from the constexpr tables in bandwidth.cpp).
@@ -149,6 +162,8 @@ struct Resource {
   std::optional<Vertex> vertex;       ///< the topology vertex (absent for declared groups)
   std::optional<Bandwidth> capacity;  ///< nullopt: not modelled, never limits
   std::string label;                  ///< human description: "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042 ...)"
+  /// Where `capacity` comes from when it is not the table's: a measured capacity (CapacityModel::calibrated)
+  std::optional<Basis> capacity_basis;
   bool operator==(const Resource&) const = default;
 };
 
@@ -159,6 +174,11 @@ std::string node_id(const Topology& t, Vertex v);
 /// ASM1042"), the product string (else the hwdb model) for USB devices; "" otherwise. The resource labels
 /// below and topology::describe_node() (which escapes it) share this one rule.
 std::string node_product(const Topology& t, Vertex v);
+
+/// What a resource's vertex is, to tell a remembered measurement's resource from another one at the same
+/// place: "vvvv:dddd" PCI ids of a controller or PCI hop, USB vid:pid of a hub, vendor:device of a router;
+/// "" when unknown.
+std::string resource_identity(const Topology& t, Vertex v);
 
 /// A controller's own PCIe link: the one on the edge from its PCI parent when known, else its own attributes.
 PcieLink controller_pcie_link(const Topology& t, Vertex c);

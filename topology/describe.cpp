@@ -298,4 +298,54 @@ std::string drive_at(std::string_view dev, std::string_view where) {
   return where.empty() ? d : d + " (" + text_safe(where) + ")";
 }
 
+namespace {
+/// "2026-12-06": the day of an RFC 3339 time stamp.
+std::string day_of(const std::optional<std::string>& date) {
+  return date ? text_safe(date->substr(0, 10)) : "";
+}
+std::string with_note(std::string s, const Basis& b) {
+  return b.note.empty() ? s : s + "; " + text_safe(b.note);
+}
+}  // namespace
+
+std::string describe_basis(const Basis& b) {
+  switch (b.kind) {
+    case BasisKind::Given:
+      return with_note("given (--demand)", b);
+    case BasisKind::Measured: {
+      std::string detail = text_safe(b.what);
+      if (b.where) detail += (detail.empty() ? "" : "; ") + text_safe(*b.where);
+      return with_note(
+          fmt::format("measured {}{}", day_of(b.date), detail.empty() ? "" : " (" + detail + ")"), b);
+    }
+    case BasisKind::Estimated:
+      return with_note("estimated: " + text_safe(b.what), b);
+    case BasisKind::LinkCeiling:
+      break;
+  }
+  return with_note(b.what.empty() ? "its link's ceiling" : "its " + text_safe(b.what) + "'s ceiling", b);
+}
+
+std::string basis_short(const Basis& b) {
+  switch (b.kind) {
+    case BasisKind::Given:
+      return "given";
+    case BasisKind::Measured:
+      return "measured " + day_of(b.date);
+    case BasisKind::Estimated:
+      return "estimate";
+    case BasisKind::LinkCeiling:
+      break;
+  }
+  return "link ceiling";
+}
+
+std::string describe_capacity_basis(const Basis& b, Bandwidth capacity) {
+  const std::string model = b.model_unlimited ? "model: not limited"
+                            : b.model_mbs     ? "model " + bandwidth_text(Bandwidth::from_mbs(*b.model_mbs))
+                                              : "model: unknown";
+  return fmt::format("measured {}: {}{} ({})", day_of(b.date), b.at_least ? "at least " : "",
+                     bandwidth_text(capacity), model);
+}
+
 }  // namespace usbsat::topology

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "topology/bandwidth.hpp"
+#include "topology/basis.hpp"
 #include "topology/connectors.hpp"
 #include "topology/node.hpp"
 #include "topology/pcie_tunnels.hpp"
@@ -104,5 +105,21 @@ std::string describe_peer(const topology::Topology& t, const topology::PortInfo&
 bool peer_resolves(const topology::Topology& t, const topology::PortInfo& p);
 /// "sdb (port 1)": a drive with the place it is plugged in (drive_where()), just `dev` when `where` is "".
 std::string drive_at(std::string_view dev, std::string_view where);
+
+// ---- bases: why a demand or a capacity is what it is (topology/basis.hpp)
+// ------------------------------------------
+
+/// A demand's basis for sentences and evidence, its note after "; ":
+///   given      "given (--demand)"
+///   measured   "measured 2026-12-06 (load read 128k QD1; usb4-port1, USB 3.2 Gen 1 UAS)"
+///   estimated  "estimated: portable hard disk (rotational, bus-powered)"
+///   link       "its USB 3.2 Gen 1 UAS link's ceiling"
+std::string describe_basis(const Basis& b);
+/// The same in a word or two (table columns, sentences that list drives): "given", "measured 2026-12-06",
+/// "estimate", "link ceiling".
+std::string basis_short(const Basis& b);
+/// A measured capacity: "measured 2026-12-06: 318 MB/s (model 400 MB/s)", "... (model: not limited)",
+/// "measured 2026-12-06: at least 450 MB/s (model 400 MB/s)".
+std::string describe_capacity_basis(const Basis& b, Bandwidth capacity);
 
 }  // namespace usbsat::topology

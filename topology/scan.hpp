@@ -62,6 +62,9 @@ struct ScanResult {
   /// The recorded machine's name (its host name or that name's pseudonym) when this scan replays a
   /// recording; nullopt for a live scan, whose machine is this one.
   std::optional<std::string> recorded_host;
+  /// A replayed recording's history (topology/history: what its drives measured, the JSON text), when it
+  /// carries one: `--from` then predicts as the recorded machine did.
+  std::optional<std::string> recorded_history;
 };
 
 /// Scan the running system through libudev (under umockdev: the testbed). One unreadable device becomes a

@@ -13,6 +13,7 @@
 #include "src/cli/doctor_facts.hpp"
 #include "src/cli/doctor_input.hpp"
 #include "src/cli/exit_codes.hpp"
+#include "src/cli/history_context.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
 #include "topology/scan.hpp"
@@ -43,7 +44,7 @@ static int run_doctor(const DoctorOptions& o, const GlobalOptions& global) {
 
   // 3. The checks (with the few facts outside the topology the scan recorded: quirks, uas loaded), then the
   //    rendering; the exit code is the worst severity.
-  const auto result = diagnose_system(scan, o.max_sectors_target_kb);
+  const auto result = diagnose_system(scan, read_history_context(global, scan), o.max_sectors_target_kb);
   const auto findings = to_report(result.findings);
   const report::DoctorReportInput in{findings, scan.diagnostics, result.controllers_checked,
                                      result.drives_checked, terminal_for(kStdoutFd, global.no_color).style()};

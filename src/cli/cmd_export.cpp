@@ -15,6 +15,7 @@
 #include "src/cli/doctor_input.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
+#include "src/cli/history_context.hpp"
 #include "src/cli/output_file.hpp"
 #include "src/cli/predict_input.hpp"
 #include "src/cli/system_scan.hpp"
@@ -71,15 +72,20 @@ report::PrometheusUsb4Link usb4_row(const topology::Topology& t, const topology:
 report::PrometheusInput prometheus_input(const topology::Topology& t,
                                          const analysis::model::Prediction& prediction,
                                          std::span<const report::Finding> findings, double scan_seconds,
-                                         std::span<const topology::Diagnostic> diagnostics) {
+                                         std::span<const topology::Diagnostic> diagnostics,
+                                         const topology::CapacityModel& m) {
   report::PrometheusInput in;
   std::set<std::string> seen_links;
   for (const auto& drive : analysis::common::usb_drives(t)) {
     auto row = drive_row(topology::summarize_drive(t, drive.block));
     for (const auto& p : prediction.drives)
-      if (p.dev == drive.name) row.predicted_share_bytes_per_s = p.predicted.bytes_per_s;
+      if (p.dev == drive.name) {
+        row.predicted_share_bytes_per_s = p.predicted.bytes_per_s;
+        row.demand_bytes_per_s = p.demand.bytes_per_s;
+        row.demand_basis = std::string(topology::to_string(p.basis.kind));
+      }
     in.drives.push_back(std::move(row));
-    for (const auto& r : topology::path_resources(t, drive.block))
+    for (const auto& r : topology::path_resources(t, drive.block, m))
       if (r.capacity && seen_links.insert(r.id).second)
         in.links.push_back({r.id, std::string(topology::to_string(r.kind)), r.node, r.capacity->bytes_per_s});
   }
@@ -114,10 +120,12 @@ static int run_export(const ExportOptions& o, const GlobalOptions& global) {
 
   // 2. plan --predict's model (every USB drive with media busy at once), computed once for the doctor as
   //    `usbsat doctor` runs it and for the metrics.
-  const auto current = predict_current(scan.topology);
-  const auto doctor = diagnose_system(scan, kMaxSectorsTargetKb, &current.prediction);
-  const std::string text = report::render_prometheus(prometheus_input(
-      scan.topology, current.prediction, to_report(doctor.findings), took.count(), scan.diagnostics));
+  const auto h = read_history_context(global, scan);
+  const auto current = predict_current(scan.topology, h);
+  const auto doctor = diagnose_system(scan, h, kMaxSectorsTargetKb, &current.prediction, &current.at_ceiling);
+  const std::string text = report::render_prometheus(
+      prometheus_input(scan.topology, current.prediction, to_report(doctor.findings), took.count(),
+                       scan.diagnostics, h.model));
 
   // 3. Out by the -o rule: a file is replaced atomically so the collector never reads half of it.
   write_output(o.output, text);

@@ -21,12 +21,13 @@ struct ExportOptions {
 void bind_export_options(CLI::App& sub, ExportOptions& o);
 
 /// The renderer's input for one scan of `t`: every USB whole disk (common::usb_drives) with its summary
-/// facts and its plan --predict share (drives with media: `prediction`, predict_current()), the capacities
-/// of the resources on their paths (topology/bandwidth.hpp), the doctor's `findings`, the scan's duration
-/// and error diagnostics.
+/// facts, its plan --predict share and demand with its basis (drives with media: `prediction`,
+/// predict_current()), the capacities of the resources on their paths (topology/bandwidth.hpp, `m`: with
+/// the measured ones), the doctor's `findings`, the scan's duration and error diagnostics.
 report::PrometheusInput prometheus_input(const topology::Topology& t,
                                          const analysis::model::Prediction& prediction,
                                          std::span<const report::Finding> findings, double scan_seconds,
-                                         std::span<const topology::Diagnostic> diagnostics);
+                                         std::span<const topology::Diagnostic> diagnostics,
+                                         const topology::CapacityModel& m = topology::nominal_model());
 
 }  // namespace usbsat::cli

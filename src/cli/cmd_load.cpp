@@ -14,9 +14,12 @@
 #include "src/cli/cmd_load.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
+#include "src/cli/history_file.hpp"
+#include "src/cli/history_record.hpp"
 #include "src/cli/load_session.hpp"
 #include "src/cli/system_scan.hpp"
 #include "topology/escape.hpp"
+#include "topology/utc_time.hpp"
 
 namespace usbsat::cli {
 namespace {
@@ -59,6 +62,21 @@ int print_load_result(const GlobalOptions& global, const NoteFn& note, const rep
       for (const auto& t : p.per_target)
         if (t.error) note(open.targets[t.target].label + ": " + *t.error);
   return target_failed ? kExitPartial : kExitOk;
+}
+
+/// Step 7: the USB drives of this system among `paths` (the run's targets), remembered with what they did.
+/// Nothing to scan with the history off; a scan or a store that fails is said in one line, never an error.
+void remember_load(const GlobalOptions& global, const NoteFn& note, const std::vector<std::string>& paths,
+                   const load::JobSpec& job, const load::RunResult& result) {
+  if (!history_location(global).path) return;
+  try {
+    const auto scan = scan_for(global);
+    const auto now = topology::utc_now(topology::UtcFormat::Seconds);
+    if (auto problem = remember(global, load_additions(scan.topology, paths, job, result, now)))
+      note("could not remember these measurements: " + *problem);
+  } catch (const std::exception& e) {
+    note(std::string("could not remember these measurements: cannot scan this system: ") + e.what());
+  }
 }
 
 }  // namespace
@@ -148,11 +166,13 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
         result = load::run_load(open.targets, cfg, stop, clock, on_snapshot);
       });
 
-  // 6. Render.
+  // 6. Render, then remember what the USB drives among the targets did (history_record.hpp).
   open.close();
   report::LoadReportInput in{engine.name, job, {}, &result, open.diags};
   for (const auto& t : open.targets) in.targets.push_back(t.label);
-  return print_load_result(global, note, in, open, signalled || result.interrupted);
+  const int rc = print_load_result(global, note, in, open, signalled || result.interrupted);
+  remember_load(global, note, in.targets, job, result);
+  return rc;
 }
 
 Runner configure_load(CLI::App& sub) {

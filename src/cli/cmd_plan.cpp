@@ -16,6 +16,7 @@
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
+#include "src/cli/history_context.hpp"
 #include "src/cli/predict_input.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
@@ -58,7 +59,9 @@ report::PlanInput to_report(const topology::Topology& t, const analysis::plan::P
     r.rate = std::string(topology::to_string(p.rate));
     r.protocol = std::string(topology::to_string(p.protocol));
     r.demand_mbs = p.prediction.demand.mbs();
-    r.demand_source = std::string(analysis::model::to_string(p.prediction.demand_source));
+    r.demand_source = std::string(topology::to_string(p.prediction.basis.kind));
+    r.demand_basis = topology::describe_basis(p.prediction.basis);
+    r.basis = topology::basis_short(p.prediction.basis);
     r.predicted_mbs = p.prediction.predicted.mbs();
     r.bottleneck = to_report(p.prediction.bottleneck);
     in.rows.push_back(std::move(r));
@@ -75,8 +78,8 @@ report::PlanInput to_report(const topology::Topology& t, const analysis::plan::P
     for (const auto& d : plan.current->drives) {
       const auto v = t.find_by_name(d.dev);
       cur.drives.push_back({d.dev, v ? topology::drive_where(t, *v) : "", d.demand.mbs(),
-                            std::string(analysis::model::to_string(d.demand_source)), d.predicted.mbs(),
-                            to_report(d.bottleneck)});
+                            std::string(topology::to_string(d.basis.kind)), topology::describe_basis(d.basis),
+                            topology::basis_short(d.basis), d.predicted.mbs(), to_report(d.bottleneck)});
     }
     cur.aggregate_mbs = plan.current->aggregate.mbs();
     in.current = std::move(cur);
@@ -154,9 +157,12 @@ static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
     if (auto e = analysis::plan::unknown_demand(demands, usb)) return usage_error(global, *e);
   }
 
+  // 3. What the drives measured before, and the links' measured capacities (history_context.hpp).
+  const auto h = read_history_context(global, scan);
+
   // 3a. --predict: the model over the current placement (all USB drives, or the ones named).
   if (o.predict) {
-    const auto problem = analysis::plan::current_problem(t, o.devices, demands.per_drive);
+    const auto problem = analysis::plan::current_problem(t, o.devices, demands.per_drive, &h.store, h.model);
     auto in = to_report(t, problem, analysis::model::predict_fair_share(problem));
     in.style = terminal_for(kStdoutFd, global.no_color).style();
     if (demands.common)
@@ -176,7 +182,8 @@ static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
   req.demand = demands.common;
   req.per_drive = demands.per_drive;
   req.prefer = analysis::plan::parse_preference(o.prefer).value_or(analysis::plan::PlanPreference::Speed);
-  const auto plan = analysis::plan::make_plan(t, req);
+  req.history = &h.store;
+  const auto plan = analysis::plan::make_plan(t, req, h.model);
   auto in = to_report(t, plan, demands.common);
   in.style = terminal_for(kStdoutFd, global.no_color).style();
   std::fputs((global.json ? report::render_plan_json(in) : report::render_plan_text(in)).c_str(), stdout);

@@ -22,6 +22,7 @@
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
+#include "src/cli/history_context.hpp"
 #include "src/cli/output_file.hpp"
 #include "src/cli/picture.hpp"
 #include "src/cli/platform_text.hpp"
@@ -159,7 +160,7 @@ static int run_report(const ReportOptions& o, const GlobalOptions& global) {
     std::fputs(notice->c_str(), stderr);
     in.notice = "No USB host controller found on this system: nothing to draw but the disks.";
   }
-  const auto facts = gather_picture_facts(scan_result);
+  const auto facts = gather_picture_facts(scan_result, read_history_context(global, scan_result));
   const auto graph = topology_picture(t, facts, o.all_ports);
   if (graph.nodes.size() > kMaxPictureNodes) {
     in.notice = fmt::format(

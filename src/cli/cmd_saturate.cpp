@@ -18,12 +18,15 @@
 #include "src/cli/cmd_saturate.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
+#include "src/cli/history_file.hpp"
+#include "src/cli/history_record.hpp"
 #include "src/cli/load_session.hpp"
 #include "src/cli/saturate_input.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
 #include "topology/escape.hpp"
 #include "topology/scan.hpp"
+#include "topology/utc_time.hpp"
 
 namespace usbsat::cli {
 namespace {
@@ -142,6 +145,30 @@ std::vector<std::string> plan_paths(const analysis::saturate::SaturatePlan& plan
   return paths;
 }
 
+/// Step 6c: the report on stdout, as text or JSON.
+void print_saturate_report(report::SaturateReport& r, const GlobalOptions& global) {
+  r.style = terminal_for(kStdoutFd, global.no_color).style();
+  const std::string out = global.json ? report::render_saturate_json(r) : report::render_saturate_text(r);
+  std::fputs(out.c_str(), stdout);
+  std::fflush(stdout);
+}
+
+/// Step 6b: what the drives and the shared links did, into the history store (history_record.hpp); the
+/// report says which capacities it remembered, or `note` why nothing was.
+void remember_saturate(const GlobalOptions& global, const NoteFn& note, const topology::Topology& t,
+                       const analysis::saturate::SaturatePlan& plan,
+                       const analysis::saturate::SaturateSettings& settings,
+                       const analysis::saturate::SaturateMeasurement& m,
+                       const std::vector<GroupCapacity>& capacities, report::SaturateReport& r) {
+  std::vector<analysis::saturate::MeasuredCapacity> measured;
+  for (const auto& c : capacities) measured.push_back(c.capacity);
+  const auto now = topology::utc_now(topology::UtcFormat::Seconds);
+  if (auto problem = remember(global, saturate_additions(t, plan, settings, m, measured, now)))
+    note("could not remember these measurements: " + *problem);
+  else if (history_location(global).path)
+    say_calibrated(r, capacities);
+}
+
 }  // namespace
 
 void bind_saturate_options(CLI::App& sub, SaturateOptions& o) {
@@ -239,19 +266,18 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
       });
   const bool interrupted = signalled || m.interrupted;
 
-  // 6. Judge each group and pass, render.
+  // 6. Judge each group and pass, remember what drives and shared links did (history_record.hpp), render.
   open.close();
-  auto r = build_report(plan, settings, &m, topo, a.tolerance);
+  std::vector<GroupCapacity> capacities;
+  auto r = build_report(plan, settings, &m, topo, a.tolerance, &capacities);
+  if (topo) remember_saturate(global, note, *topo, plan, settings, m, capacities, r);
   r.diagnostics = open.diags;
   r.interrupted = interrupted;
-  r.style = terminal_for(kStdoutFd, global.no_color).style();
-  const std::string out = json ? report::render_saturate_json(r) : report::render_saturate_text(r);
-  std::fputs(out.c_str(), stdout);
-  std::fflush(stdout);
+  print_saturate_report(r, global);
 
   if (interrupted) return kExitInterrupted;
-  bool failed = open.failed;
-  for (const auto& f : m.failures) failed |= !f.empty();
+  const bool failed = open.failed || std::any_of(m.failures.begin(), m.failures.end(),
+                                                 [](const auto& f) { return !f.empty(); });
   return failed ? kExitPartial : kExitOk;
 }
 

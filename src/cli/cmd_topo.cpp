@@ -8,6 +8,7 @@
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
+#include "src/cli/history_context.hpp"
 #include "src/cli/picture.hpp"
 #include "src/cli/views.hpp"
 
@@ -19,7 +20,7 @@ int run_dot(const ViewOptions& o, const GlobalOptions& g) {
   if (g.json) return fail(g, kExitUsage, "topo", "--dot and --json are two different outputs; choose one");
   const auto scan_result = scan(o.scan, g);
   if (auto notice = no_usb_notice(scan_result.topology, "topo --dot")) std::fputs(notice->c_str(), stderr);
-  const auto facts = gather_picture_facts(scan_result);
+  const auto facts = gather_picture_facts(scan_result, read_history_context(g, scan_result));
   const std::string dot = report::render_dot(topology_picture(scan_result.topology, facts, o.all_devices));
   std::fwrite(dot.data(), 1, dot.size(), stdout);
   std::fflush(stdout);

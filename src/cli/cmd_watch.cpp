@@ -17,6 +17,7 @@
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/doctor_facts.hpp"
 #include "src/cli/exit_codes.hpp"
+#include "src/cli/history_context.hpp"
 #include "src/cli/signal_stop.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
@@ -40,7 +41,8 @@ static int run_watch(const WatchOptions& o, const GlobalOptions& global) {
   topology::UdevMonitor monitor;
   auto before = scan_for(global);
   print_diagnostics(stderr, before.diagnostics, global);
-  const analysis::doctor::ModelSharePredictor model;
+  const auto history = read_history_context(global, before);
+  const analysis::doctor::ModelSharePredictor model(&history.store, &history.model);
   auto config = system_doctor_config(before.host, 1024);
   config.predictor = &model;
   const auto style = terminal_for(kStdoutFd, global.no_color).style();

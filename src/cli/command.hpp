@@ -25,6 +25,9 @@ struct GlobalOptions {
   /// --from FILE: read-only commands show this recording (usbsat record) instead of the live system
   /// (src/cli/system_scan.hpp); commands that need the real devices refuse it.
   std::optional<std::string> from;
+  /// --history PATH|off: the store of measurements (src/cli/history_file.hpp); nullopt: $USBSAT_HISTORY, else
+  /// ~/.local/state/usbsat/history.json.
+  std::optional<std::string> history;
 };
 
 /// A configured command: runs with the options its configure function bound; returns the exit code.

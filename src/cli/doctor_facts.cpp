@@ -13,17 +13,18 @@ analysis::doctor::DoctorConfig system_doctor_config(const topology::HostFacts& h
   return config;
 }
 
-analysis::doctor::DoctorResult diagnose_system(const topology::ScanResult& scan,
+analysis::doctor::DoctorResult diagnose_system(const topology::ScanResult& scan, const HistoryContext& h,
                                                unsigned max_sectors_target_kb,
-                                               const analysis::model::Prediction* every_drive) {
+                                               const analysis::model::Prediction* every_drive,
+                                               const analysis::model::Prediction* at_ceiling) {
   auto config = system_doctor_config(scan.host, max_sectors_target_kb);
   // shared_bandwidth: predicted shares from the bandwidth model
-  const analysis::doctor::ModelSharePredictor model;
+  const analysis::doctor::ModelSharePredictor model(&h.store, &h.model);
   if (!every_drive) {
     config.predictor = &model;
     return analysis::doctor::diagnose(scan.topology, config);
   }
-  const analysis::doctor::PredictedShares given(*every_drive);
+  const analysis::doctor::PredictedShares given(*every_drive, at_ceiling);
   config.predictor = &given;
   return analysis::doctor::diagnose(scan.topology, config);
 }

@@ -46,7 +46,9 @@ std::string no_command_message(const std::vector<std::string>& reversed) {
   for (auto it = reversed.rbegin(); it != reversed.rend(); ++it) {
     if (is_global_flag(names, *it)) continue;
     if (is_global_option(names, *it)) {
-      if (std::next(it) == reversed.rend()) return "--from needs a recording file (usbsat record -o FILE)";
+      if (std::next(it) == reversed.rend())
+        return *it == "--history" ? "--history needs a file or off"
+                                  : "--from needs a recording file (usbsat record -o FILE)";
       ++it;
       continue;
     }
@@ -69,6 +71,10 @@ void bind_global_options(CLI::App& app, GlobalOptions& g) {
          "--from", g.from,
          "Show a recording (usbsat record -o FILE) instead of this system's devices; read-only commands")
       ->type_name("FILE");
+  app.add_option("--history", g.history,
+                 "The store of measured drives and links (`off`: none); default $USBSAT_HISTORY, else "
+                 "~/.local/state/usbsat/history.json")
+      ->type_name("PATH|off");
 }
 
 GlobalOptionNames global_option_names() {

@@ -6,13 +6,13 @@
 
 namespace usbsat::cli {
 
-PictureFacts gather_picture_facts(const topology::ScanResult& scan) {
+PictureFacts gather_picture_facts(const topology::ScanResult& scan, const HistoryContext& h) {
   PictureFacts f;
   const auto& t = scan.topology;
   if (t.controllers().empty()) return f;
   // The model's prediction once, for the doctor's shared_bandwidth and for the picture's drive labels.
-  const auto current = predict_current(t);
-  const auto result = diagnose_system(scan, kMaxSectorsTargetKb, &current.prediction);
+  const auto current = predict_current(t, h);
+  const auto result = diagnose_system(scan, h, kMaxSectorsTargetKb, &current.prediction, &current.at_ceiling);
   f.findings = to_report(result.findings);
   f.drives_checked = result.drives_checked;
   f.predict = to_report(t, current.problem, current.prediction);

@@ -6,6 +6,7 @@
 #include "report/finding.hpp"
 #include "report/graph_model.hpp"
 #include "report/plan_report.hpp"
+#include "src/cli/history_context.hpp"
 #include "topology/scan.hpp"
 #include "topology/topology.hpp"
 
@@ -19,7 +20,7 @@ struct PictureFacts {
 };
 
 /// Run the doctor (with this system's /sys/module facts) and the prediction on `t`.
-PictureFacts gather_picture_facts(const topology::ScanResult& scan);
+PictureFacts gather_picture_facts(const topology::ScanResult& scan, const HistoryContext& h);
 
 /// Graphviz's `dot` took 1.3 s for the 891 nodes of the `large` fixture and 10 s for 2,662 (growing about as
 /// the square of the nodes, 2-core VM): `report` leaves out a picture of more nodes than this, with a notice,

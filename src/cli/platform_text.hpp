@@ -22,6 +22,11 @@ std::optional<std::filesystem::path> executable_path();
 /// the program): the install folder and the source tree's samples on Linux; none on Windows.
 std::vector<std::filesystem::path> configured_sample_dirs();
 
+/// Where per-user state lives (the history store's folder is `<this>/usbsat`): $XDG_STATE_HOME when it is
+/// an absolute path, else ~/.local/state; for root (also under sudo, whose environment may still name the
+/// invoking user's folders) root's own ~/.local/state. Windows: %LOCALAPPDATA%. nullopt when none is known.
+std::optional<std::filesystem::path> state_home();
+
 /// This machine's host name (gethostname on Linux, the DNS host name on Windows); nullopt when it cannot be
 /// read.
 std::optional<std::string> host_name();

@@ -1,6 +1,9 @@
 #include "src/cli/platform_text.hpp"
 
+#include <pwd.h>
 #include <unistd.h>
+
+#include <cstdlib>
 
 #include <system_error>
 
@@ -19,6 +22,18 @@ std::optional<std::filesystem::path> executable_path() {
 
 std::vector<std::filesystem::path> configured_sample_dirs() {
   return {USBSAT_RECORDINGS_DIR, USBSAT_SOURCE_SAMPLES_DIR};
+}
+
+std::optional<std::filesystem::path> state_home() {
+  const bool root = ::geteuid() == 0;
+  if (!root || !std::getenv("SUDO_USER")) {
+    if (const char* x = std::getenv("XDG_STATE_HOME"); x && x[0] == '/') return std::filesystem::path(x);
+    if (const char* h = std::getenv("HOME"); h && h[0] == '/' && !root)
+      return std::filesystem::path(h) / ".local" / "state";
+  }
+  const struct passwd* pw = ::getpwuid(::geteuid());  // root: root's own home, whatever HOME says
+  if (pw && pw->pw_dir && pw->pw_dir[0] == '/') return std::filesystem::path(pw->pw_dir) / ".local" / "state";
+  return std::nullopt;
 }
 
 std::optional<std::string> host_name() {

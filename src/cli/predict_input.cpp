@@ -7,8 +7,10 @@ namespace usbsat::cli {
 
 std::optional<report::PlanBottleneck> to_report(const std::optional<analysis::model::Bottleneck>& b) {
   if (!b) return std::nullopt;
-  return report::PlanBottleneck{b->node, std::string(topology::to_string(b->kind)), b->capacity.mbs(),
-                                b->label};
+  return report::PlanBottleneck{
+      b->node, std::string(topology::to_string(b->kind)), b->capacity.mbs(), b->label,
+      b->capacity_basis ? std::optional(topology::describe_capacity_basis(*b->capacity_basis, b->capacity))
+                        : std::nullopt};
 }
 
 report::PredictInput to_report(const topology::Topology& t, const analysis::model::FlowProblem& p,
@@ -17,8 +19,8 @@ report::PredictInput to_report(const topology::Topology& t, const analysis::mode
   for (const auto& d : pred.drives) {
     const auto v = t.find_by_name(d.dev);
     in.drives.push_back({d.dev, v ? topology::drive_where(t, *v) : "", d.demand.mbs(),
-                         std::string(analysis::model::to_string(d.demand_source)), d.predicted.mbs(),
-                         to_report(d.bottleneck)});
+                         std::string(topology::to_string(d.basis.kind)), topology::describe_basis(d.basis),
+                         topology::basis_short(d.basis), d.predicted.mbs(), to_report(d.bottleneck)});
   }
   in.aggregate_mbs = pred.aggregate.mbs();
   const auto bound = analysis::model::max_flow_bound(p);
@@ -28,9 +30,13 @@ report::PredictInput to_report(const topology::Topology& t, const analysis::mode
   return in;
 }
 
-CurrentPrediction predict_current(const topology::Topology& t) {
-  CurrentPrediction c{analysis::plan::current_problem(t, {}, {}), {}};
+CurrentPrediction predict_current(const topology::Topology& t, const HistoryContext& h) {
+  CurrentPrediction c{analysis::plan::current_problem(t, {}, {}, &h.store, h.model), {}, {}};
   c.prediction = analysis::model::predict_fair_share(c.problem);
+  std::vector<analysis::model::DemandSpec> ceilings;
+  for (const auto& d : c.problem.drives)
+    ceilings.push_back({d.dev, std::nullopt, topology::Basis{analysis::model::DemandSource::LinkCeiling}});
+  c.at_ceiling = analysis::model::predict_fair_share(analysis::model::make_problem(t, ceilings, h.model));
   return c;
 }
 

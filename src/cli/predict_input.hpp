@@ -5,6 +5,7 @@
 
 #include "report/plan_report.hpp"
 #include "src/analysis/model/predict.hpp"
+#include "src/cli/history_context.hpp"
 #include "topology/topology.hpp"
 
 namespace usbsat::cli {
@@ -16,13 +17,16 @@ std::optional<report::PlanBottleneck> to_report(const std::optional<analysis::mo
 report::PredictInput to_report(const topology::Topology& t, const analysis::model::FlowProblem& p,
                                const analysis::model::Prediction& pred);
 
-/// `plan --predict`'s model of every USB drive with media as plugged in now, each at its link ceiling: the
-/// problem and its prediction. The doctor's shared_bandwidth check predicts the same problem
-/// (analysis::doctor::PredictedShares), so `export` and `report` compute it once for both.
+/// `plan --predict`'s model of every USB drive with media as plugged in now, each at its demand (measured,
+/// estimated or its link's ceiling: model/demand.hpp, with `h`'s store and capacities): the problem and its
+/// prediction, and the same drives each at its link's ceiling. The doctor's shared_bandwidth check predicts
+/// the same problems (analysis::doctor::PredictedShares), so `export` and `report` compute them once for
+/// both.
 struct CurrentPrediction {
   analysis::model::FlowProblem problem;
   analysis::model::Prediction prediction;
+  analysis::model::Prediction at_ceiling;
 };
-CurrentPrediction predict_current(const topology::Topology& t);
+CurrentPrediction predict_current(const topology::Topology& t, const HistoryContext& h);
 
 }  // namespace usbsat::cli

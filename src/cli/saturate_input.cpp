@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "src/analysis/saturate/attribution.hpp"
 #include "src/analysis/saturate/group_input.hpp"
 #include "src/analysis/saturate/verdict_text.hpp"
@@ -59,7 +61,8 @@ report::SaturatePass to_pass(const analysis::saturate::GroupVerdict& v,
 report::SaturateReport build_report(const analysis::saturate::SaturatePlan& plan,
                                     const analysis::saturate::SaturateSettings& settings,
                                     const analysis::saturate::SaturateMeasurement* m,
-                                    const topology::Topology* t, std::optional<double> tolerance) {
+                                    const topology::Topology* t, std::optional<double> tolerance,
+                                    std::vector<GroupCapacity>* capacities) {
   report::SaturateReport r;
   r.engine = settings.engine;
   r.runtime_s = static_cast<double>(settings.job.runtime.count()) / 1000.0;
@@ -93,13 +96,36 @@ report::SaturateReport build_report(const analysis::saturate::SaturatePlan& plan
           in = analysis::saturate::declared_group_input(g.name, devs, g.declared_capacity, gm.phases);
         }
         in.tolerance = tolerance;
-        out.passes.push_back(
-            to_pass(analysis::saturate::attribute(in), settings.passes[pi], g.qd, gm.complete));
+        const auto verdict = analysis::saturate::attribute(in);
+        if (capacities && settings.passes[pi].pattern == load::Pattern::Read)
+          if (auto c = analysis::saturate::measured_capacity(in, verdict))
+            capacities->push_back({gi, out.passes.size(), std::move(*c)});
+        out.passes.push_back(to_pass(verdict, settings.passes[pi], g.qd, gm.complete));
       }
     }
     r.groups.push_back(std::move(out));
   }
   return r;
+}
+
+void say_calibrated(report::SaturateReport& r, const std::vector<GroupCapacity>& capacities) {
+  for (const auto& gc : capacities) {
+    auto& notes = r.groups.at(gc.group).passes.at(gc.pass).notes;
+    const auto& c = gc.capacity;
+    const std::string model = c.resource.capacity
+                                  ? fmt::format("model {:.0f} MB/s", c.resource.capacity->mbs())
+                                  : std::string("not limited in the model");
+    const std::string said =
+        fmt::format("calibrated: the {} measured {}{:.0f} MB/s ({}); plan, doctor, report and export use it",
+                    c.resource.label, c.at_least ? "at least " : "", c.mbs, model);
+    bool replaced = false;
+    for (auto& n : notes)
+      if (const auto at = n.find("could be calibrated"); at != std::string::npos) {
+        n = n.substr(0, at) + "was calibrated (" + said.substr(12) + ")";
+        replaced = true;
+      }
+    if (!replaced) notes.push_back(said);
+  }
 }
 
 }  // namespace usbsat::cli

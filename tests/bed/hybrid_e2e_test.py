@@ -4,7 +4,7 @@
 loop devices. Root only; exit 77 (SKIP) otherwise.
 
     hybrid_e2e_test.py USBSAT CASE   CASE: layout (the generator's bed mode; no root) | pcie_link | chipset_ports | ehci_hub | pcie_switch | hub_mixed |
-                                           unexplained | two_groups | usb4_tunnel
+                                           unexplained | two_groups | usb4_tunnel | history | calibration
 
 Every case measures with a 1 s ramp + 5 s per phase (the bed is accurate to <0.5% there), asserts the
 verdict, the plateau (±5% of the bed's cap) and the bottleneck node and kind from the JSON, and — where the
@@ -14,13 +14,14 @@ once more (the machine is shared; see e2e_test.py). Each case prints one `measur
 """
 import json
 import os
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import e2e_test  # noqa: E402
 from e2e_test import check, near  # noqa: E402
-from hybrid import BedBus, HybridBed, skip  # noqa: E402
+from hybrid import TESTBED, WITH_FIXTURE, BedBus, HybridBed, skip  # noqa: E402
 from saturate_e2e_test import check_result, phase  # noqa: E402
 
 ACCURATE = ["--ramp", "1", "--runtime", "5"]
@@ -321,6 +322,75 @@ def case_usb4_tunnel(usbsat):
         record("usb4_tunnel", res, {"cap": 180, "predict": cmp, "plan": [(p["drive"], p["port"]) for p in to_host]})
 
 
+def history_args(bed):
+    """--history in the bed's own folder: never the store of whoever runs the test."""
+    return ["--history", os.path.join(bed.tmp, "history.json")]
+
+
+def load_alone_at_once(bed, usbsat, devs):
+    """`usbsat load` of each drive alone, as separate processes started together (their drives share a bed
+    bus wide enough for both): {dev: MB/s}. Both write the history store at the end: nothing may be lost."""
+    procs = {}
+    for dev in devs:
+        cmd = [TESTBED, "run", "--", WITH_FIXTURE, bed.tree, "--", usbsat, *history_args(bed), "load", "--json",
+               *ACCURATE, f"/dev/{bed.name}/{dev}"]
+        procs[dev] = subprocess.Popen(cmd, env=bed.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    got = {}
+    for dev, p in procs.items():
+        out, err = p.communicate(timeout=120)
+        check(p.returncode == 0, f"usbsat load {dev} exits 0 (got {p.returncode}: {err.strip()})")
+        check("could not remember" not in err, f"load {dev} remembered its measurement: {err.strip()}")
+        got[dev] = json.loads(out)["phases"][0]["per_target"][0]["mbs"]
+    return got
+
+
+def case_history(usbsat):
+    # Two drives capped at 150 MB/s each behind the ASM1042 card's 400 MB/s: measured alone, remembered, and
+    # then plan --predict (no flags) predicts what they measured and the doctor sees no contention.
+    with HybridBed("history", "asm1042-card", [BedBus("card", "400M", "150M", ["sdb", "sdc"])]) as bed:
+        measured = load_alone_at_once(bed, usbsat, ["sdb", "sdc"])
+        for dev, mbs in measured.items():
+            check(within(mbs, 150), f"{dev} alone: {mbs:.1f} MB/s within ±5% of its 150 MB/s cap")
+        r = bed.usbsat(usbsat, *history_args(bed), "history", "--json", capped=False)
+        store = json.loads(r.stdout)
+        check(len(store["drives"]) == 2, f"the store remembers both drives (two writers at once): {len(store['drives'])}")
+        r = bed.usbsat(usbsat, *history_args(bed), "plan", "--predict", "--json", capped=False)
+        check(r.returncode == 0, f"plan --predict exits 0 ({r.stderr.strip()})")
+        pred = {d["dev"]: d for d in json.loads(r.stdout)["drives"]}
+        for dev, mbs in measured.items():
+            d = pred[dev]
+            check(d["demand_source"] == "measured", f"{dev}: demand basis measured ({d['demand_source']}: {d['demand_basis']})")
+            check(within(d["predicted_mbs"], mbs, PREDICT_TOL),
+                  f"{dev}: predicted {d['predicted_mbs']} MB/s within ±10% of measured {mbs:.1f}")
+        r = bed.usbsat(usbsat, *history_args(bed), "doctor", "--json", capped=False)
+        findings = json.loads(r.stdout)["findings"]
+        contention = [f for f in findings if f["id"] == "shared_bandwidth" and f["severity"] != "info"]
+        check(not contention, f"the doctor raises no contention finding for the pair: {contention}")
+        record("history", {"groups": []}, {"measured": measured,
+                                           "predicted": {d: pred[d]["predicted_mbs"] for d in measured}})
+
+
+def case_calibration(usbsat):
+    # The card's bus carries 300 MB/s where the model says 400: saturate finds the plateau, remembers it for the
+    # group's shared resource, and plan --predict then uses the measured 300 (labelled measured, model none).
+    with HybridBed("calib", "asm1042-card", [BedBus("card", "300M", "0", ["sdb", "sdc"])]) as bed:
+        r = bed.usbsat(usbsat, *history_args(bed), "saturate", "--json", *ACCURATE, "sdb", "sdc")
+        check(r.returncode == 0, f"saturate exits 0 ({r.stderr.strip()})")
+        res = json.loads(r.stdout)
+        g = res["groups"][0]
+        check(g["plateau_mbs"] is not None and within(g["plateau_mbs"], 300), f"plateau ≈ 300: {g['plateau_mbs']}")
+        check(any("calibrated" in n for n in g["notes"]), f"saturate says it calibrated: {g['notes']}")
+        r = bed.usbsat(usbsat, *history_args(bed), "plan", "--predict", "--json", "sdb", "sdc", capped=False)
+        pred = json.loads(r.stdout)
+        for d in pred["drives"]:
+            b = d["bottleneck"] or {}
+            check(within(b.get("capacity_mbs"), g["plateau_mbs"], 0.02) and "measured" in (b.get("capacity_basis") or ""),
+                  f"{d['dev']}: limited by the measured plateau: {b}")
+        check(within(pred["aggregate_mbs"], g["plateau_mbs"], PREDICT_TOL),
+              f"predicted aggregate {pred['aggregate_mbs']} within ±10% of the plateau {g['plateau_mbs']}")
+        record("calibration", res, {"predicted_aggregate": pred["aggregate_mbs"]})
+
+
 def case_layout(usbsat):
     # No root, no I/O: the generator's bed mode itself. DEVNAME leads outside the tree, the node is left out,
     # and the scanner (under umockdev) reports the drive at that path; other drives are untouched.
@@ -347,7 +417,7 @@ def case_layout(usbsat):
             check(r.returncode == 2, f"--devname {bad}: exit 2 ({r.stderr.strip()})")
 
 
-CASES = {"layout": case_layout, "pcie_link": case_pcie_link, "chipset_ports": case_chipset_ports, "ehci_hub": case_ehci_hub,
+CASES = {"layout": case_layout, "history": case_history, "calibration": case_calibration, "pcie_link": case_pcie_link, "chipset_ports": case_chipset_ports, "ehci_hub": case_ehci_hub,
          "pcie_switch": case_pcie_switch, "hub_mixed": case_hub_mixed, "unexplained": case_unexplained,
          "two_groups": case_two_groups, "usb4_tunnel": case_usb4_tunnel}
 

@@ -228,14 +228,15 @@ TEST_CASE("completion: zsh generated from the registry, and zsh offers its words
     return out;
   };
   CHECK(complete("usbsat \"\"", 2, "\"\"") ==
-        "describe topo drives ports doctor plan load saturate export report record watch top completion "
-        "version\n");
-  CHECK(complete("usbsat --json doctor --m", 4, "--m") ==
-        "compadd --max-sectors-target --version -V --json --verbose -v --quiet -q --no-color --from -h "
-        "--help\n");
+        "describe topo drives ports doctor plan load saturate history export report record watch top "
+        "completion version\n");
+  CHECK(
+      complete("usbsat --json doctor --m", 4, "--m") ==
+      "compadd --max-sectors-target --version -V --json --verbose -v --quiet -q --no-color --from --history "
+      "-h --help\n");
   CHECK(complete("usbsat plan \"\"", 3, "\"\"") == "files\n");
   CHECK(complete("usbsat -", 2, "-") ==
-        "compadd --version -V --json --verbose -v --quiet -q --no-color --from -h --help\n");
+        "compadd --version -V --json --verbose -v --quiet -q --no-color --from --history -h --help\n");
   // The global options come from the parser's own list: --from is offered, its value is a file, and the
   // command after it is still found.
   CHECK(complete("usbsat --from \"\"", 3, "\"\"") == "files\n");

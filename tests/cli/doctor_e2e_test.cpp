@@ -224,10 +224,13 @@ TEST_CASE("asm1042-card: two SSDs share the card's PCIe x1 link, both below 10G 
   CHECK(shared.at("evidence").at("sdb alone / shared (MB/s)") == "400 / 200");
 }
 
-TEST_CASE("pcie-switch-card: four controllers share one switch uplink") {
+TEST_CASE("pcie-switch-card: three controllers' drives share one switch uplink, the hard disk fits") {
   const auto doc = doctor_json("pcie-switch-card", 10);
   const auto& shared = finding(doc, "shared_bandwidth", "sda");
-  CHECK(shared.at("devices").size() == 8);  // four drives, each with its USB device
+  // Three SSDs at their links' ceilings, each with its USB device; the fourth drive is a portable hard disk
+  // whose estimated ~140 MB/s the uplink leaves it.
+  CHECK(shared.at("devices").size() == 6);
+  CHECK(!contains(shared.at("message"), "sdd"));
   // The empty chipset controller is the way around the switch's x2 uplink.
   CHECK(contains(shared.at("fix"), "does not go through the PCIe 2.0 x2 link of 0000:01:00.0"));
   CHECK(!shared.at("evidence").at("free connectors not behind the bottleneck").get<std::string>().empty());

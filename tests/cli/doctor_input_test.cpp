@@ -48,8 +48,9 @@ TEST_CASE("export and report hand predict_current's prediction to the doctor: th
   for (const auto& t :
        {workstation(), asm1042_card(), asm1042_card(StorageProtocol::Bot), pcie_switch_card(4),
         four_sticks_on_root_ports(HcdKind::Ehci), card_reader_two_cards(), usb4_dock_hub(), healthy_ssd()}) {
-    const auto current = cli::predict_current(t);
-    const analysis::doctor::PredictedShares given(current.prediction);
+    const cli::HistoryContext h{{}, topology::nominal_model(), ""};
+    const auto current = cli::predict_current(t, h);
+    const analysis::doctor::PredictedShares given(current.prediction, &current.at_ceiling);
     const auto own = diagnose(t, {.predictor = &model}), handed = diagnose(t, {.predictor = &given});
     CHECK(to_report(handed.findings) == to_report(own.findings));
     CHECK(analysis::doctor::shares_of(t, current.prediction).size() == current.problem.drives.size());

@@ -200,6 +200,14 @@ def io(schemas, usbsat):
     schemas.check("error", run([usbsat, "--json", "--from", "/nonexistent/rec.json", "topo"], ok=(3,)),
                   "--from a recording that does not exist")
     schemas.check("version", run([usbsat, "version", "--json"]), "version --json")
+    # usbsat history: off, and an empty store in a scratch folder (the store file is the same document).
+    schemas.check("history", run([usbsat, "--history", "off", "history", "--json"]), "history --json (off)")
+    with tempfile.TemporaryDirectory(prefix="usbsat-schema-") as tmp:
+        store = os.path.join(tmp, "history.json")
+        run([usbsat, "--history", store, "history", "forget", "all"])
+        schemas.check("history", run([usbsat, "--history", store, "history", "--json"]), "history --json")
+        with open(store, encoding="utf-8") as f:
+            schemas.check("history", f.read(), "the history store file")
     # The shipped sample recordings and the committed v1 recording (relative to report/schemas).
     root = os.path.dirname(os.path.dirname(os.path.abspath(schemas.dir)))
     for folder in ("topology/recording/samples", "tests/fixtures/recordings"):

@@ -110,10 +110,12 @@ TEST_CASE("render_table aligns columns by display width") {
 
 TEST_CASE("plan --predict text: device strings with ESC/BEL are escaped") {
   PredictInput in;
-  in.drives.push_back(PredictRow{"sdb", "port 1", 400, "link_ceiling", 200,
+  in.drives.push_back(PredictRow{"sdb", "port 1", 400, "link_ceiling", "its USB 3.2 Gen 1 UAS link's ceiling",
+                                 "link ceiling", 200,
                                  PlanBottleneck{"0000:03:00.0", "pcie_link", 400,
                                                 "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042\x1b]0;owned\a)"}});
-  in.drives.push_back(PredictRow{"sdc", "port 2", 400, "link_ceiling", 200, std::nullopt});
+  in.drives.push_back(PredictRow{"sdc", "port 2", 400, "link_ceiling", "its USB 3.2 Gen 1 UAS link's ceiling",
+                                 "link ceiling", 200, std::nullopt});
   in.aggregate_mbs = 400;
   in.max_flow_mbs = 400;
   const auto text = render_predict_text(in);

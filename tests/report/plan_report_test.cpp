@@ -19,8 +19,9 @@ report::PredictInput predict_input() {
       "0000:03:00.0", "pcie_link", 400.0,
       "PCIe 2.0 x1 link of 0000:03:00.0 (ASMedia Technology Inc. ASM1042 SuperSpeed USB Host "
       "Controller)"};
-  in.drives.push_back({"sda", "port 1", 400.0, "link_ceiling", 200.0, x1});
-  in.drives.push_back({"sdb", "port 2", 170.0, "given", 170.0, std::nullopt});
+  in.drives.push_back({"sda", "port 1", 400.0, "link_ceiling", "its USB 3.2 Gen 1 UAS link's ceiling",
+                       "link ceiling", 200.0, x1});
+  in.drives.push_back({"sdb", "port 2", 170.0, "given", "given (--demand)", "given", 170.0, std::nullopt});
   in.aggregate_mbs = 370.0;
   in.max_flow_mbs = 370.0;
   in.min_cut = {"demand:sdb", "pcie_link:0000:03:00.0"};
@@ -49,6 +50,8 @@ report::PlanInput plan_input() {
     r.protocol = "uas";
     r.demand_mbs = 400.0;
     r.demand_source = "given";
+    r.demand_basis = "given (--demand)";
+    r.basis = "given";
     r.predicted_mbs = 200.0;
     r.bottleneck = predict_input().drives[0].bottleneck;
     in.rows.push_back(std::move(r));
@@ -114,8 +117,8 @@ TEST_CASE("plan and --predict on a narrow terminal: the controller / limit colum
   const std::string narrow = report::render_plan_text(in);
   CHECK(narrow != wide);
   CHECK(narrow.find("0000:03:00.0 xHCI (ASM1042 SuperSpeed USB Host Controller)") == std::string::npos);
-  CHECK(narrow.find("  sda (stays)  usb4-port1 (USB3 5G)  0000:03:00.0 x...t Controller)  -      "
-                    "USB 3.2 Gen 1 UAS  200.0\n") != std::string::npos);
+  CHECK(narrow.find("  sda (stays)  usb4-port1 (USB3 5G)  0000:03...roller)  -      "
+                    "USB 3.2 Gen 1 UAS  400.0 given  200.0\n") != std::string::npos);
   // The table rows fit (the prose lines below it are not a table and keep their words).
   for (const std::string_view row : {"  drive ", "  sda (stays)", "  sdb (stays)"}) {
     const auto b = narrow.find(row);
@@ -126,7 +129,7 @@ TEST_CASE("plan and --predict on a narrow terminal: the controller / limit colum
   p.style.width = 90;
   const std::string predict = report::render_predict_text(p);
   CHECK(predict.find(
-            "  sda    port 1  400.0 (link)  200.0           PCIe 2.0 x1 link of ...roller) (400.0 MB/s)\n") !=
+            "  sda    port 1  400.0        link ceiling  200.0           PCIe 2.0 x1 li... (400.0 MB/s)\n") !=
         std::string::npos);
 }
 

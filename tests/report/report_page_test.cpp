@@ -69,9 +69,11 @@ std::vector<Finding> sample_findings() {
 
 PredictInput sample_predict() {
   PredictInput p;
-  p.drives.push_back({"sdb", "port 1", 400, "link_ceiling", 200,
+  p.drives.push_back({"sdb", "port 1", 400, "link_ceiling", "its USB 3.2 Gen 1 UAS link's ceiling",
+                      "link ceiling", 200,
                       PlanBottleneck{"0000:03:00.0", "pcie_link", 400, "PCIe 2.0 x1 link of 0000:03:00.0"}});
-  p.drives.push_back({"sdc", "port 2", 400, "link_ceiling", 200,
+  p.drives.push_back({"sdc", "port 2", 400, "link_ceiling", "its USB 3.2 Gen 1 UAS link's ceiling",
+                      "link ceiling", 200,
                       PlanBottleneck{"0000:03:00.0", "pcie_link", 400, "PCIe 2.0 x1 link of 0000:03:00.0"}});
   p.aggregate_mbs = 400;
   p.max_flow_mbs = 400;

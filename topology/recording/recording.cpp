@@ -92,6 +92,10 @@ Envelope parse_envelope(std::string_view text) {
   if (d == doc.end()) throw RecordingError("missing key \"data\"");
   if (!d->is_object()) throw RecordingError("\"data\" is not an object");
   e.data = std::move(*d);
+  if (auto h = doc.find("history"); h != doc.end()) {
+    if (!h->is_object()) throw RecordingError("\"history\" is not an object");
+    e.history = std::move(*h);
+  }
   return e;
 }
 
@@ -104,6 +108,7 @@ std::string write_recording(const Envelope& e) {
   doc["usbsat_version"] = e.usbsat_version;
   doc["host"] = e.host;
   doc["data"] = e.data;
+  if (e.history) doc["history"] = *e.history;
   // Text that is not UTF-8 is already base64 in the payload; keys never are (replace is a last resort).
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
@@ -111,6 +116,7 @@ std::string write_recording(const Envelope& e) {
 ScanResult scan_recording(const Envelope& e, const ScanConfig& config) {
   auto result = payload_scan(e, config);
   result.recorded_host = e.host;
+  if (e.history) result.recorded_history = e.history->dump();
   return result;
 }
 

@@ -4,10 +4,13 @@
 ///
 ///   {"format": "usbsat-recording", "version": 1, "platform": "linux" | "windows",
 ///    "recorded_at": "<RFC 3339 UTC>", "usbsat_version": "0.1.0", "host": "<host name or its pseudonym>",
-///    "data": {...the platform's payload...}}
+///    "data": {...the platform's payload...},
+///    "history": {...}}   (optional: the measurements of the recorded drives,
+///    topology/history/store_json.hpp)
 ///
 /// The envelope is shared by the platforms; `data` is the platform's own (Linux: linux_capture.hpp). Reading
 /// dispatches on `platform` in one place (recording.cpp, payload_scan()).
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -33,6 +36,9 @@ struct Envelope {
   std::string usbsat_version;  ///< of the usbsat that recorded
   std::string host;            ///< the host name, or its pseudonym (serials.hpp)
   nlohmann::json data;         ///< the platform payload, an object
+  /// What the recorded machine's drives and links measured (a history store document), when it was recorded
+  /// with some: `--from` predicts with it. Checked when it is used (topology/history/store_json.hpp).
+  std::optional<nlohmann::json> history;
 };
 
 /// Parse and check a recording's text: JSON, the format name, a version this build reads, every key of the

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "src/analysis/doctor/checks.hpp"
+#include "topology/bandwidth.hpp"
 #include "topology/describe.hpp"
 
 namespace usbsat::analysis::doctor {
@@ -96,10 +97,38 @@ std::string hub_message(const Context& cx, const UsbDeviceInfo& hu, const Device
   return topology::join(parts, "; ") + ".";
 }
 
+/// Step 4: when every slowed drive's demand is known (measured or estimated) and all of them together fit
+/// the hub's uplink, the sentence that says so: the hub would slow only faster drives. nullopt otherwise.
+std::optional<std::string> demands_fit(const UsbDeviceInfo& hu, const Devices& slowed,
+                                       const std::map<Vertex, const DriveShare*>& shares) {
+  if (slowed.empty() || !plausible_speed(hu.speed)) return std::nullopt;
+  const auto cap = topology::usb_shared_capacity(topology::usb_rate(*hu.speed, hu.rx_lanes.value_or(1)));
+  if (!cap) return std::nullopt;
+  double total = 0;
+  std::vector<std::string> parts;
+  for (const auto* d : slowed)
+    for (const auto* m : d->media()) {
+      const auto it = shares.find(m->block);
+      if (it == shares.end() || it->second->basis.kind == BasisKind::LinkCeiling) return std::nullopt;
+      total += it->second->demand_mbps;
+      parts.push_back(fmt::format("{} {:.0f} MB/s, {}", m->name, it->second->demand_mbps,
+                                  describe_basis(it->second->basis)));
+    }
+  if (parts.empty() || total > cap->mbs()) return std::nullopt;
+  return fmt::format(
+      "Their demands fit the hub's uplink (about {:.0f} MB/s): {}; it slows only drives faster than these.",
+      cap->mbs(), topology::join(parts, "; "));
+}
+
 }  // namespace
 
 void check_slow_hub_uplink(const Context& cx) {
   auto loads = hub_loads(cx);
+  // Each drive's demand (measured, estimated or its link's ceiling), by its block device.
+  const auto predicted = cx.config.predictor ? cx.config.predictor->predict(cx.t) : std::vector<DriveShare>{};
+  std::map<Vertex, const DriveShare*> shares;
+  for (const auto& s : predicted)
+    if (s.block) shares[*s.block] = &s;
   for (const auto& [h, ds_all] : loads.all) {  // std::map over vertex numbers: depth-first topology order
     const auto& slowed = loads.slowed_at[h];
     std::size_t drives = 0;
@@ -112,10 +141,11 @@ void check_slow_hub_uplink(const Context& cx) {
     for (const auto* d : ds)
       for (auto& n : device_names(cx.t, *d)) add_unique(devices, n);
     devices.push_back(hu.name);
-    auto f = cx.finding(slowed.empty() ? FindingSeverity::Info : FindingSeverity::Warning, devices);
+    const auto fits = demands_fit(hu, slowed, shares);
+    auto f = cx.finding(slowed.empty() || fits ? FindingSeverity::Info : FindingSeverity::Warning, devices);
     add_hub_evidence(cx, hu, ds, f);
-    f.message = hub_message(cx, hu, slowed, several, drives);
-    f.fix = slowed.empty()
+    f.message = hub_message(cx, hu, slowed, several, drives) + (fits ? " " + *fits : "");
+    f.fix = slowed.empty() || fits
                 ? "Fine for one drive at a time; for concurrent backups put the drives on separate root-hub "
                   "connectors (`usbsat plan` suggests where)."
                 : fmt::format(

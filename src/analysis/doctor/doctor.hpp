@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "src/analysis/doctor/finding.hpp"
+#include "topology/basis.hpp"
 #include "topology/topology.hpp"
 
 namespace usbsat::analysis::doctor {
@@ -30,6 +31,7 @@ struct DriveShare {
   std::string bottleneck_label;           ///< human name ("PCIe 5 GT/s x1 of ASM1042", "hub 2-1 uplink")
   double bottleneck_capacity_mbps = 0;    ///< usable capacity of that link (MB/s)
   std::optional<topology::Vertex> block;  ///< the medium's whole-disk block device (names it: "sdb")
+  topology::Basis basis;  ///< why `demand_mbps` is what it is (given, measured, estimated, link ceiling)
 };
 
 /// What the doctor needs from the bandwidth model (src/analysis/model): predicted shares of all USB drives of
@@ -38,6 +40,9 @@ class SharePredictor {
  public:
   virtual ~SharePredictor() = default;
   virtual std::vector<DriveShare> predict(const topology::Topology& t) const = 0;
+  /// The same drives each at its link's ceiling: what they would share if they were as fast as their links
+  /// (shared_bandwidth's INFO when only that contends). Empty: not known.
+  virtual std::vector<DriveShare> predict_at_link_ceiling(const topology::Topology&) const { return {}; }
 };
 
 /// Facts the doctor cannot find in the topology, gathered by the command (all optional).

@@ -1,5 +1,6 @@
 #include "src/analysis/model/predict.hpp"
 
+#include "src/analysis/model/demand.hpp"
 #include "topology/text.hpp"
 
 #include <algorithm>
@@ -16,20 +17,6 @@ using topology::Diagnostic;
 using topology::Resource;
 using topology::Severity;
 
-namespace {}  // namespace
-
-std::string_view to_string(DemandSource s) {
-  switch (s) {
-    case DemandSource::LinkCeiling:
-      return "link_ceiling";
-    case DemandSource::Measured:
-      return "measured";
-    case DemandSource::Given:
-      return "given";
-  }
-  return "given";
-}
-
 FlowProblem make_problem(const topology::Topology& t, std::span<const DemandSpec> drives,
                          const topology::CapacityModel& m) {
   FlowProblem p;
@@ -43,20 +30,20 @@ FlowProblem make_problem(const topology::Topology& t, std::span<const DemandSpec
       continue;
     }
     const auto rs = topology::path_resources(t, *v, m);
-    FlowDrive d{dev, {}, spec.source, {}};
+    FlowDrive d{dev, {}, spec.basis, {}};
     if (spec.demand) {
       d.demand = *spec.demand;
     } else {
-      std::optional<Bandwidth> ceiling;
+      const topology::Resource* link = nullptr;
       for (const auto& r : rs)
-        if (r.kind == topology::ResourceKind::DriveLink) ceiling = r.capacity;
-      if (!ceiling) {
+        if (r.kind == topology::ResourceKind::DriveLink) link = &r;
+      if (!link || !link->capacity) {
         p.diagnostics.push_back(
             {Severity::Warning, dev, "no demand given and its link speed is unknown; left out"});
         continue;
       }
-      d.demand = *ceiling;
-      d.demand_source = DemandSource::LinkCeiling;
+      d.demand = *link->capacity;
+      d.basis = link_ceiling_basis(*link);
     }
     for (const auto& r : rs) {
       auto [it, fresh] = index.try_emplace(r.id, p.resources.size());
@@ -83,7 +70,7 @@ FlowProblem declared_problem(const std::string& name, std::span<const DemandSpec
       p.diagnostics.push_back({Severity::Warning, dev, "no demand and no topology to derive one; left out"});
       continue;
     }
-    FlowDrive d{dev, *spec.demand, spec.source, {}};
+    FlowDrive d{dev, *spec.demand, spec.basis, {}};
     if (capacity) d.path.push_back(0);
     p.drives.push_back(std::move(d));
   }
@@ -144,11 +131,11 @@ Prediction predict_fair_share(const FlowProblem& p) {
     DrivePrediction d;
     d.dev = p.drives[i].dev;
     d.demand = p.drives[i].demand;
-    d.demand_source = p.drives[i].demand_source;
+    d.basis = p.drives[i].basis;
     d.predicted = Bandwidth::from_bytes_per_s(static_cast<std::uint64_t>(std::min(rate[i], demand(i)) + 0.5));
     if (bottleneck[i]) {
       const auto& r = p.resources[*bottleneck[i]];
-      d.bottleneck = Bottleneck{r.id, r.node, r.kind, *r.capacity, r.label};
+      d.bottleneck = Bottleneck{r.id, r.node, r.kind, *r.capacity, r.label, r.capacity_basis};
     }
     total += static_cast<double>(d.predicted.bytes_per_s);
     out.drives.push_back(std::move(d));

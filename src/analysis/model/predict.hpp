@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "topology/bandwidth.hpp"
+#include "topology/basis.hpp"
 #include "topology/diagnostic.hpp"
 #include "topology/topology.hpp"
 
@@ -20,26 +21,23 @@ namespace usbsat::analysis::model {
 
 using topology::Bandwidth;
 
-/// Where a drive's demand figure came from.
-enum class DemandSource : std::uint8_t {
-  LinkCeiling,  ///< default: the drive's own link capacity (topology/bandwidth.hpp)
-  Measured,     ///< its measured solo throughput
-  Given,        ///< a rate the user gave (`--demand sdb=170M`)
-};
-std::string_view to_string(DemandSource s);  ///< "link_ceiling", "measured", "given"
+/// Where a drive's demand figure came from: topology::BasisKind (given > measured > estimated > link
+/// ceiling; demand.hpp chooses), its words topology::Basis.
+using DemandSource = topology::BasisKind;
+using topology::to_string;
 
 /// One drive to predict: its block device name ("sdb"; "/dev/sdb" is accepted) and optional demand.
 struct DemandSpec {
   std::string dev;
-  std::optional<Bandwidth> demand;            ///< nullopt: the drive's own link ceiling
-  DemandSource source = DemandSource::Given;  ///< used when `demand` is set
+  std::optional<Bandwidth> demand;             ///< nullopt: the drive's own link ceiling
+  topology::Basis basis{DemandSource::Given};  ///< used when `demand` is set
 };
 
 /// One drive of a flow problem.
 struct FlowDrive {
   std::string dev;  ///< block device name, "sdb"
   Bandwidth demand;
-  DemandSource demand_source = DemandSource::LinkCeiling;
+  topology::Basis basis;          ///< why `demand` is what it is
   std::vector<std::size_t> path;  ///< indices into FlowProblem::resources, nearest to the drive first
 };
 
@@ -66,7 +64,8 @@ struct Bottleneck {
   std::string node;      ///< node id, "0000:03:00.0"
   topology::ResourceKind kind = topology::ResourceKind::DriveLink;
   Bandwidth capacity;
-  std::string label;  ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042)"
+  std::string label;                              ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042)"
+  std::optional<topology::Basis> capacity_basis;  ///< a measured capacity (Resource::capacity_basis)
   bool operator==(const Bottleneck&) const = default;
 };
 
@@ -74,7 +73,7 @@ struct Bottleneck {
 struct DrivePrediction {
   std::string dev;
   Bandwidth demand;
-  DemandSource demand_source = DemandSource::LinkCeiling;
+  topology::Basis basis;  ///< why `demand` is what it is
   Bandwidth predicted;
   std::optional<Bottleneck>
       bottleneck;  ///< nullopt: the drive gets its whole demand, nothing shared stops it

@@ -1,4 +1,5 @@
 // `plan --predict`: the drives as they are plugged in now, as a flow problem for the model.
+#include "src/analysis/model/demand.hpp"
 #include "src/analysis/plan/internal.hpp"
 #include "topology/text.hpp"
 
@@ -6,7 +7,7 @@ namespace usbsat::analysis::plan {
 
 FlowProblem current_problem(const topology::Topology& t, const std::vector<std::string>& devices,
                             const std::map<std::string, Bandwidth, std::less<>>& per_drive,
-                            const topology::CapacityModel& m) {
+                            const history::Store* store, const topology::CapacityModel& m) {
   // Which drives: every USB drive with a medium, or the named ones that are USB drives with a medium (the
   // one drive rule; the others are left out with a warning).
   std::vector<std::string> names;
@@ -24,13 +25,7 @@ FlowProblem current_problem(const topology::Topology& t, const std::vector<std::
             {topology::Severity::Warning, std::string(topology::strip_dev_prefix(d)), found.problem});
     }
   }
-  std::vector<model::DemandSpec> specs;
-  for (const auto& n : names) {
-    model::DemandSpec s{n, std::nullopt, model::DemandSource::Given};
-    if (auto it = per_drive.find(n); it != per_drive.end()) s.demand = it->second;
-    specs.push_back(std::move(s));
-  }
-  auto p = model::make_problem(t, specs, m);
+  auto p = model::make_problem(t, model::demand_specs(t, names, per_drive, store, m), m);
   p.diagnostics.insert(p.diagnostics.begin(), left_out.begin(), left_out.end());
   return p;
 }

@@ -2,6 +2,7 @@
 // the link each would negotiate on a connector.
 #include <algorithm>
 
+#include "src/analysis/model/demand.hpp"
 #include "src/analysis/plan/internal.hpp"
 #include "topology/text.hpp"
 
@@ -81,10 +82,16 @@ RequestedDrives requested_drives(const Topology& t, const PlanRequest& req) {
   for (unsigned i = 0; i < req.new_drives; ++i)
     out.drives.push_back(DriveModel{.name = new_drive_name(i + 1)});
   for (auto& d : out.drives) {
-    if (auto it = req.per_drive.find(d.name); it != req.per_drive.end())
-      d.demand = it->second, d.source = model::DemandSource::Given;
-    else if (req.demand)
-      d.demand = req.demand, d.source = model::DemandSource::Given;
+    std::optional<Bandwidth> given = req.demand;
+    if (auto it = req.per_drive.find(d.name); it != req.per_drive.end()) given = it->second;
+    if (!d.block) {  // a new drive: only a given demand, else its link ceiling on each connector
+      if (given) d.demand = given, d.basis = topology::Basis{model::DemandSource::Given, "--demand"};
+      continue;
+    }
+    auto dd = model::drive_demand(t, *d.block, given, req.history);
+    if (dd.basis.kind == model::DemandSource::LinkCeiling) continue;  // the ceiling of each candidate link
+    d.demand = dd.demand;
+    d.basis = std::move(dd.basis);
   }
   return out;
 }

@@ -28,9 +28,11 @@ struct DriveModel {
   std::string name;
   std::optional<topology::Vertex> block, usb_device;
   topology::UsbSpeed capable = topology::UsbSpeed::SuperPlus2x2;
-  bool uas_ok = true;               ///< would bind `uas` on a SuperSpeed connector
-  std::optional<Bandwidth> demand;  ///< nullopt: its link ceiling on the candidate connector
-  model::DemandSource source = model::DemandSource::LinkCeiling;
+  bool uas_ok = true;  ///< would bind `uas` on a SuperSpeed connector
+  /// nullopt: its link ceiling on the candidate connector; else given, measured or estimated where it is now
+  /// (model/demand.hpp), the same on every connector (the drive, not the link, sets it)
+  std::optional<Bandwidth> demand;
+  topology::Basis basis{model::DemandSource::LinkCeiling};
   std::optional<std::size_t> current;  ///< index into the slot list
   std::optional<std::size_t> current_connector;
 };

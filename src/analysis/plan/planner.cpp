@@ -37,13 +37,10 @@ Plan make_plan(const Topology& t, const PlanRequest& req, const topology::Capaci
 
   // 3. The current placement's prediction, to compare with (re-place mode).
   if (plan.replace) {
-    std::vector<std::string> names;
-    std::map<std::string, Bandwidth, std::less<>> given;
-    for (const auto& d : drives) {
-      names.push_back(d.name);
-      if (d.demand) given[d.name] = *d.demand;
-    }
-    plan.current = model::predict_fair_share(current_problem(t, names, given, m));
+    // The same demands as the plan's drives (a drive without one: its current link's ceiling).
+    std::vector<model::DemandSpec> specs;
+    for (const auto& d : drives) specs.push_back({d.name, d.demand, d.basis});
+    plan.current = model::predict_fair_share(model::make_problem(t, specs, m));
   }
 
   // 4. Search.

@@ -20,6 +20,7 @@
 #include "src/analysis/model/predict.hpp"
 #include "topology/bandwidth.hpp"
 #include "topology/diagnostic.hpp"
+#include "topology/history/store.hpp"
 #include "topology/topology.hpp"
 
 namespace usbsat::analysis::plan {
@@ -47,6 +48,9 @@ struct PlanRequest {
   unsigned new_drives = 0;           ///< N drives not connected yet (assumed SuperSpeed + UAS capable)
   std::optional<Bandwidth> demand;   ///< every drive's demand; nullopt: its link ceiling on each connector
   std::map<std::string, Bandwidth, std::less<>> per_drive;  ///< `--demand sdb=170M` overrides `demand`
+  /// What the drives measured before (model/demand.hpp: a connected drive's demand without a given one is
+  /// its measurement, else its medium's estimate, else each candidate link's ceiling); nullptr: nothing.
+  const history::Store* history = nullptr;
   PlanPreference prefer = PlanPreference::Speed;
   /// Class assignments up to this many are searched exhaustively, beyond it greedy + local improvement.
   std::size_t exhaustive_limit = 20000;
@@ -123,10 +127,12 @@ std::vector<PlanSlot> usable_slots(const topology::Topology& t, const std::vecto
 Plan make_plan(const topology::Topology& t, const PlanRequest& req,
                const topology::CapacityModel& m = topology::nominal_model());
 
-/// `plan --predict`: every USB whole disk with media (or only `devices` when given), with demands from
-/// `per_drive` or the link ceiling, run through make_problem() and predict_fair_share().
+/// `plan --predict`: every USB whole disk with media (or only `devices` when given), with demands by
+/// model/demand.hpp (`per_drive` given, else measured in `store`, else estimated, else the link ceiling),
+/// run through make_problem() and predict_fair_share().
 FlowProblem current_problem(const topology::Topology& t, const std::vector<std::string>& devices,
                             const std::map<std::string, Bandwidth, std::less<>>& per_drive,
+                            const history::Store* store = nullptr,
                             const topology::CapacityModel& m = topology::nominal_model());
 
 }  // namespace usbsat::analysis::plan

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <set>
 
+#include "src/analysis/model/demand.hpp"
 #include "src/analysis/plan/internal.hpp"
 
 namespace usbsat::analysis::plan {
@@ -87,12 +88,12 @@ FlowProblem Scorer::problem(std::span<const DriveModel> drives, const std::vecto
     own.capacity = topology::usb_drive_capacity(link.rate, link.protocol, m_);
     own.label = std::string(topology::to_string(link.rate)) +
                 (link.protocol == StorageProtocol::Uas ? " UAS" : " BOT") + " link on " + port.name;
-    model::FlowDrive d{drives[i].name, {}, drives[i].source, {}};
+    model::FlowDrive d{drives[i].name, {}, drives[i].basis, {}};
     if (drives[i].demand) {
       d.demand = *drives[i].demand;
     } else {
       d.demand = own.capacity.value_or(Bandwidth::from_mbs(1));
-      d.demand_source = model::DemandSource::LinkCeiling;
+      d.basis = model::link_ceiling_basis(own);
     }
     std::vector<Resource> path{own};
     const auto& up = upstream(link.port);
@@ -140,7 +141,7 @@ Evaluation Scorer::evaluate(std::span<const DriveModel> drives, const std::vecto
 
 std::optional<Headroom> headroom(const FlowProblem& p, const Prediction& pred) {
   for (const auto& d : pred.drives)
-    if (d.demand_source != model::DemandSource::Given || d.bottleneck) return std::nullopt;
+    if (d.basis.kind == model::DemandSource::LinkCeiling || d.bottleneck) return std::nullopt;
   std::optional<Headroom> out;
   for (std::size_t r = 0; r < pred.resources.size(); ++r) {
     const auto& load = pred.resources[r];

@@ -96,7 +96,7 @@ FlowProblem subproblem(const FlowProblem& p, std::span<const DemandSpec> drives)
     FlowDrive d = *it;
     if (spec.demand) {
       d.demand = *spec.demand;
-      d.demand_source = spec.source;
+      d.basis = spec.basis;
     }
     out.drives.push_back(std::move(d));
   }

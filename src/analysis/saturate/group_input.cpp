@@ -21,7 +21,7 @@ std::vector<PhasePrediction> predict_phases(const FlowProblem& base,
       DemandSpec s{d.dev, std::nullopt};
       if (auto it = solo.find(d.dev); it != solo.end()) {
         s.demand = topology::Bandwidth::from_mbs(it->second);
-        s.source = DemandSource::Measured;
+        s.basis = topology::Basis{DemandSource::Measured, "saturate solo phase"};
       }
       specs.push_back(std::move(s));
     }
@@ -75,7 +75,7 @@ GroupInput declared_group_input(const std::string& name, const std::vector<std::
     DemandSpec s{d, std::nullopt};
     if (auto it = solo.find(d); it != solo.end()) {
       s.demand = topology::Bandwidth::from_mbs(it->second);
-      s.source = DemandSource::Measured;
+      s.basis = topology::Basis{DemandSource::Measured, "saturate solo phase"};
     }
     in.drives.push_back({d, ""});
     specs.push_back(std::move(s));

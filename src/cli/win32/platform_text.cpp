@@ -1,5 +1,6 @@
 #include <windows.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -25,6 +26,12 @@ std::optional<std::filesystem::path> executable_path() {
 // the program (<prefix>\share\usbsat\recordings, cmake --install's layout) is tried.
 std::vector<std::filesystem::path> configured_sample_dirs() {
   return {};
+}
+
+std::optional<std::filesystem::path> state_home() {
+  const wchar_t* local = _wgetenv(L"LOCALAPPDATA");
+  if (!local || !*local) return std::nullopt;
+  return std::filesystem::path(local);
 }
 
 std::optional<std::string> host_name() {

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/analysis/doctor/doctor_fixture.hpp"
+#include "topology/history/identity.hpp"
 
 using namespace usbsat;
 using namespace usbsat::testing;
@@ -72,4 +73,63 @@ TEST_CASE("the bandwidth model behind shared_bandwidth: two 5G drives on an ASM1
   CHECK(contains(evidence(f, "bottleneck"), "0000:03:00.0"));
   CHECK(contains(f.fix, "No free connector avoids"));
   CHECK(worst(r.findings) == FindingSeverity::Warning);
+}
+
+TEST_CASE("shared_bandwidth weighs real demands: two portable hard disks fit an ASM1042's PCIe 2.0 x1 lane") {
+  // The issue's case: at their links' ceilings (2 x 400 MB/s) they would split the lane; as hard disks
+  // (~140 MB/s each, estimated from the medium) they do not, so no warning, only the INFO that says so.
+  const auto t = asm1042_card();
+  const analysis::doctor::ModelSharePredictor model;
+  const auto r = diagnose(t, {.predictor = &model});
+  const auto& f = only(r.findings, "shared_bandwidth");
+  CHECK(f.severity == FindingSeverity::Info);
+  CHECK(contains(f.message, "their demands fit it: 280 MB/s together"));
+  CHECK(contains(f.message, "(demand bases: sda estimate, sdb estimate)"));
+  CHECK(contains(f.message, "Drives as fast as their links (800 MB/s together) would split it"));
+  CHECK(evidence(f, "sda demand basis") == "estimated: portable hard disk (rotational, bus-powered)");
+
+  // Measured faster (both 300 MB/s alone, remembered): they contend, and the warning says on what basis.
+  history::Store store;
+  for (const char* dev : {"sda", "sdb"}) {
+    const auto v = *t.find_by_name(dev);
+    history::Measurement m{.date = "2026-12-06T10:00:00Z",
+                           .version = "0.1.0",
+                           .command = "load",
+                           .pattern = "read",
+                           .block_size = 131072,
+                           .queue_depth = 1,
+                           .group = {},
+                           .mbs = 300};
+    const auto place = history::place_of(t, v);
+    m.rate = place.rate;
+    m.protocol = place.protocol;
+    history::add_measurement(store, *history::drive_identity(t, v), m);
+  }
+  const analysis::doctor::ModelSharePredictor measured(&store);
+  const auto& w = only(diagnose(t, {.predictor = &measured}).findings, "shared_bandwidth");
+  CHECK(w.severity == FindingSeverity::Warning);
+  CHECK(contains(
+      w.message,
+      "about 400 MB/s usable for 600 MB/s of combined demand (demand bases: sda measured 2026-12-06"));
+}
+
+TEST_CASE("slow_hub_uplink: a hard disk behind a hub slower than its link is INFO when its demand fits") {
+  Machine m;
+  const auto h = intel_xhci(m);  // a 10 Gb/s SuperSpeed root hub
+  const auto hub = m.hub(Machine::port_of(h.usb3, 1), {.product = "USB3 Hub", .speed = UsbSpeed::Super}, 2);
+  m.drive(Machine::port_of(hub, 1),
+          {.speed = UsbSpeed::Super,
+           .capable = UsbSpeed::SuperPlus,
+           .capable_from_bos = true,
+           .max_power_ma = 896},
+          {.name = "sdb", .size_bytes = 4000000000000, .rotational = true});
+  const auto t = m.finish();
+  const auto blind = findings_of(t, "slow_hub_uplink");  // no predictor: the demand is not known
+  REQUIRE(blind.size() == 1);
+  CHECK(blind[0].severity == FindingSeverity::Warning);
+  const analysis::doctor::ModelSharePredictor model;
+  const auto r = diagnose(t, {.predictor = &model});
+  const auto& f = only(r.findings, "slow_hub_uplink");
+  CHECK(f.severity == FindingSeverity::Info);
+  CHECK(contains(f.message, "Their demands fit the hub's uplink (about 400 MB/s): sdb 140 MB/s, estimated"));
 }

@@ -20,7 +20,8 @@ std::vector<DemandSpec> specs(std::initializer_list<std::string> devs) {
 }
 std::vector<DemandSpec> measured(std::initializer_list<std::pair<std::string, double>> devs) {
   std::vector<DemandSpec> out;
-  for (const auto& [d, mbs] : devs) out.push_back({d, Bandwidth::from_mbs(mbs), DemandSource::Measured});
+  for (const auto& [d, mbs] : devs)
+    out.push_back({d, Bandwidth::from_mbs(mbs), usbsat::topology::Basis{DemandSource::Measured}});
   return out;
 }
 const DrivePrediction& drive(const Prediction& p, const std::string& dev) {
@@ -44,7 +45,7 @@ TEST_CASE("ASM1042: two UAS drives share the card's PCIe 2.0 x1 link, ~400 MB/s 
   CHECK(fp.diagnostics.empty());
   REQUIRE(fp.drives.size() == 2);
   CHECK(fp.drives[0].demand.mbs() == doctest::Approx(400));  // default demand: its own link ceiling
-  CHECK(fp.drives[0].demand_source == DemandSource::LinkCeiling);
+  CHECK(fp.drives[0].basis.kind == DemandSource::LinkCeiling);
   CHECK(fp.resources.size() == 5);  // two drive links + controller + two PCIe hops, each once
 
   const auto pr = predict_fair_share(fp);
@@ -75,7 +76,7 @@ TEST_CASE("ASM1042 with BOT drives at their measured 310 MB/s: x1 link caps them
   const auto pr = predict_fair_share(fp);
   CHECK(pr.aggregate.mbs() == doctest::Approx(400));
   CHECK(drive(pr, "sda").predicted.mbs() == doctest::Approx(200));
-  CHECK(drive(pr, "sda").demand_source == DemandSource::Measured);
+  CHECK(drive(pr, "sda").basis.kind == DemandSource::Measured);
   CHECK(bottleneck_of(pr, "sdb") == "pcie_link:0000:03:00.0");
   check_bound(fp, pr, max_flow_bound(fp));
 }
@@ -189,9 +190,9 @@ TEST_CASE("max flow is an upper bound: strictly above the fair share when paths 
   for (const char* id : {"R1", "R2"})
     fp.resources.push_back(
         {.id = id, .kind = ResourceKind::Declared, .node = id, .capacity = Bandwidth::from_mbs(100)});
-  fp.drives = {{"a", Bandwidth::from_mbs(1000), DemandSource::Given, {0, 1}},
-               {"b", Bandwidth::from_mbs(1000), DemandSource::Given, {0}},
-               {"c", Bandwidth::from_mbs(1000), DemandSource::Given, {1}}};
+  fp.drives = {{"a", Bandwidth::from_mbs(1000), usbsat::topology::Basis{DemandSource::Given}, {0, 1}},
+               {"b", Bandwidth::from_mbs(1000), usbsat::topology::Basis{DemandSource::Given}, {0}},
+               {"c", Bandwidth::from_mbs(1000), usbsat::topology::Basis{DemandSource::Given}, {1}}};
   const auto pr = predict_fair_share(fp);
   CHECK(pr.aggregate.mbs() == doctest::Approx(150));
   const auto mf = max_flow_bound(fp);
@@ -234,9 +235,10 @@ TEST_CASE("unknown drives and drives without a known ceiling are left out with a
 }
 
 TEST_CASE("declared groups: one shared resource of the declared capacity, or nothing") {
-  const std::vector<DemandSpec> s{{"/dev/sdx", Bandwidth::from_mbs(95), DemandSource::Measured},
-                                  {"/dev/sdy", Bandwidth::from_mbs(90), DemandSource::Measured},
-                                  {"/dev/sdw", std::nullopt}};
+  const std::vector<DemandSpec> s{
+      {"/dev/sdx", Bandwidth::from_mbs(95), usbsat::topology::Basis{DemandSource::Measured}},
+      {"/dev/sdy", Bandwidth::from_mbs(90), usbsat::topology::Basis{DemandSource::Measured}},
+      {"/dev/sdw", std::nullopt}};
   const auto capped = declared_problem("backup", s, Bandwidth::from_mbs(100));
   CHECK(capped.diagnostics.size() == 1);
   const auto pr = predict_fair_share(capped);

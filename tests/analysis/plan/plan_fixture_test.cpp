@@ -149,10 +149,11 @@ TEST_CASE("asm1042-card: --predict, two UAS drives on the card share the x1 link
   REQUIRE(b.bottleneck);
   CHECK(b.bottleneck->kind == topology::ResourceKind::PcieLink);
   CHECK(b.bottleneck->node == "0000:03:00.0");
-  CHECK(predicted(pred, "sda").predicted.mbs() == doctest::Approx(400.0));
-  // The chipset drive runs at its own link's ceiling: its bottleneck is that link, nothing shared.
-  REQUIRE(predicted(pred, "sda").bottleneck);
-  CHECK(predicted(pred, "sda").bottleneck->kind == topology::ResourceKind::DriveLink);
+  // The chipset drive is a portable hard disk (rotational, UAS): it streams its estimated ~140 MB/s, below
+  // its link's ceiling, so nothing limits it.
+  CHECK(predicted(pred, "sda").basis.kind == DemandSource::Estimated);
+  CHECK(predicted(pred, "sda").predicted.mbs() == doctest::Approx(140.0));
+  CHECK_FALSE(predicted(pred, "sda").bottleneck);
 }
 
 TEST_CASE("asm1042-card: a given demand replaces the link ceiling") {
@@ -161,7 +162,7 @@ TEST_CASE("asm1042-card: a given demand replaces the link ceiling") {
       predict_fair_share(current_problem(t, {"sdb", "sdc"}, {{"sdb", Bandwidth::from_mbs(100)}}));
   REQUIRE(pred.drives.size() == 2);
   CHECK(pred.drives[0].predicted.mbs() == doctest::Approx(100.0));
-  CHECK(pred.drives[0].demand_source == DemandSource::Given);
+  CHECK(pred.drives[0].basis.kind == DemandSource::Given);
   CHECK(pred.drives[1].predicted.mbs() == doctest::Approx(300.0));
 }
 
@@ -185,6 +186,7 @@ TEST_CASE("pcie-switch-card: re-placing the four drives relieves the shared x2 s
   const auto& t = topo();
   PlanRequest req;
   req.devices = {"sda", "sdb", "sdc", "sdd"};
+  req.demand = Bandwidth::from_mbs(400);  // every drive as fast as a 5 Gb/s link (sda is a hard disk: given)
   const auto plan = make_plan(t, req);
   REQUIRE(plan.current);
   for (const auto& d : plan.current->drives) CHECK(d.predicted.mbs() == doctest::Approx(200.0));
@@ -194,7 +196,10 @@ TEST_CASE("pcie-switch-card: re-placing the four drives relieves the shared x2 s
 
 TEST_CASE("pcie-switch-card: --predict, four drives on their own controllers share the switch uplink") {
   const auto& t = topo();
-  const auto problem = current_problem(t, {}, {});
+  // Every drive as fast as its 5 Gb/s link (sda, a hard disk, would otherwise be estimated at ~140).
+  std::map<std::string, Bandwidth, std::less<>> ceilings;
+  for (const char* d : {"sda", "sdb", "sdc", "sdd"}) ceilings[d] = Bandwidth::from_mbs(400);
+  const auto problem = current_problem(t, {}, ceilings);
   const auto pred = predict_fair_share(problem);
   REQUIRE(pred.drives.size() == 4);
   for (const auto& d : pred.drives) {

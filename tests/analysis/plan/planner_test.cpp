@@ -21,10 +21,21 @@ TEST_CASE("preferences round-trip") {
   CHECK_FALSE(parse_preference("fastest"));
 }
 
-TEST_CASE("asm1042 card alone: both drives stay and share the x1 link, nothing free for a third") {
+TEST_CASE("asm1042 card alone: two hard disks fit the x1 link, as fast as their links they would share it") {
   const auto t = testing::asm1042_card();
   PlanRequest req;
   req.devices = {"sda", "/dev/sdb"};
+  // Estimated from the medium (portable hard disks, ~140 MB/s each): 280 of the link's 400, nothing shared.
+  const auto disks = make_plan(t, req);
+  REQUIRE(disks.placements.size() == 2);
+  CHECK(disks.moves == 0);
+  for (const auto& p : disks.placements) {
+    CHECK(p.prediction.basis.kind == topology::BasisKind::Estimated);
+    CHECK(p.prediction.predicted.mbs() == doctest::Approx(140.0));
+    CHECK_FALSE(p.prediction.bottleneck);
+  }
+  // At their links' ceilings (given): they share the x1 link, nothing free for a third.
+  req.demand = Bandwidth::from_mbs(400);
   const auto plan = make_plan(t, req);
   REQUIRE(plan.placements.size() == 2);
   CHECK(plan.moves == 0);
