@@ -6,6 +6,7 @@
 #include "report/table.hpp"
 #include "topology/escape.hpp"
 #include "topology/history/store_json.hpp"
+#include "topology/text.hpp"
 
 namespace usbsat::report {
 namespace {
