@@ -62,17 +62,30 @@ bool contends(const Context& cx, const std::vector<const DriveShare*>& g) {
   });
 }
 
+/// The free USB3 connectors, and for each node the ones below it: found once per check, not per finding (a
+/// machine can have thousands).
+struct FreeConnectors {
+  std::vector<const Connector*> all;
+  std::map<Vertex, std::vector<std::size_t>> below;  ///< node -> indices into `all`
+};
+FreeConnectors free_connectors(const Context& cx) {
+  FreeConnectors fc{free_usb3_connectors(cx.t), {}};
+  for (std::size_t i = 0; i < fc.all.size(); ++i)
+    for (std::optional<Vertex> v = *fc.all[i]->usb3_port; v; v = parent(cx.t, *v)) fc.below[*v].push_back(i);
+  return fc;
+}
+
 /// Free connectors whose path does not cross the bottleneck node, for the fix.
-std::vector<const Connector*> connectors_avoiding(const Context& cx, const std::string& node) {
-  const auto free_usb3 = free_usb3_connectors(cx.t);
+std::vector<const Connector*> connectors_avoiding(const Context& cx, const FreeConnectors& fc,
+                                                  const std::string& node) {
   std::vector<const Connector*> out;
   const auto bv = cx.t.find_by_name(node);
   if (!bv) return out;
-  for (const auto* c : free_usb3) {
-    bool behind = false;
-    for (std::optional<Vertex> v = *c->usb3_port; v && !behind; v = parent(cx.t, *v)) behind = *v == *bv;
-    if (!behind) out.push_back(c);
-  }
+  std::vector<bool> behind(fc.all.size());
+  if (auto it = fc.below.find(*bv); it != fc.below.end())
+    for (std::size_t i : it->second) behind[i] = true;
+  for (std::size_t i = 0; i < fc.all.size(); ++i)
+    if (!behind[i]) out.push_back(fc.all[i]);
   return out;
 }
 
@@ -101,7 +114,7 @@ std::string add_drive(const Context& cx, Finding& f, const DriveShare& s, std::v
   return names.front();
 }
 
-void warn_group(const Context& cx, const std::vector<const DriveShare*>& g) {
+void warn_group(const Context& cx, const FreeConnectors& fc, const std::vector<const DriveShare*>& g) {
   const std::string label = topology::text_safe(g.front()->bottleneck_label);
   std::vector<std::string> devices, shares_txt;
   double demand = 0;
@@ -119,7 +132,7 @@ void warn_group(const Context& cx, const std::vector<const DriveShare*>& g) {
       "them busy the bandwidth model predicts {}.",
       g.size(), label, g.front()->bottleneck_capacity_mbps, demand, bases_text(cx, g),
       topology::join(shares_txt, ", "));
-  const auto avoid = connectors_avoiding(cx, g.front()->bottleneck_node);
+  const auto avoid = connectors_avoiding(cx, fc, g.front()->bottleneck_node);
   if (!avoid.empty()) ev(f, "free connectors not behind the bottleneck", evidence_list(cx.t, avoid));
   f.fix = avoid.empty()
               ? fmt::format(
@@ -167,9 +180,10 @@ void check_shared_bandwidth(const Context& cx) {
   const auto shares = cx.config.predictor->predict(cx.t);
   const auto groups = group_shares(shares);
   std::set<Vertex> warned;
+  const auto fc = free_connectors(cx);
   for (const auto& key : groups.order)
     if (const auto& g = groups.by.at(key); contends(cx, g)) {
-      warn_group(cx, g);
+      warn_group(cx, fc, g);
       for (const auto* s : g) warned.insert(s->drive);
     }
   // What only the links' ceilings would make contend: said once, as INFO.

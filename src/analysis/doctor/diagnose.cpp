@@ -1,5 +1,6 @@
 // diagnose(): the table of checks and the order findings are presented in.
 #include <algorithm>
+#include <optional>
 
 #include "src/analysis/doctor/checks.hpp"
 
@@ -24,6 +25,24 @@ constexpr CheckRow kChecks[] = {
     {"autosuspend", &check_autosuspend},
 };
 
+/// The predictor of one diagnose() run, asked once: two checks read its shares (shared_bandwidth,
+/// slow_hub_uplink), and on a machine of thousands of drives one prediction takes a second.
+class OncePredictor : public SharePredictor {
+ public:
+  explicit OncePredictor(const SharePredictor& p) : p_(p) {}
+  std::vector<DriveShare> predict(const topology::Topology& t) const override {
+    if (!shares_) shares_ = p_.predict(t);
+    return *shares_;
+  }
+  std::vector<DriveShare> predict_at_link_ceiling(const topology::Topology& t) const override {
+    return p_.predict_at_link_ceiling(t);
+  }
+
+ private:
+  const SharePredictor& p_;
+  mutable std::optional<std::vector<DriveShare>> shares_;
+};
+
 }  // namespace
 
 std::span<const CheckRow> check_table() {
@@ -36,7 +55,10 @@ DoctorResult diagnose(const topology::Topology& t, const DoctorConfig& config) {
   r.controllers_checked = t.controllers().size();
   // Drives are counted as plan and saturate count them: one per medium (common::usb_drives_with_media).
   r.drives_checked = common::usb_drives_with_media(t).size();
-  for (const auto& row : kChecks) row.run(Context{row.id, t, config, devices, r.findings});
+  DoctorConfig once = config;
+  std::optional<OncePredictor> predictor;
+  if (config.predictor) once.predictor = &predictor.emplace(*config.predictor);
+  for (const auto& row : kChecks) row.run(Context{row.id, t, once, devices, r.findings});
   std::stable_sort(r.findings.begin(), r.findings.end(),
                    [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
   return r;
