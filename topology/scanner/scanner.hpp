@@ -161,6 +161,7 @@ class Scanner {
   void add_router(const RawDevice& r, const RouterAddress& address, const std::optional<std::string>& up);
   std::vector<Usb4PortInfo> usb4_ports(const AttrDir& router);
   void join_usb4_ports();
+  bool connector_usable(const std::string& port, const std::string& connector);
   void join_displays(const std::vector<Usb4PortInfo*>& wanted);
   /// The `removable` mark of the PCI hops behind each host router's Thunderbolt controller (tb3_tunnel.hpp).
   void read_tunnel_marks();
