@@ -195,7 +195,18 @@ def _connector_loop(root):
     _replace_with_link(os.path.join(port, "connector2"), "connector")
 
 
+def _controller_gone(root, ctrl):
+    """The controller's PCI ids and its uevent gone: its directory is no device any more, so the nearest
+    device above its root hubs is the root port (or the PCI root) above it."""
+    for name in ("vendor", "class", "uevent"):
+        os.unlink(os.path.join(root, ctrl, name))
+
+
 SYSFS_MUTATIONS.update({
+    # issue 41 item 8
+    "controller_gone": lambda root: _controller_gone(root, ASM1042),
+    "controller_gone_pci_root": lambda root: _controller_gone(root, XHCI),
+    "stick_uevent_dev_zero": lambda root: _replace_with_link(os.path.join(root, STICK, "uevent"), "/dev/zero"),
     # USB4/Thunderbolt values the kernel cannot write (issue 41, item 3)
     "tb_lanes_0": _tb_attrs(rx_lanes=0),
     "tb_lanes_3": _tb_attrs(rx_lanes=3, tx_lanes=3),
@@ -428,6 +439,8 @@ def run_row(usbsat, row):
                     failures.append(f"stderr lacks {text!r}")
                 elif kind == "!err" and text in err:
                     failures.append(f"stderr has {text!r}")
+                elif kind == "err1" and err.count(text) != 1:  # said exactly once
+                    failures.append(f"stderr has {text!r} {err.count(text)} times, want once")
                 elif kind == "out" and text not in out:
                     failures.append(f"stdout lacks {text!r}")
                 elif kind == "!out" and text in out:
@@ -453,7 +466,7 @@ def run_row(usbsat, row):
                                   if (ord(c) < 0x20 and c not in "\n\t") or 0x7f <= ord(c) <= 0x9f})
                     if bad:
                         failures.append(f"{text} has raw control characters {bad}")
-                elif kind not in ("err", "!err", "out", "!out", "json"):
+                elif kind not in ("err", "!err", "err1", "out", "!out", "json"):
                     raise SystemExit(f"row {row['name']}: unknown check {e!r}")
             for p_, path in watched.items():
                 if sha(path) != before[p_]:

@@ -158,13 +158,7 @@ TEST_CASE("scan: USB4 values the kernel cannot write, and broken USB4 wiring, ar
     FakeSource f = usb4_system();
     row.mutate(f);
     const auto r = scan(f, {.mountinfo_path = ""});
-    bool found = false;
-    for (const auto& d : r.diagnostics) {
-      CAPTURE(d.where);
-      CAPTURE(d.message);
-      found |= d.where == row.where && d.message.find(row.says) != std::string::npos;
-    }
-    CHECK(found);
+    CHECK_MESSAGE(has_diagnostic(r.diagnostics, row.where, row.says), diagnostics_text(r.diagnostics));
     const auto links = usb4_links(r.topology);
     REQUIRE(!links.empty());
     CHECK(links.front().name == "0-1");

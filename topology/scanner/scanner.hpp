@@ -203,6 +203,7 @@ class Scanner {
   StringMap<std::pair<std::string, unsigned>> device_ports_;
   StringMap<std::vector<std::string>> peered_by_;  ///< port -> ports whose peer it is
   StringSet missing_pci_;                          ///< PCI functions already reported missing
+  StringSet reported_problems_;                    ///< read problems already collected (where + message)
   std::optional<std::vector<StorageQuirk>> quirks_;
   std::optional<std::optional<std::string>> quirks_text_;
   StringMap<std::optional<std::string>> host_proc_names_;
