@@ -6,6 +6,7 @@
 
 #include "tests/support/fake_source.hpp"
 #include "tests/support/fake_system.hpp"
+#include "tests/support/scan_rows.hpp"
 #include "topology/drives.hpp"
 #include "topology/errors.hpp"
 #include "topology/scan.hpp"
@@ -492,10 +493,7 @@ TEST_CASE("scan: implausible, unreadable or dangling values stay unknown and are
   };
   for (const auto& row : rows) {
     CAPTURE(row.name);
-    FakeSource f = system();
-    row.mutate(f);
-    const auto r = scan(f, {.mountinfo_path = ""});
-    CHECK_MESSAGE(has_diagnostic(r.diagnostics, row.where, row.says), diagnostics_text(r.diagnostics));
+    const auto r = scan_bad_input(system(), row.mutate, row.where, row.says);
     row.unknown(r.topology);
   }
 }

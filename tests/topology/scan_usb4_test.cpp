@@ -9,6 +9,7 @@
 
 #include "tests/support/fake_source.hpp"
 #include "tests/support/fake_system.hpp"
+#include "tests/support/scan_rows.hpp"
 #include "topology/scan.hpp"
 #include "topology/usb4_tunnels.hpp"
 
@@ -155,10 +156,7 @@ TEST_CASE("scan: USB4 values the kernel cannot write, and broken USB4 wiring, ar
   };
   for (const auto& row : rows) {
     CAPTURE(row.name);
-    FakeSource f = usb4_system();
-    row.mutate(f);
-    const auto r = scan(f, {.mountinfo_path = ""});
-    CHECK_MESSAGE(has_diagnostic(r.diagnostics, row.where, row.says), diagnostics_text(r.diagnostics));
+    const auto r = scan_bad_input(usb4_system(), row.mutate, row.where, row.says);
     const auto links = usb4_links(r.topology);
     REQUIRE(!links.empty());
     CHECK(links.front().name == "0-1");
