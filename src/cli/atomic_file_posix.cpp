@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -36,23 +38,37 @@ int write_all(int fd, std::string_view content) {
   return 0;
 }
 
-/// SIGINT, SIGTERM and SIGHUP held back while a temporary file exists: one that arrives meanwhile is
-/// delivered when the guard ends, after the rename (or the removal of the temporary file), and its default
-/// action ends the run then, with nothing left behind. The write is of a finished text, so the wait is one
-/// write and fsync.
+/// The signal that arrived while a HeldSignals guard was alive (0: none).
+volatile std::sig_atomic_t g_held_signal = 0;
+extern "C" void hold_signal(int sig) {
+  g_held_signal = sig;
+}
+
+/// SIGINT, SIGTERM and SIGHUP held back while a temporary file exists: one that arrives meanwhile (in
+/// whichever thread the kernel picks: a blocked mask in this thread alone let another thread die of it) is
+/// only noted, and raised again when the guard ends, after the rename (or the removal of the temporary file),
+/// with the dispositions the run had: the default ends it then, with nothing left behind. The write is of a
+/// finished text, so the wait is one write and fsync.
 class HeldSignals {
  public:
   HeldSignals() {
-    sigemptyset(&set_);
-    for (const int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set_, sig);
-    pthread_sigmask(SIG_BLOCK, &set_, &old_);
+    g_held_signal = 0;
+    struct sigaction hold {};
+    hold.sa_handler = hold_signal;
+    sigemptyset(&hold.sa_mask);
+    hold.sa_flags = SA_RESTART;
+    for (std::size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &hold, &old_[i]);
   }
-  ~HeldSignals() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  ~HeldSignals() {
+    for (std::size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &old_[i], nullptr);
+    if (const int sig = g_held_signal) ::raise(sig);
+  }
   HeldSignals(const HeldSignals&) = delete;
   HeldSignals& operator=(const HeldSignals&) = delete;
 
  private:
-  sigset_t set_{}, old_{};
+  static constexpr std::array<int, 3> kSignals{SIGINT, SIGTERM, SIGHUP};
+  std::array<struct sigaction, 3> old_{};
 };
 
 /// Give the temporary file `fd` what the file at `path` had: its owner and group where we may (root; or our
