@@ -13,7 +13,7 @@
 
 namespace usbsat::testing::fake {
 
-/// Whether `diags` holds one at `where` whose message contains `says`: what the scan's bad-input tables check.
+/// Whether `diags` holds one at `where` whose message contains `says` (the scan's bad-input tables).
 inline bool has_diagnostic(const std::vector<topology::Diagnostic>& diags, const std::string& where,
                            const std::string& says) {
   for (const auto& d : diags)
