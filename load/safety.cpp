@@ -204,7 +204,7 @@ StackView read_stack_view(const std::string& sys_root) {
 }
 
 std::optional<DeviceFacts> gather_device_facts(const std::string& path, const std::string& sys_root,
-                                               const std::string& swaps_path) {
+                                               const std::string& swaps_path, bool probe_exclusive) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) return std::nullopt;
   DeviceFacts f;
@@ -238,6 +238,7 @@ std::optional<DeviceFacts> gather_device_facts(const std::string& path, const st
     if (node != view.blocks.end() && !node->second.holders.empty()) continue;
     const bool has_parts = std::any_of(view.blocks.begin(), view.blocks.end(),
                                        [&](const auto& b) { return b.second.whole == m.name; });
+    if (!probe_exclusive) continue;
     if (auto why = exclusive_open_problem(i == 0 ? f.path : "/dev/" + m.name))
       (has_parts ? disks_with_parts : f.in_use).push_back({who, m.chain, *why});
   }
@@ -312,6 +313,29 @@ SafetyDecision check_write(const std::string& target, bool write,
     }
   }
   return decide_write(req, facts ? &*facts : nullptr, mounts);
+}
+
+std::vector<std::string> stack_members(const std::string& target) {
+  if (auto f = gather_device_facts(target, "/sys", "/proc/swaps", false)) return f->related_names;
+  std::vector<std::string> out;
+  for (const auto& dir : loops_backed_by(canonical_path(target))) {
+    const std::string name = std::filesystem::path(dir).filename().string();
+    out.push_back(name);
+    if (auto f = gather_device_facts("/dev/" + name, "/sys", "/proc/swaps", false))
+      out.insert(out.end(), f->related_names.begin(), f->related_names.end());
+  }
+  return out;
+}
+
+SafetyDecision recheck_write(const std::string& target, const std::vector<std::string>& allow_write,
+                             const std::vector<std::string>& before) {
+  for (const auto& m : stack_members(target))
+    if (std::find(before.begin(), before.end(), m) == before.end())
+      return {false, target + " is now held by " + m + ", which joined its storage stack during the run"};
+  const auto facts = gather_device_facts(target, "/sys", "/proc/swaps", false);
+  if (!facts) return check_write(target, true, allow_write);  // a file: the run holds none of its loops
+  const WriteRequest req{true, true, canonical_path(target), canonical_paths(allow_write), {}};
+  return decide_write(req, &*facts, read_mounts());
 }
 
 bool is_block_device(const std::string& path) {

@@ -85,6 +85,19 @@ std::optional<SafetyDecision> refuse_without_permission(bool write, bool is_bloc
 SafetyDecision check_write(const std::string& target, bool write,
                            const std::vector<std::string>& allow_write);
 
+/// The members of `target`'s storage stack now, by kernel name: a block device's related_names
+/// (gather_device_facts), a regular file's backing loop devices and theirs. Windows: none (a disk has no
+/// stack of members there).
+std::vector<std::string> stack_members(const std::string& target);
+
+/// The write check of a target while a write load runs on it (every second, issue 41): check_write's facts
+/// gathered again, but a block device's members are not probed with exclusive opens (the run holds the device
+/// itself, and a partition of a held disk cannot be claimed either); instead a member that `before`
+/// (stack_members() at the start) lacks holds the target now: a loop device attached over the file, a
+/// device-mapper or md device built on the disk. A mount of any member refuses as at the start.
+SafetyDecision recheck_write(const std::string& target, const std::vector<std::string>& allow_write,
+                             const std::vector<std::string>& before);
+
 /// Whether `path` names a disk (Linux: a block device node; Windows: \\.\PhysicalDriveN), not a file.
 bool is_block_device(const std::string& path);
 
@@ -101,8 +114,10 @@ StackView read_stack_view(const std::string& sys_root = "/sys");
 /// Gather the facts of block device `path` from `sys_root` (/sys) and `swaps_path` (/proc/swaps): its whole
 /// storage stack (stack_closure), and which members are held (an O_EXCL open of each member that has no
 /// holders fails with EBUSY), swapped on or cannot be checked. nullopt when not a block device.
+/// `probe_exclusive` false: no exclusive opens (recheck_write: the run's own hold would fail them).
 std::optional<DeviceFacts> gather_device_facts(const std::string& path, const std::string& sys_root = "/sys",
-                                               const std::string& swaps_path = "/proc/swaps");
+                                               const std::string& swaps_path = "/proc/swaps",
+                                               bool probe_exclusive = true);
 
 /// The loop devices (sysfs entries `sys_root`/class/block/NAME) whose backing file is `path`: the same name,
 /// or the same file (st_dev and st_ino, e.g. through another link), in name order.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -20,6 +21,24 @@ double rate(const nlohmann::json& v) {
   if (!std::isfinite(x) || x < 0 || x > kMaxRateMbs)
     throw std::domain_error(fmt::format("{} MB/s is not a rate (0 to {:g} MB/s)", v.dump(), kMaxRateMbs));
   return x;
+}
+
+/// The most drives a saturate phase runs at once that a result may hold: far beyond any USB bus.
+constexpr std::int64_t kMaxDrivesAtOnce = 4096;
+
+/// A phase's drive count `n` from `v`; throws std::domain_error naming it when it is no whole number from 1
+/// to kMaxDrivesAtOnce (a forged 1e20 was converted to int: undefined behaviour).
+int drives_at_once(const nlohmann::json& v) {
+  const bool whole = v.is_number_integer();
+  const std::int64_t n =
+      !whole ? 0
+      : v.is_number_unsigned()
+          ? static_cast<std::int64_t>(std::min<std::uint64_t>(v.get<std::uint64_t>(), kMaxDrivesAtOnce + 1))
+          : v.get<std::int64_t>();
+  if (!whole || n < 1 || n > kMaxDrivesAtOnce)
+    throw std::domain_error(
+        fmt::format("phase n {} is not a number of drives at once (1 to {})", v.dump(), kMaxDrivesAtOnce));
+  return static_cast<int>(n);
 }
 
 std::optional<double> number_or_null(const nlohmann::json& j, const char* key) {
@@ -45,7 +64,7 @@ ChartsOrError<BarChart> saturate_charts(const nlohmann::json& doc) {
       c.title = g.at("node").at("label").get<std::string>() + (drives.empty() ? "" : ": " + drives);
       for (const auto& p : g.at("phases")) {
         ChartBarGroup bars;
-        bars.label = phase_label(p.at("n").get<int>());
+        bars.label = phase_label(drives_at_once(p.at("n")));
         // The group's drive order, not the object's key order.
         for (const auto& d : g.at("drives")) {
           const auto name = d.get<std::string>();

@@ -121,11 +121,10 @@ class GraphBuilder {
       walk(k);
       if (!ids_.count(topology::node_id(t_, k))) continue;
       std::string label;
-      for (const auto& l : topology::usb4_links(t_))
-        if (l.router == k) {
-          label = topology::describe_usb4_link(l);
-          displays(l);
-        }
+      if (const auto l = topology::usb4_link_to(t_, k)) {
+        label = topology::describe_usb4_link(*l);
+        displays(*l);
+      }
       edge(r.name, topology::node_id(t_, k), label, false);
       pcie_tunnels(k);
     }

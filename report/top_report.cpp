@@ -16,12 +16,13 @@ std::string render_top_text(const TopFrame& f, const TextStyle& style) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& r : f.rows) {
     const std::string util = r.utilisation ? fmt::format("{:.0f}%", *r.utilisation * 100) : "-";
-    rows.push_back({topology::display_string(r.label), r.kind, fmt::format("{:.1f}", r.mbs),
-                    fmt::format("{:.1f}", r.read_mbs), fmt::format("{:.1f}", r.write_mbs),
-                    r.capacity_mbs ? fmt::format("{:.1f}", *r.capacity_mbs) : "-",
-                    r.bottleneck ? paint(util + " <- bottleneck", Color::Warning, style) : util,
-                    topology::display_string(topology::join(r.devices, ",")) +
-                        (r.missing.empty() ? "" : " (unread: " + topology::join(r.missing, ",") + ")")});
+    rows.push_back(
+        {topology::display_string(r.label), r.kind, fmt::format("{:.1f}", r.mbs),
+         fmt::format("{:.1f}", r.read_mbs), fmt::format("{:.1f}", r.write_mbs),
+         r.capacity_mbs ? fmt::format("{:.1f}", *r.capacity_mbs) : "-",
+         r.bottleneck ? paint(util + " <- bottleneck", Color::Warning, style) : util,
+         topology::display_string(topology::join(r.devices, ",")) +
+             (r.missing.empty() ? "" : " (gone or unreadable: " + topology::join(r.missing, ",") + ")")});
   }
   out += render_table({"NODE", "KIND", "MB/S", "READ", "WRITE", "CAPACITY", "UTIL", "DEVICES"}, rows,
                       {style.width, {0}});

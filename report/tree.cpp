@@ -102,10 +102,9 @@ class TreeWriter {
   std::vector<std::string> leaf_lines(Vertex v) const {
     std::vector<std::string> out;
     if (t_[v].kind != NodeKind::Router || t_[v].as<topology::RouterInfo>().address.is_host()) return out;
-    for (const auto& l : topology::usb4_links(t_))
-      if (l.router == v)
-        for (const auto& d : l.display_connectors)
-          out.push_back("display " + topology::describe_display(d) + ", " + topology::describe_dp_tunnel());
+    if (const auto l = topology::usb4_link_to(t_, v))
+      for (const auto& d : l->display_connectors)
+        out.push_back("display " + topology::describe_display(d) + ", " + topology::describe_dp_tunnel());
     return out;
   }
 
@@ -131,8 +130,8 @@ class TreeWriter {
   std::vector<std::string> tunnel_lines(Vertex v) const {
     if (t_[v].kind != NodeKind::Router || t_[v].as<topology::RouterInfo>().address.is_host()) return {};
     std::vector<std::string> out;
-    for (const auto& l : topology::usb4_links(t_)) {
-      if (l.router != v) continue;
+    if (const auto link = topology::usb4_link_to(t_, v)) {
+      const auto& l = *link;
       std::vector<std::string> drives;
       for (Vertex b : topology::usb4_tunnel_disks(t_, l))
         if (const auto in = topology::usb4_link_of(t_, b); in && in->router == v)

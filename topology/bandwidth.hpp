@@ -27,9 +27,13 @@ struct Bandwidth {
   std::uint64_t bytes_per_s = 0;
 
   static constexpr Bandwidth from_bytes_per_s(std::uint64_t b) { return Bandwidth{b}; }
-  /// MB/s (10^6 B/s), rounded to the nearest byte per second; negative values clamp to zero.
+  /// MB/s (10^6 B/s), rounded to the nearest byte per second; negative values and NaN clamp to zero, values
+  /// beyond the type (an absurd figure from input) saturate at its maximum instead of overflowing.
   static constexpr Bandwidth from_mbs(double mbs) {
-    return Bandwidth{mbs <= 0 ? 0 : static_cast<std::uint64_t>(mbs * 1e6 + 0.5)};
+    const double b = mbs * 1e6 + 0.5;
+    if (!(mbs > 0)) return Bandwidth{0};
+    if (b >= 0x1p64) return Bandwidth{UINT64_MAX};
+    return Bandwidth{static_cast<std::uint64_t>(b)};
   }
   /// Signalling-style rate in Mb/s (10^6 bit/s), e.g. 480 -> 60 MB/s.
   static constexpr Bandwidth from_mbit(double mbit) { return from_mbs(mbit / 8.0); }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <functional>
 
+#include "topology/usb4_tunnels.hpp"
+
 namespace usbsat::topology {
 namespace {
 
@@ -163,6 +165,7 @@ Topology TopologyBuilder::finish(std::vector<Diagnostic>& diagnostics) && {
   learn_port_speeds(t);
   pair_connectors(t);
   pair_hub_halves(t);
+  t.usb4_arrivals_ = index_usb4_arrivals(t);
   return t;
 }
 

@@ -213,8 +213,7 @@ std::string describe_router(const topology::Topology& t, topology::Vertex v) {
   if (const auto what = display_string(topology::node_product(t, v)); !what.empty()) out += " " + what;
   if (r.security) out += ", security " + display_string(*r.security);
   if (!r.address.is_host())
-    for (const auto& l : topology::usb4_links(t))
-      if (l.router == v) out += ", link " + describe_usb4_link(l);
+    if (const auto l = topology::usb4_link_to(t, v)) out += ", link " + describe_usb4_link(*l);
   if (!r.address.is_host())
     for (const auto& p : topology::pcie_tunnels(t))
       if (p.router == v) out += ", " + describe_pcie_tunnel(t, p);

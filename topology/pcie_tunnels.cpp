@@ -117,7 +117,12 @@ std::vector<PcieTunnelSummary> pcie_tunnels(const Topology& t) {
   std::vector<PcieTunnelSummary> out;
   const auto& routers = of_kind(t, NodeKind::Router);
   if (routers.empty()) return out;
-  const auto links = usb4_links(t);
+  // Only the links that leave a host router can carry a PCIe tunnel to the host's switch: summarising every
+  // link here made a renderer that asks per router quadratic in the routers (issue 41).
+  std::vector<Usb4LinkSummary> links;
+  for (Vertex v : routers)
+    if (const auto up = parent(t, v); up && t[*up].kind == NodeKind::Router && !parent(t, *up))
+      if (auto l = usb4_link_to(t, v)) links.push_back(std::move(*l));
   for (Vertex v : routers)
     if (!parent(t, v)) host_tunnels(t, v, links, out);
   return out;

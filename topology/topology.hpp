@@ -41,6 +41,17 @@ struct Connector {
   std::optional<Vertex> usb3_port;  ///< port on a SuperSpeed bus
 };
 
+/// Where the USB3 tunnels of USB4 links arrive, indexed once when the topology is built
+/// (usb4_tunnels.hpp's index_usb4_arrivals): every query of a drive's tunnel is then a look-up, not a walk of
+/// every router with a sort of its siblings (cubic in the routers behind a device router, issue 41).
+struct Usb4Arrivals {
+  /// Device router behind another device router -> the hub port of the upstream router's USB3 hub its tunnel
+  /// arrives at (when the pairing is known); indexed by vertex.
+  std::vector<std::optional<Vertex>> chained_port;
+  /// USB port -> the device router whose USB3 tunnel arrives there; indexed by vertex.
+  std::vector<std::optional<Vertex>> router_at;
+};
+
 class Topology {
  public:
   const Graph& graph() const { return g_; }
@@ -58,6 +69,8 @@ class Topology {
   const std::vector<Vertex>& controllers() const { return controllers_; }
   /// All connectors of all controllers, in deterministic order.
   const std::vector<Connector>& connectors() const { return connectors_; }
+  /// The USB3 tunnel ends of the USB4 links (empty without a thunderbolt bus).
+  const Usb4Arrivals& usb4_arrivals() const { return usb4_arrivals_; }
 
  private:
   friend class TopologyBuilder;
@@ -80,6 +93,7 @@ class Topology {
   std::vector<Vertex> blocks_;                               ///< block_devices()
   std::vector<std::optional<std::size_t>> block_rank_;       ///< vertex -> its index in blocks_
   std::vector<std::optional<std::size_t>> connector_index_;  ///< port vertex -> its index in connectors_
+  Usb4Arrivals usb4_arrivals_;                               ///< usb4_arrivals()
 };
 
 // ---- queries: free functions over a const Topology -------------------------------------------------

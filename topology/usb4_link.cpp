@@ -79,9 +79,26 @@ std::optional<unsigned> parse_tb_lane_speed(std::string_view text) {
   if (!text.ends_with(kUnit)) return std::nullopt;
   text.remove_suffix(kUnit.size());
   if (text.ends_with(".0")) text.remove_suffix(2);
-  auto v = whole<unsigned>(text, 10);
-  if (v && *v == 0) return std::nullopt;
-  return v;
+  const auto v = whole<unsigned>(text, 10);
+  if (v && (*v == 10 || *v == 20 || *v == 40)) return v;
+  return std::nullopt;
+}
+
+std::optional<unsigned> parse_tb_lanes(std::string_view text) {
+  const auto v = whole<unsigned>(trim(text), 10);
+  if (v && *v >= 1 && *v <= 3) return v;
+  return std::nullopt;
+}
+
+bool tb_lanes_consistent(unsigned rx, unsigned tx) {
+  if (rx == 3 || tx == 3) return rx + tx == 4;
+  return rx >= 1 && rx <= 2 && tx >= 1 && tx <= 2;
+}
+
+std::optional<unsigned> parse_tb_generation(std::string_view text) {
+  const auto v = whole<unsigned>(trim(text), 10);
+  if (v && *v >= 1 && *v <= kMaxTbGeneration) return v;
+  return std::nullopt;
 }
 
 }  // namespace usbsat::topology

@@ -39,7 +39,21 @@ std::optional<Usb4LinkType> parse_usb4_link_type(std::string_view text);
 std::string_view to_string(Usb4LinkType t);
 
 /// A router's `rx_speed`/`tx_speed`: the per-lane rate in Gb/s ("20.0 Gb/s" -> 20; switch.c prints
-/// "%u.0 Gb/s"). Zero, fractions other than ".0" and garbage -> nullopt.
+/// "%u.0 Gb/s"). Only the rates the kernel reports (tb_port_get_link_speed: 10 for Thunderbolt 1-2 and USB4
+/// Gen 2, 20 for Thunderbolt 3 and USB4 Gen 3, 40 for USB4 v2 Gen 4); any other number, fractions other than
+/// ".0" and garbage -> nullopt.
 std::optional<unsigned> parse_tb_lane_speed(std::string_view text);
+
+/// A router's `rx_lanes`/`tx_lanes`: 1 or 2, or 3 on the wide side of an asymmetric USB4 v2 link
+/// (switch.c lanes_show); anything else (0, -1, 4294967295, garbage) -> nullopt.
+std::optional<unsigned> parse_tb_lanes(std::string_view text);
+/// Whether rx and tx lane counts can be one link's: both 1 or 2, or 3 one way and 1 the other (asymmetric).
+bool tb_lanes_consistent(unsigned rx, unsigned tx);
+
+/// The highest router `generation` taken as a fact: 1-3 Thunderbolt 1-3, 4 USB4; later generations up to
+/// this one are taken as USB4 ones ("4+"), beyond it the number is garbage.
+inline constexpr unsigned kMaxTbGeneration = 8;
+/// A router's `generation`: 1 to kMaxTbGeneration; 0, negative, larger numbers and garbage -> nullopt.
+std::optional<unsigned> parse_tb_generation(std::string_view text);
 
 }  // namespace usbsat::topology

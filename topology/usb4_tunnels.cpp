@@ -83,18 +83,38 @@ bool superspeed_port(const Topology& t, Vertex p) {
   return s && is_superspeed(*s);
 }
 
-std::vector<Vertex> arrival_ports(const Topology& t, Vertex v, Vertex up);
+/// The USB ports link `up` -> `v`'s USB3 tunnel arrives at: from the host router, the host xHCI's ports on
+/// the Type-C connector of the USB4 port the link leaves from; behind a device router, the indexed pairing
+/// (chained_arrivals).
+std::vector<Vertex> arrival_ports(const Topology& t, Vertex v, Vertex up, const Usb4Arrivals& arrivals) {
+  const auto& u = t[up].as<RouterInfo>();
+  if (!u.address.is_host()) {
+    const auto& chained = arrivals.chained_port;
+    if (v < chained.size() && chained[v]) return {*chained[v]};
+    return {};
+  }
+  std::vector<Vertex> out;
+  if (const auto* port = usb4_port(u, upstream_port(t[v].as<RouterInfo>().address)))
+    for (const auto& p : port->usb_ports)
+      if (const auto pv = t.find(p)) out.push_back(*pv);
+  return out;
+}
 
 /// Behind a device router (a hub chained behind a dock) sysfs links no USB port to the link. Every USB4
 /// router carries an internal USB3 hub and a downstream router's USB3 tunnel leaves from one of its
 /// downstream ports: the upstream router's hub is the SuperSpeed hub where its own tunnel arrives, and that
 /// hub's SuperSpeed ports with a hub attached are paired, in port order, with the upstream router's device
-/// routers in route order. Nothing when the counts differ (said in the summary's assumptions).
-std::vector<Vertex> chained_arrival(const Topology& t, Vertex v, Vertex up) {
+/// routers in route order. Nothing when the counts differ (said in the summary's assumptions). Asked once per
+/// device router `up` (index_usb4_arrivals), whose own arrival is known by then: `arrivals` so far.
+void chained_arrivals(const Topology& t, Vertex up, Usb4Arrivals& arrivals) {
   const auto grand = parent(t, up);
-  if (!grand || t[*grand].kind != NodeKind::Router) return {};
+  if (!grand || t[*grand].kind != NodeKind::Router) return;
+  std::vector<Vertex> routers;
+  for (Vertex c : children(t, up))
+    if (t[c].kind == NodeKind::Router) routers.push_back(c);
+  if (routers.empty()) return;
   std::vector<Vertex> candidates;
-  for (Vertex p : arrival_ports(t, up, *grand)) {
+  for (Vertex p : arrival_ports(t, up, *grand, arrivals)) {
     if (!superspeed_port(t, p)) continue;
     for (Vertex hub : children(t, p)) {
       if (t[hub].kind != NodeKind::Hub) continue;
@@ -106,27 +126,11 @@ std::vector<Vertex> chained_arrival(const Topology& t, Vertex v, Vertex up) {
       }
     }
   }
-  std::vector<Vertex> routers;
-  for (Vertex c : children(t, up))
-    if (t[c].kind == NodeKind::Router) routers.push_back(c);
+  if (candidates.size() != routers.size()) return;
   std::stable_sort(routers.begin(), routers.end(), [&](Vertex a, Vertex b) {
     return upstream_port(t[a].as<RouterInfo>().address) < upstream_port(t[b].as<RouterInfo>().address);
   });
-  if (candidates.size() != routers.size()) return {};
-  const auto at = std::find(routers.begin(), routers.end(), v) - routers.begin();
-  return {candidates[static_cast<std::size_t>(at)]};
-}
-
-/// The USB ports link `up` -> `v`'s USB3 tunnel arrives at: from the host router, the host xHCI's ports on
-/// the Type-C connector of the USB4 port the link leaves from; behind a device router, chained_arrival.
-std::vector<Vertex> arrival_ports(const Topology& t, Vertex v, Vertex up) {
-  const auto& u = t[up].as<RouterInfo>();
-  if (!u.address.is_host()) return chained_arrival(t, v, up);
-  std::vector<Vertex> out;
-  if (const auto* port = usb4_port(u, upstream_port(t[v].as<RouterInfo>().address)))
-    for (const auto& p : port->usb_ports)
-      if (const auto pv = t.find(p)) out.push_back(*pv);
-  return out;
+  for (std::size_t i = 0; i < routers.size(); ++i) arrivals.chained_port[routers[i]] = candidates[i];
 }
 
 Usb4LinkSummary summarize(const Topology& t, Vertex v, Vertex up);
@@ -180,7 +184,7 @@ Usb4LinkSummary summarize(const Topology& t, Vertex v, Vertex up) {
     return s;
   }
   const bool chained = !t[up].as<RouterInfo>().address.is_host();
-  s.usb_ports = arrival_ports(t, v, up);
+  s.usb_ports = arrival_ports(t, v, up, t.usb4_arrivals());
   if (const auto* port = usb4_port(t[up].as<RouterInfo>(), upstream_port(t[v].as<RouterInfo>().address)))
     displays(*port, s);
   if (chained) {
@@ -214,6 +218,28 @@ bool Usb4LinkSummary::below_capability() const {
   return *lanes < capable->lanes || *lane_gbps < capable->lane_gbps;
 }
 
+Usb4Arrivals index_usb4_arrivals(const Topology& t) {
+  Usb4Arrivals out;
+  if (!any_host_router(t)) return out;
+  out.chained_port.assign(t.size(), std::nullopt);
+  out.router_at.assign(t.size(), std::nullopt);
+  // Depth-first: a device router's own arrival is known before its routers' pairing needs it.
+  for (Vertex up : of_kind(t, NodeKind::Router)) chained_arrivals(t, up, out);
+  for (Vertex v : of_kind(t, NodeKind::Router)) {
+    const auto up = parent(t, v);
+    if (!up || t[*up].kind != NodeKind::Router) continue;
+    const bool host = t[*up].as<RouterInfo>().address.is_host();
+    for (Vertex p : arrival_ports(t, v, *up, out)) {
+      // The host's links arrive at root ports, chained ones at hub ports; the first router in graph order
+      // whose tunnel names a port keeps it.
+      const auto hub = parent(t, p);
+      const bool root_port = hub && t[*hub].kind == NodeKind::RootHub;
+      if (root_port == host && !out.router_at[p]) out.router_at[p] = v;
+    }
+  }
+  return out;
+}
+
 std::vector<Usb4LinkSummary> usb4_links(const Topology& t) {
   std::vector<Usb4LinkSummary> out;
   if (!any_host_router(t)) return out;
@@ -224,33 +250,24 @@ std::vector<Usb4LinkSummary> usb4_links(const Topology& t) {
   return out;
 }
 
+std::optional<Usb4LinkSummary> usb4_link_to(const Topology& t, Vertex router) {
+  if (t[router].kind != NodeKind::Router) return std::nullopt;
+  const auto up = parent(t, router);
+  if (!up || t[*up].kind != NodeKind::Router || !any_host_router(t)) return std::nullopt;
+  return summarize(t, router, *up);
+}
+
 std::optional<Usb4LinkSummary> usb4_link_of_port(const Topology& t, Vertex port) {
-  // usb4_links() without summarising every link: this runs once per drive (the bandwidth model), and on the
-  // 10,000-device machine of tests/bench/scale_bench.py 870 summaries per drive were 5 % of `export`.
-  if (!any_host_router(t)) return std::nullopt;
-  const auto hub = parent(t, port);
-  const bool root_port = hub && t[*hub].kind == NodeKind::RootHub;
-  const std::string_view syspath = t[port].syspath();
-  for (Vertex v : of_kind(t, NodeKind::Router)) {
-    const auto up = parent(t, v);
-    if (!up || t[*up].kind != NodeKind::Router) continue;
-    const auto& u = t[*up].as<RouterInfo>();
-    if (root_port != u.address.is_host())
-      continue;  // the host's links arrive at root ports, chained ones not
-    if (root_port) {
-      const auto* p = usb4_port(u, upstream_port(t[v].as<RouterInfo>().address));
-      if (p && std::find(p->usb_ports.begin(), p->usb_ports.end(), syspath) != p->usb_ports.end())
-        return summarize(t, v, *up);
-    } else if (const auto a = chained_arrival(t, v, *up); std::find(a.begin(), a.end(), port) != a.end()) {
-      return summarize(t, v, *up);
-    }
-  }
-  return std::nullopt;
+  // A look-up in the index: this runs once per port above every drive (the bandwidth model), and walking
+  // every router with a sort of its siblings made it cubic in the routers behind a device router (issue 41).
+  const auto& at = t.usb4_arrivals().router_at;
+  if (port >= at.size() || !at[port]) return std::nullopt;
+  return summarize(t, *at[port], *parent(t, *at[port]));
 }
 
 std::vector<Usb4LinkSummary> usb4_links_of(const Topology& t, Vertex v) {
   std::vector<Usb4LinkSummary> out;
-  if (!any_host_router(t)) return out;
+  if (t.usb4_arrivals().router_at.empty()) return out;
   for (std::optional<Vertex> cur = v; cur && t[*cur].kind != NodeKind::RootHub; cur = parent(t, *cur))
     if (t[*cur].kind == NodeKind::Port)
       if (auto l = usb4_link_of_port(t, *cur)) out.push_back(std::move(*l));

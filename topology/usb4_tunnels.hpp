@@ -49,8 +49,17 @@ struct Usb4LinkSummary {
   bool displays_known() const { return !display_connectors.empty(); }
 };
 
+/// Where every USB4 link's USB3 tunnel arrives (Topology::usb4_arrivals), in one pass over the routers in
+/// depth-first order: from the host router, the host xHCI's ports on the Type-C connector of the USB4 port
+/// the link leaves from; behind a device router, the pairing of chained_arrivals (usb4_tunnels.cpp). The
+/// builder calls it once the structure is final.
+Usb4Arrivals index_usb4_arrivals(const Topology& t);
+
 /// Every USB4/Thunderbolt link (one per device router), in graph order; empty without a thunderbolt bus.
 std::vector<Usb4LinkSummary> usb4_links(const Topology& t);
+/// The link from device router `router` up to the router above it, if it is one (one summary, not every
+/// link's: a renderer asks it per router).
+std::optional<Usb4LinkSummary> usb4_link_to(const Topology& t, Vertex router);
 /// The link whose USB3 tunnel carries root-hub port `port`, if any.
 std::optional<Usb4LinkSummary> usb4_link_of_port(const Topology& t, Vertex port);
 /// Every link whose USB3 tunnel carries vertex `v` (a drive, a USB device, a port), innermost first: a drive

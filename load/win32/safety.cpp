@@ -93,4 +93,15 @@ SafetyDecision check_write(const std::string& target, bool write,
   return decide_disk_write(f);
 }
 
+std::vector<std::string> stack_members(const std::string&) {
+  return {};  // a disk has volumes, no stack of block devices built on it
+}
+
+SafetyDecision recheck_write(const std::string& target, const std::vector<std::string>& allow_write,
+                             const std::vector<std::string>&) {
+  // check_write opens nothing exclusively on Windows: the same check, with a volume mounted since the start
+  // refused as at the start.
+  return check_write(target, true, allow_write);
+}
+
 }  // namespace usbsat::load

@@ -18,6 +18,7 @@
 #include "src/cli/history_record.hpp"
 #include "src/cli/load_session.hpp"
 #include "src/cli/system_scan.hpp"
+#include "src/cli/write_recheck.hpp"
 #include "topology/escape.hpp"
 #include "topology/utc_time.hpp"
 
@@ -158,16 +159,22 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
   cfg.phases = load::plan_phases(open.targets.size(), o.concurrency);
   cfg.pin_workers = o.pin_cpus;
   load::RunResult result;
+  std::optional<std::string> unsafe;  // the write re-check's refusal during the run (write_recheck.hpp)
   const bool signalled =
       run_interruptible(global, [&](std::stop_token stop, const load::Clock& clock, const StatusFn& status) {
         load::SnapshotFn on_snapshot;
         if (status)
           on_snapshot = [&](const load::Snapshot& s) { status(report::format_progress(s, clock.now_ns())); };
-        result = load::run_load(open.targets, cfg, stop, clock, on_snapshot);
+        std::stop_source halt;
+        const std::stop_callback relay(stop, [&] { halt.request_stop(); });
+        const WriteRecheck recheck(writing ? o.targets : std::vector<std::string>{}, o.allow_write, halt);
+        result = load::run_load(open.targets, cfg, halt.get_token(), clock, on_snapshot);
+        unsafe = recheck.refusal();
       });
 
   // 6. Render, then remember what the USB drives among the targets did (history_record.hpp).
   open.close();
+  if (unsafe) return fail(global, kExitRefused, "load", "stopped the write load: " + *unsafe);
   report::LoadReportInput in{engine.name, job, {}, &result, open.diags};
   for (const auto& t : open.targets) in.targets.push_back(t.label);
   const int rc = print_load_result(global, note, in, open, signalled || result.interrupted);

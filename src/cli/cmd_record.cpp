@@ -75,7 +75,8 @@ int run_record(const RecordOptions& o, const GlobalOptions& g) {
 
   // The recording, by the -o rule (output_file.hpp); stdout without -o.
   const std::string output = o.output.value_or("-");
-  write_output(output, document);
+  // Real serial numbers are not for every reader: a new file holding them is 0600.
+  write_output(output, document, o.keep_serials ? NewFileAccess::kPrivate : NewFileAccess::kShared);
   print_diagnostics(stderr, rec.scan.diagnostics, g);
   if (output != "-" && !g.quiet)
     fmt::print(stderr,

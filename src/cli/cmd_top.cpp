@@ -19,6 +19,7 @@
 #include "src/analysis/top/nodes.hpp"
 #include "src/analysis/top/rates.hpp"
 #include "src/cli/cmd_top.hpp"
+#include "src/cli/count_option.hpp"
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
@@ -34,8 +35,14 @@ namespace {
 /// The limits of --interval: a tenth of a second (stat counters move in whole requests) to an hour.
 constexpr double kMinInterval = 0.1, kMaxInterval = 3600;
 
+/// The text of `dev`'s stat file; nullopt when it cannot be read or the device is gone: its directory removed
+/// (an unplugged drive) or its size 0 (a detached loop device, a card reader without its card), whose
+/// unchanging counters would read as 0.0 MB/s forever.
 std::optional<std::string> read_stat(const std::string& dev) {
-  std::ifstream in("/sys/class/block/" + dev + "/stat");
+  const std::string dir = "/sys/class/block/" + dev;
+  if (std::ifstream size(dir + "/size"); size)
+    if (unsigned long long sectors = 1; (size >> sectors) && sectors == 0) return std::nullopt;
+  std::ifstream in(dir + "/stat");
   if (!in) return std::nullopt;
   std::stringstream ss;
   ss << in.rdbuf();
@@ -79,7 +86,7 @@ void print_frame(const GlobalOptions& global, const Terminal& term, bool refresh
 void bind_top_options(CLI::App& sub, TopOptions& o) {
   sub.add_option("--interval", o.interval_s, "Seconds between samples (0.1 to 3600)")->capture_default_str();
   sub.add_option("--count", o.count, "Stop after N samples (default: run until Ctrl-C)")
-      ->check(CLI::Range(1u, 1000000u));
+      ->check(whole_count(1, 1000000));
   sub.add_option("--group", o.groups, "NAME=/dev/a,/dev/b[@CAP]: also show these devices as one node")
       ->type_name("NAME=DEV,DEV[@CAP]");
 }

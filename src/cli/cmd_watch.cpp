@@ -14,6 +14,7 @@
 #include "src/analysis/doctor/share_predictor.hpp"
 #include "src/analysis/watch/verdict.hpp"
 #include "src/cli/cmd_watch.hpp"
+#include "src/cli/count_option.hpp"
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/doctor_facts.hpp"
 #include "src/cli/exit_codes.hpp"
@@ -30,7 +31,7 @@ namespace usbsat::cli {
 
 void bind_watch_options(CLI::App& sub, WatchOptions& o) {
   sub.add_option("--count", o.count, "stop after N verdicts (default: run until Ctrl-C)")
-      ->check(CLI::Range(1u, 1000000u));
+      ->check(whole_count(1, 1000000));
 }
 
 static int run_watch(const WatchOptions& o, const GlobalOptions& global) {

@@ -86,14 +86,14 @@ std::optional<std::string> update_history_file(const std::string& path,
         "all` starts a new one)",
         path, *current.problem);
   change(current.store);
-  return write_file_atomically(path, history::write_store(current.store));
+  return write_file_atomically(path, history::write_store(current.store), NewFileAccess::kPrivate);
 }
 
 std::optional<std::string> replace_history_file(const std::string& path, const history::Store& s) {
   if (auto e = make_parent(path)) return e;
   const FileLock lock(path + ".lock", kLockTimeoutMs);
   if (!lock.held()) return *lock.error();
-  return write_file_atomically(path, history::write_store(s));
+  return write_file_atomically(path, history::write_store(s), NewFileAccess::kPrivate);
 }
 
 }  // namespace usbsat::cli

@@ -13,13 +13,17 @@
 
 namespace usbsat::cli {
 
-void write_output(const std::string& path, std::string_view content) {
+void write_output(const std::string& path, std::string_view content, NewFileAccess access) {
   if (path.empty())
     throw OutputError(kExitUsage, "-o '' is not a file name: give one, or - for standard output");
   if (path == "-") {
     std::fwrite(content.data(), 1, content.size(), stdout);
     return;
   }
+  // An open descriptor's name (/dev/stdout, /dev/fd/N, /proc/self/fd/N) is written through that descriptor,
+  // whatever is behind it: following it to a regular file and replacing that would lose what a `>> log`
+  // redirection holds, and ignore its position.
+  if (const auto fd = named_descriptor(path)) return write_descriptor(*fd, path, content);
   // status() follows symlinks (/dev/stdout is what it points to); an error here (no such file yet, a missing
   // folder) is left to the atomic write, which names the step that failed.
   std::error_code ec;
@@ -28,15 +32,14 @@ void write_output(const std::string& path, std::string_view content) {
     throw OutputError(kExitUsage, fmt::format("-o {} is a directory: give a file name", path));
   if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
     return write_through(path, content);
-  // A symlink to a file (or to a name not taken yet) has its target replaced, never the link: -o /dev/stdout
-  // with stdout redirected to a file writes that file instead of renaming a new file over /dev/stdout.
+  // A symlink to a file (or to a name not taken yet) has its target replaced, never the link.
   std::string target = path;
   if (std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec))) {
     target = std::filesystem::weakly_canonical(path, ec).string();
     if (ec)
       throw OutputError(kExitEnvironment, fmt::format("cannot follow the link {}: {}", path, ec.message()));
   }
-  if (auto error = write_file_atomically(target, content))
+  if (auto error = write_file_atomically(target, content, access))
     throw OutputError(kExitEnvironment, fmt::format("cannot write {}: {}", path, *error));
 }
 

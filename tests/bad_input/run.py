@@ -162,6 +162,77 @@ SYSFS_MUTATIONS.update({
 })
 
 
+# In the usb4-dock trees: the host router 0-0 below the NHI, the dock router 0-1 below it (issue 41, items 3, 4).
+TB_HOST = "sys/devices/pci0000:00/0000:00:0d.2/domain0/0-0"
+TB_DOCK = TB_HOST + "/0-1"
+
+
+def _tb_attrs(**attrs):
+    """The dock router's link attributes set to these texts."""
+    return lambda root: [_write(os.path.join(root, TB_DOCK, k), f"{v}\n") for k, v in attrs.items()]
+
+
+def _drm_status(root, text):
+    _write(os.path.join(root, "sys/devices/pci0000:00/0000:00:02.0/drm/card0/card0-DP-1/status"), text)
+
+
+def _second_router_on_port0(root):
+    """A second device router 0-3 on the host's USB4 port 3, which names Type-C port0 too (port0 is the dock's):
+    two USB4 ports claiming one connector."""
+    host = os.path.join(root, TB_HOST)
+    shutil.copytree(os.path.join(host, "0-1"), os.path.join(host, "0-3"), symlinks=True)
+    _write(os.path.join(host, "0-3", "uevent"), "DEVTYPE=thunderbolt_device\nUSB4_TYPE=device\nUSB4_VERSION=1.0\n")
+    os.symlink(os.path.relpath(os.path.join(host, "0-3"), os.path.join(root, "sys/bus/thunderbolt/devices")),
+               os.path.join(root, "sys/bus/thunderbolt/devices/0-3"))
+    _write(os.path.join(host, "usb4_port3", "link"), "usb4\n")
+    _replace_with_link(os.path.join(host, "usb4_port3", "connector"),
+                       os.readlink(os.path.join(host, "usb4_port1", "connector")))
+
+
+def _connector_loop(root):
+    port = os.path.join(root, TB_HOST, "usb4_port1")
+    _replace_with_link(os.path.join(port, "connector"), "connector2")
+    _replace_with_link(os.path.join(port, "connector2"), "connector")
+
+
+def _controller_gone(root, ctrl):
+    """The controller's PCI ids and its uevent gone: its directory is no device any more, so the nearest
+    device above its root hubs is the root port (or the PCI root) above it."""
+    for name in ("vendor", "class", "uevent"):
+        os.unlink(os.path.join(root, ctrl, name))
+
+
+SYSFS_MUTATIONS.update({
+    # issue 41 item 8
+    "controller_gone": lambda root: _controller_gone(root, ASM1042),
+    "controller_gone_pci_root": lambda root: _controller_gone(root, XHCI),
+    "stick_uevent_dev_zero": lambda root: _replace_with_link(os.path.join(root, STICK, "uevent"), "/dev/zero"),
+    # USB4/Thunderbolt values the kernel cannot write (issue 41, item 3)
+    "tb_lanes_0": _tb_attrs(rx_lanes=0),
+    "tb_lanes_3": _tb_attrs(rx_lanes=3, tx_lanes=3),
+    "tb_lanes_max": _tb_attrs(rx_lanes=4294967295, tx_lanes=4294967295),
+    "tb_lanes_minus_1": _tb_attrs(tx_lanes=-1),
+    "tb_speed_30": _tb_attrs(rx_speed="30.0 Gb/s", tx_speed="30.0 Gb/s"),
+    "tb_speed_max": _tb_attrs(rx_speed="4294967295.0 Gb/s", tx_speed="4294967295.0 Gb/s"),
+    "tb_both_max": _tb_attrs(rx_speed="4294967295.0 Gb/s", tx_speed="4294967295.0 Gb/s", rx_lanes=4294967295,
+                             tx_lanes=4294967295),
+    "tb_generation_garbage": _tb_attrs(generation="four"),
+    "tb_generation_max": _tb_attrs(generation=4294967295),
+    "tb_asymmetric": _tb_attrs(rx_speed="40.0 Gb/s", tx_speed="40.0 Gb/s", rx_lanes=1, tx_lanes=3),
+    # Broken USB4 wiring (item 4)
+    "tb_generation_0": _tb_attrs(generation=0),
+    "usb4_connector_dangling": lambda root: _replace_with_link(
+        os.path.join(root, TB_HOST, "usb4_port1", "connector"), "../../../../../platform/USBC000:00/typec/port9"),
+    "usb4_connector_self": lambda root: _replace_with_link(
+        os.path.join(root, TB_HOST, "usb4_port1", "connector"), "connector"),
+    "usb4_connector_dot": lambda root: _replace_with_link(
+        os.path.join(root, TB_HOST, "usb4_port1", "connector"), "."),
+    "usb4_connector_loop": _connector_loop,
+    "usb4_connector_twice": _second_router_on_port0,
+    "drm_status_garbage": lambda root: _drm_status(root, "maybe\n"),
+})
+
+
 class Skip(Exception):
     pass
 
@@ -368,6 +439,8 @@ def run_row(usbsat, row):
                     failures.append(f"stderr lacks {text!r}")
                 elif kind == "!err" and text in err:
                     failures.append(f"stderr has {text!r}")
+                elif kind == "err1" and err.count(text) != 1:  # said exactly once
+                    failures.append(f"stderr has {text!r} {err.count(text)} times, want once")
                 elif kind == "out" and text not in out:
                     failures.append(f"stdout lacks {text!r}")
                 elif kind == "!out" and text in out:
@@ -393,7 +466,7 @@ def run_row(usbsat, row):
                                   if (ord(c) < 0x20 and c not in "\n\t") or 0x7f <= ord(c) <= 0x9f})
                     if bad:
                         failures.append(f"{text} has raw control characters {bad}")
-                elif kind not in ("err", "!err", "out", "!out", "json"):
+                elif kind not in ("err", "!err", "err1", "out", "!out", "json"):
                     raise SystemExit(f"row {row['name']}: unknown check {e!r}")
             for p_, path in watched.items():
                 if sha(path) != before[p_]:

@@ -2,13 +2,15 @@
 """Write safety over storage stacks, with real loop devices, device-mapper and mounts (root only; 77 = SKIP).
 
     stack_safety_test.py USBSAT CASE
-    CASE: second_loop | nested_file | dm_linear | partition | swap | control
+    CASE: second_loop | nested_file | dm_linear | partition | swap | control | mounted_during_write
 
 Each refusal case builds a stack in which the device usbsat is asked to write shares its bytes with a
 mounted filesystem (or a swap area) through another member, runs the real
 `usbsat load --pattern write --write --allow-write X X`, and checks exit 5, that the message names the mounted
 member, that the mounted filesystem's image is byte for byte unchanged (sha256) and that e2fsck finds it clean.
 `control` writes an unmounted, unused loop device: allowed, and the bytes change (so the checks can fail).
+`mounted_during_write` attaches and mounts a loop device over an image file while a write load runs on the
+file: the run stops with exit 5 within about a second (the re-check during the run, issue 41).
 Every loop device, dm device, swap area and mount is removed in a finally block.
 """
 import os
@@ -234,8 +236,42 @@ def case_control(usbsat, st):
     st.teardown()
 
 
+def case_mounted_during_write(usbsat, st):
+    # issue 41 item 7: the stack is checked again while the load runs. A write load on an image file (its last
+    # 32 MiB: the ext4 filesystem in its first 32 MiB stays intact and mountable); a second after it starts, a
+    # loop device is attached over the image and its filesystem mounted. The run must stop within about a
+    # second (the re-check's interval) with exit 5, naming the loop device.
+    img = os.path.join(st.tmp, "fs.img")
+    with open(img, "wb") as f:
+        f.truncate(64 << 20)
+    sh("mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", img, "32M")
+    argv = [usbsat, "load", "--pattern", "write", "--runtime", "10", "--ramp", "0", "--bs", "64k", "--offset",
+            "32m", "--size", "32m", "--write", "--allow-write", img, img]
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1.0)
+        check(p.poll() is None, "the write load runs before the stack changes")
+        loop = st.loop(img)
+        st.mount(loop, "m", "-o", "ro")
+        changed = time.monotonic()
+        out, err = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    took = time.monotonic() - changed
+    check(p.returncode == 5, f"a loop device mounted over the image during the run: exit 5 (got {p.returncode}; "
+                             f"{err.strip()[-300:]})")
+    check(os.path.basename(loop) in err and "stopped the write load" in err,
+          f"the message names {os.path.basename(loop)} and says the load was stopped ({err.strip()[-300:]})")
+    check(took < 4, f"stopped {took:.1f} s after the mount, want within the re-check's second (and a margin)")
+    st.teardown()
+    fsck_clean(img, "a loop device mounted over the image during the run")
+
+
 CASES = {"second_loop": case_second_loop, "nested_file": case_nested_file, "dm_linear": case_dm_linear,
-         "partition": case_partition, "swap": case_swap, "control": case_control}
+         "partition": case_partition, "swap": case_swap, "control": case_control,
+         "mounted_during_write": case_mounted_during_write}
 
 def run(case, usbsat):
     if not shutil.which("losetup") or not os.path.exists("/dev/loop-control"):

@@ -2,13 +2,20 @@
 """Generate a large machine as a usbsat recording (the `--from` JSON format) by cloning real layouts.
 
     machine_gen.py OUT.json [--usb-devices N] [--samples DIR]      default N: 10000
+    machine_gen.py OUT.json --routers N                             a USB4 machine with N more routers
 
 Each clone is one of the generated sample recordings (workstation, asm1042-card, tb-dock: chipset and add-in
 xHCI controllers, PCIe switch chains, hub pairs, UAS and Bulk-Only drives, SATA and NVMe disks), taken in turn,
 renamed so that nothing collides with the clones before it: its own PCI domain (0001, 0002, ...), USB bus
 numbers, SCSI hosts, ATA ports, NVMe controllers, sd names (sda ... sdzz, sdaaa), device numbers and disk
 sequence numbers. Clones are added until the machine has N USB devices (root hubs, hubs and devices: what
-`lsusb` lists; interfaces, ports and disks come on top). Standard library only.
+`lsusb` lists; interfaces, ports and disks come on top).
+
+With --routers N, the machine is instead tb4-hub-chain.json (`usbsat record` of the generated tb4-hub-chain tree:
+a USB4 host router, a dock router 0-1 and a hub router 0-301 with drives behind both) with N more device routers
+in a tree below the dock (up to 1,000: 250 on the dock's free downstream ports, three below each of those), each
+one a copy of the hub router: every link behind a device router is the chained case of
+topology/usb4_tunnels.cpp. Standard library only.
 """
 import argparse
 import json
@@ -19,6 +26,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLES = os.path.join(HERE, "..", "..", "topology", "recording", "samples")
 BASES = ["workstation.json", "asm1042-card.json", "tb-dock.json"]
+TB_BASE = os.path.join(HERE, "tb4-hub-chain.json")
 
 
 def sd_name(index):
@@ -169,12 +177,54 @@ def generate(target, samples_dir):
     return head, i, count
 
 
+def add_router(data, template, parent, route):
+    """A copy of router `template` below `parent` at `route` (the kernel's name: 0-<route in hex>)."""
+    name = "0-%x" % route
+    path = parent + "/" + name
+    data["devices"][path] = dict(data["devices"][template], parent=parent, sysname=name)
+    data["attributes"][path] = dict(data["attributes"][template])
+    data["lists"][path] = {"": sorted(e for e in data["lists"][template][""] if not e.startswith("usb4_port"))}
+    data["enumerate"]["thunderbolt"].append(path)
+    data["lists"][parent][""] = sorted(data["lists"][parent][""] + [name])
+    return path
+
+
+def generate_routers(n, base=TB_BASE):
+    """tb4-hub-chain with `n` (at most 1,000) more device routers below its dock router 0-1."""
+    doc = json.load(open(base, encoding="utf-8"))
+    data = doc["data"]
+    hub = next(p for p in data["devices"] if p.endswith("/0-301"))
+    dock = os.path.dirname(hub)
+    made = 0
+    for k in range(4, 254):  # the dock's downstream ports: routes 0xkk01 (port 3 is the hub router's)
+        if made == n:
+            break
+        mid = add_router(data, hub, dock, (k << 8) | 0x01)
+        made += 1
+        for j in range(1, 4):  # three below each: routes 0xjkk01
+            if made == n:
+                break
+            add_router(data, hub, mid, (j << 16) | (k << 8) | 0x01)
+            made += 1
+    if made < n:
+        raise SystemExit("at most %d routers fit below the dock" % made)
+    doc["host"] = "h:5ca1e0000004"
+    return doc, made
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out")
     ap.add_argument("--usb-devices", type=int, default=10000)
     ap.add_argument("--samples", default=SAMPLES)
+    ap.add_argument("--routers", type=int, default=None)
     args = ap.parse_args()
+    if args.routers is not None:
+        doc, made = generate_routers(args.routers)
+        with open(args.out, "w", encoding="utf-8") as f:
+            json.dump(doc, f, indent=None, separators=(",", ":"), sort_keys=True)
+        print("%s: tb4-hub-chain with %d more routers" % (args.out, made), file=sys.stderr)
+        return
     doc, clones, count = generate(args.usb_devices, args.samples)
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=None, separators=(",", ":"), sort_keys=True)

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Benchmark (and, with --limit, the CTest `scale.10k`): usbsat's read-only commands on generated large machines.
 
-    scale_bench.py USBSAT [--sizes 1000,10000] [--repeat N] [--limit SECONDS] [--keep DIR]
+    scale_bench.py USBSAT [--sizes 1000,10000] [--routers N] [--router-limit SECONDS] [--repeat N]
+                   [--limit SECONDS] [--keep DIR]
 
 For each size, machine_gen.py writes a recording of a machine with that many USB devices (cloned real layouts),
 and every command below runs on it with `--from` (output to /dev/null), N times; the median wall time and CPU
 time (user + sys, less disturbed by other load) of each are printed, and for two or more sizes the growth from the smallest to the largest (linear: the size ratio;
 quadratic: its square). With --limit, every run must end within that many seconds and exit as the command
 does on success (doctor: 0, 10 or 11), or the script exits 1: a quadratic path fails it long before the
-machine does. Standard library only.
+machine does. With --routers N, a USB4 machine too (machine_gen.py --routers: tb4-hub-chain with N more device
+routers behind its dock), every command on it within --router-limit seconds (default 5: the goal of issue 41, whose
+cubic path took 76 s for `topo` with 1,000). Standard library only.
 """
 import argparse
 import os
@@ -55,6 +58,29 @@ def run_once(usbsat, recording, argv, ok_codes, limit, out_dir):
     return took, cpu, None
 
 
+def write_recording(path, doc):
+    with open(path, "w", encoding="utf-8") as f:
+        machine_gen.json.dump(doc, f, separators=(",", ":"), sort_keys=True)
+
+
+def time_commands(args, recording, size, limit, work, medians, failures):
+    """Every command on `recording`, args.repeat times each: medians[(command, size)], failures appended."""
+    for name, argv, ok in COMMANDS:
+        times, cpus = [], []
+        for _ in range(args.repeat):
+            took, cpu, err = run_once(args.usbsat, recording, argv, ok, limit, work)
+            if err:
+                failures.append("%s on %s: %s" % (name, size, err))
+                break
+            times.append(took)
+            cpus.append(cpu)
+        if times:
+            medians[(name, size)] = statistics.median(times)
+            print("  %-20s median wall %7.3f s, CPU %7.3f s  (walls: %s)" %
+                  (name, medians[(name, size)], statistics.median(cpus),
+                   ", ".join("%.3f" % t for t in times)), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("usbsat")
@@ -62,8 +88,10 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--limit", type=float, default=None, help="fail when one run takes longer (seconds)")
     ap.add_argument("--keep", default=None, help="write the recordings here and keep them")
+    ap.add_argument("--routers", type=int, default=0, help="also a USB4 machine with this many more routers")
+    ap.add_argument("--router-limit", type=float, default=5.0, help="the limit of each run on the USB4 machine")
     args = ap.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
+    sizes = [int(s) for s in args.sizes.split(",") if s]
     work = args.keep or tempfile.mkdtemp(prefix="usbsat-scale-")
     os.makedirs(work, exist_ok=True)
     medians = {}
@@ -71,25 +99,19 @@ def main():
     for size in sizes:
         recording = os.path.join(work, "machine-%d.json" % size)
         doc, clones, count = machine_gen.generate(size, machine_gen.SAMPLES)
-        with open(recording, "w", encoding="utf-8") as f:
-            machine_gen.json.dump(doc, f, separators=(",", ":"), sort_keys=True)
+        write_recording(recording, doc)
         disks = sum(1 for d in doc["data"]["devices"].values() if d.get("devtype") == "disk")
         print("machine %d: %d clones, %d USB devices, %d udev devices, %d disks, %.1f MB" %
               (size, clones, count, len(doc["data"]["devices"]), disks, os.path.getsize(recording) / 1e6))
-        for name, argv, ok in COMMANDS:
-            times, cpus = [], []
-            for _ in range(args.repeat):
-                took, cpu, err = run_once(args.usbsat, recording, argv, ok, args.limit, work)
-                if err:
-                    failures.append("%s on %d: %s" % (name, size, err))
-                    break
-                times.append(took)
-                cpus.append(cpu)
-            if times:
-                medians[(name, size)] = statistics.median(times)
-                print("  %-20s median wall %7.3f s, CPU %7.3f s  (walls: %s)" %
-                      (name, medians[(name, size)], statistics.median(cpus),
-                       ", ".join("%.3f" % t for t in times)), flush=True)
+        time_commands(args, recording, size, args.limit, work, medians, failures)
+    if args.routers:
+        recording = os.path.join(work, "routers-%d.json" % args.routers)
+        doc, made = machine_gen.generate_routers(args.routers)
+        write_recording(recording, doc)
+        print("USB4 machine: tb4-hub-chain with %d more routers behind its dock, %.1f MB" %
+              (made, os.path.getsize(recording) / 1e6))
+        limit = min(args.router_limit, args.limit) if args.limit else args.router_limit
+        time_commands(args, recording, "%d routers" % args.routers, limit, work, medians, failures)
     if len(sizes) > 1:
         lo, hi = sizes[0], sizes[-1]
         print("growth %d -> %d USB devices (linear: %.1fx, quadratic: %.0fx)" % (lo, hi, hi / lo, (hi / lo) ** 2))

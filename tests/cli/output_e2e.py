@@ -11,6 +11,18 @@ record. CASE:
   devstdout  -o /dev/stdout with stdout a pipe: the bytes arrive on the pipe, /dev/stdout stays a symlink
   devstdout_file  -o /dev/stdout with stdout redirected to a file: the file gets the bytes, /dev/stdout stays
              a symlink (its target is replaced, never the link)
+  devstdout_append  -o /dev/stdout, /dev/fd/N and /proc/self/fd/1 with stdout (or fd N) opened for appending
+             (`>> FILE`): the old content is kept and the output follows it, in the same file (inode)
+  devstdout_position  -o /dev/stdout with stdout a file opened read-write at offset 4 (`1<> FILE` after
+             a read): the output is written at that position, the first bytes kept, the same inode
+  keep_mode  -o over an existing 0600 (and a 0640) file: the new file has the old mode (and owner);
+             record --keep-serials onto a new name creates it 0600; export onto a new name 0644
+  stale      stale temporary files of the target's own pattern (.NAME.XXXXXX, older than 10 minutes,
+             regular, ours) beside it are removed; a fresh one, other names, a directory and a symlink of
+             that pattern are kept
+  signal     SIGINT and SIGTERM while the temporary file is written (strace delays its fsync): no
+             temporary file left, the target holds the old content or the whole new one (SKIP without
+             strace)
   symlink    -o LINK, a symlink to an existing file: the file gets the output, LINK stays a symlink to it
   directory  -o DIR: exit 2 with a sentence, the directory untouched
   empty      -o '': exit 2 with a sentence
@@ -20,11 +32,14 @@ record. CASE:
 Exit 77 (skip) for the root cases without root, or when tmpfs cannot be mounted.
 """
 import os
+import shutil
+import signal
 import stat
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 TIMEOUT = 60
 # A prefix every output of each command starts with (where it is written is not part of it).
@@ -133,6 +148,157 @@ def case_devstdout_file(argv, tmp, command):
         fail(f"{command} -o /dev/stdout > FILE: the file holds {got[:60]!r}")
 
 
+def run_to(argv, tmp, command, fileobj, what, **kw):
+    try:
+        p = subprocess.run(argv, cwd=tmp, stdout=fileobj, stderr=subprocess.PIPE, timeout=TIMEOUT, **kw)
+    except subprocess.TimeoutExpired:
+        fail(f"{command} {what}: still running after {TIMEOUT} s")
+    expect(p, 0, f"{what} ({command})")
+    return p
+
+
+def check_kept_and_followed(path, old, ino, command, what):
+    with open(path, "rb") as f:
+        got = f.read()
+    if not got.startswith(old):
+        fail(f"{command} {what}: the old content is gone, the file holds {got[:60]!r}")
+    if not got[len(old):].startswith(HEAD[command]):
+        fail(f"{command} {what}: after the old content comes {got[len(old):len(old) + 60]!r}")
+    if os.stat(path).st_ino != ino:
+        fail(f"{command} {what}: the file was replaced (new inode), not written through")
+    if sorted(os.listdir(os.path.dirname(path))) != [os.path.basename(path)]:
+        fail(f"{command} {what} left {sorted(os.listdir(os.path.dirname(path)))}")
+
+
+def case_devstdout_append(argv, tmp, command):
+    # The shell's `usbsat ... -o /dev/stdout >> log`: fd 1 is the log with O_APPEND.
+    out = os.path.join(tmp, "log")
+    for alias, fd in (("/dev/stdout", 1), ("/proc/self/fd/1", 1), ("/dev/fd/5", 5)):
+        old = b"OLD line kept\n"
+        with open(out, "wb") as f:
+            f.write(old)
+        ino = os.stat(out).st_ino
+        with open(out, "ab") as f:
+            if fd == 1:
+                run_to(argv(alias), tmp, command, f, f"-o {alias} >> FILE")
+            else:
+                os.dup2(f.fileno(), fd)
+                try:
+                    run_to(argv(alias), tmp, command, subprocess.DEVNULL, f"-o {alias} {fd}>> FILE",
+                           pass_fds=(fd,))
+                finally:
+                    os.close(fd)
+        check_kept_and_followed(out, old, ino, command, f"-o {alias} >> FILE")
+
+
+def case_devstdout_position(argv, tmp, command):
+    out = os.path.join(tmp, "log")
+    with open(out, "wb") as f:
+        f.write(b"HEADtail that the output overwrites" + b"x" * 100000)
+    ino = os.stat(out).st_ino
+    fd = os.open(out, os.O_RDWR)
+    try:
+        os.lseek(fd, 4, os.SEEK_SET)  # the descriptor's position is 4
+        run_to(argv("/dev/stdout"), tmp, command, fd, "-o /dev/stdout 1<> FILE")
+    finally:
+        os.close(fd)
+    check_kept_and_followed(out, b"HEAD", ino, command, "-o /dev/stdout at offset 4")
+
+
+def case_keep_mode(argv, tmp, command):
+    for mode in (0o600, 0o640):
+        out = os.path.join(tmp, f"old{mode:o}")
+        with open(out, "wb") as f:
+            f.write(b"old\n")
+        os.chmod(out, mode)
+        if os.geteuid() == 0:
+            os.chown(out, 65534, 65534)
+        p = run(argv(out), tmp)
+        expect(p, 0, f"-o over a {mode:o} file ({command})")
+        st = os.stat(out)
+        if stat.S_IMODE(st.st_mode) != mode:
+            fail(f"{command} -o over a {mode:o} file left mode {stat.S_IMODE(st.st_mode):o}")
+        if os.geteuid() == 0 and (st.st_uid, st.st_gid) != (65534, 65534):
+            fail(f"{command} -o over a file of 65534:65534 left owner {st.st_uid}:{st.st_gid}")
+        with open(out, "rb") as f:
+            if not f.read().startswith(HEAD[command]):
+                fail(f"{command} -o over a {mode:o} file did not write it")
+    new = os.path.join(tmp, "new")
+    want = 0o644
+    if command == "record":
+        new_argv = argv(new) + ["--keep-serials"]
+        want = 0o600
+    else:
+        new_argv = argv(new)
+    expect(run(new_argv, tmp), 0, f"-o onto a new name ({command})")
+    got = stat.S_IMODE(os.stat(new).st_mode)
+    if got != want:
+        fail(f"{' '.join(new_argv[1:])}: a new file of mode {got:o}, want {want:o}")
+
+
+def case_stale(argv, tmp, command):
+    old = time.time() - 3600
+    stale = [".out.AbC123", ".out.zzzzzz"]
+    kept_files = [".out.Fresh1", ".out.abc12", ".out.abc1234", ".other.AbC123", "out.AbC123", ".out.ab-123"]
+    for name in stale + kept_files:
+        with open(os.path.join(tmp, name), "wb") as f:
+            f.write(b"partial")
+        if name != ".out.Fresh1":
+            os.utime(os.path.join(tmp, name), (old, old))
+    os.mkdir(os.path.join(tmp, ".out.Dir123"))
+    os.symlink("out.AbC123", os.path.join(tmp, ".out.Lnk123"))
+    os.utime(os.path.join(tmp, ".out.Lnk123"), (old, old), follow_symlinks=False)
+    expect(run(argv(os.path.join(tmp, "out")), tmp), 0, f"-o with stale temporary files ({command})")
+    want = sorted(["out"] + kept_files + [".out.Dir123", ".out.Lnk123"])
+    if sorted(os.listdir(tmp)) != want:
+        fail(f"{command} -o: left {sorted(os.listdir(tmp))}, want {want} (stale {stale} removed)")
+
+
+def traced_usbsat(tracer, usbsat):
+    """The pid of the usbsat strace runs (its child whose executable is usbsat), or None."""
+    try:
+        with open(f"/proc/{tracer.pid}/task/{tracer.pid}/children") as f:
+            kids = [int(k) for k in f.read().split()]
+    except OSError:
+        return None
+    for kid in kids:
+        try:
+            if os.path.samefile(os.readlink(f"/proc/{kid}/exe"), usbsat):
+                return kid
+        except OSError:
+            pass
+    return None
+
+
+def case_signal(argv, tmp, command):
+    if shutil.which("strace") is None:
+        skip("strace is not installed (it delays the fsync of the temporary file)")
+    out = os.path.join(tmp, "out")
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with open(out, "wb") as f:
+            f.write(b"old\n")
+        tracer = subprocess.Popen(["strace", "-qq", "-f", "-o", "/dev/null", "-e", "trace=fsync",
+                                   "-e", "inject=fsync:delay_enter=1500000"] + argv(out),
+                                  cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.time() + TIMEOUT
+        while not [n for n in os.listdir(tmp) if n.startswith(".out.")]:
+            if tracer.poll() is not None or time.time() > deadline:
+                fail(f"{command} -o FILE under strace: no temporary file seen ({tracer.stderr.read()!r})")
+            time.sleep(0.005)
+        child = traced_usbsat(tracer, argv(out)[0])
+        if child is None:
+            fail(f"{command} -o FILE under strace: no usbsat process below strace")
+        os.kill(child, sig)
+        tracer.wait(timeout=TIMEOUT)
+        left = sorted(set(os.listdir(tmp)) - {"out"})
+        if left:
+            fail(f"{command} -o FILE, {signal.Signals(sig).name} before the rename: left {left}")
+        with open(out, "rb") as f:
+            got = f.read()
+        if got != b"old\n" and not got.startswith(HEAD[command]):
+            fail(f"{command} -o FILE, {signal.Signals(sig).name}: a torn file {got[:60]!r}")
+
+
 def case_symlink(argv, tmp, command):
     real, link = os.path.join(tmp, "real"), os.path.join(tmp, "link")
     with open(real, "wb") as f:
@@ -215,7 +381,9 @@ def case_full_disk(argv, tmp, command):
 
 
 CASES = {"chardev": case_chardev, "fifo": case_fifo, "devstdout": case_devstdout,
-         "devstdout_file": case_devstdout_file, "symlink": case_symlink, "directory": case_directory,
+         "devstdout_file": case_devstdout_file, "devstdout_append": case_devstdout_append,
+         "devstdout_position": case_devstdout_position, "keep_mode": case_keep_mode, "stale": case_stale,
+         "signal": case_signal, "symlink": case_symlink, "directory": case_directory,
          "empty": case_empty, "dash": case_dash, "full_disk": case_full_disk}
 
 

@@ -7,7 +7,8 @@ On a copy of the asm1042-card tree (sdb on 4-1, sdc on 4-2, both behind the card
 sample sees no I/O; then sdb's stat gains N sectors read and M written, and the second sample must show exactly
 (N+M)*512 bytes over the interval it reports, on every node whose path carries sdb and nowhere else, with the
 capacity the bandwidth model gives (the same figure as `plan --predict`'s link ceiling for sdb) and the
-bottleneck mark at >= 90 %. Also: JSON Lines valid against top-sample.schema.json, plain text without escape
+bottleneck mark at >= 90 %. A device whose size drops to 0 between the samples (gone: a detached loop device, an
+emptied card reader) is missing from its nodes, not 0.0 MB/s. Also: JSON Lines valid against top-sample.schema.json, plain text without escape
 sequences when piped, --interval out of range -> exit 2.
 Exit 0 pass, 1 fail, 77 skip (no umockdev preload; python3-jsonschema missing outside CI).
 """
@@ -95,6 +96,20 @@ def main(argv):
         util = [x["utilisation"] for x in b["nodes"] if x["utilisation"] is not None]
         check(util == sorted(util, reverse=True), f"sorted by utilisation: {util}")
 
+        # sdc goes away between the samples the way a detached loop device or an emptied card reader does: its
+        # stat file still reads (all zeros would be 0.0 MB/s forever), its size is 0. Its nodes say it is gone.
+        p = subprocess.Popen(u + ["top", "--json", "--interval", "1", "--count", "2"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        p.stdout.readline()
+        with open(os.path.join(tree, SDB_STAT.replace("4-1", "4-2").replace("host1/target1:0:0/1:0:0:0",
+                                                                              "host2/target2:0:0/2:0:0:0")
+                               .replace("sdb/stat", "sdc/size")), "w") as f:
+            f.write("0\n")
+        second = json.loads(p.stdout.readline())
+        p.communicate(timeout=60)
+        for x in second["nodes"]:
+            if "sdc" in x["devices"]:
+                check(x["missing"] == ["sdc"], f"{x['id']}: sdc (size 0: gone) is missing, not 0.0 MB/s: {x}")
         t = subprocess.run(u + ["top", "--interval", "0.1", "--count", "2"], capture_output=True, text=True, timeout=60)
         check(t.returncode == 0, f"text top exits 0: {t.stderr[:200]}")
         check("\x1b" not in t.stdout, "piped text has no escape sequences")

@@ -235,6 +235,21 @@ TEST_CASE("chart data refuses rates that are no measurement: 1e308, negative (is
   CHECK(load_charts(load).error.find("2000000.0 MB/s is not a rate") != std::string::npos);
 }
 
+TEST_CASE("chart data refuses a phase's drive count that is no count: 1e20, 0, -1, 2.5, text (issue 41)") {
+  const nlohmann::json bad[] = {1e20, 0, -1, 2.5, "2", 4097, 18446744073709551615u, nullptr};
+  for (const auto& n : bad) {
+    CAPTURE(n.dump());
+    auto doc = read_golden_json("saturate_two_groups.json");
+    doc["groups"][0]["phases"][0]["n"] = n;
+    const auto charts = saturate_charts(doc);
+    CHECK(charts.charts.empty());
+    CHECK(charts.error.find("is not a number of drives at once (1 to 4096)") != std::string::npos);
+  }
+  auto doc = read_golden_json("saturate_two_groups.json");
+  doc["groups"][0]["phases"][0]["n"] = 4096;
+  CHECK(saturate_charts(doc).error.empty());
+}
+
 TEST_CASE("saturate charts: one per group, phases alone and at once, aggregate, model, plateau, verdict") {
   const auto charts = saturate_charts(read_golden_json("saturate_two_groups.json"));
   REQUIRE(charts.error.empty());

@@ -7,10 +7,25 @@
 #include <initializer_list>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "tests/support/fake_source.hpp"
 
 namespace usbsat::testing::fake {
+
+/// Whether `diags` holds one at `where` whose message contains `says` (the scan's bad-input tables).
+inline bool has_diagnostic(const std::vector<topology::Diagnostic>& diags, const std::string& where,
+                           const std::string& says) {
+  for (const auto& d : diags)
+    if (d.where == where && d.message.find(says) != std::string::npos) return true;
+  return false;
+}
+/// Every diagnostic, one a line ("where: message"), for a failed check's message.
+inline std::string diagnostics_text(const std::vector<topology::Diagnostic>& diags) {
+  std::string out;
+  for (const auto& d : diags) out += d.where + ": " + d.message + "\n";
+  return out;
+}
 
 inline const std::string kRoot = "/sys/devices/pci0000:00";
 inline const std::string kRp = kRoot + "/0000:00:1c.0";

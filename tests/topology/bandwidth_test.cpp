@@ -23,6 +23,12 @@ TEST_CASE("Bandwidth: named constructors, accessors, comparisons and saturating 
   CHECK(Bandwidth::from_mbs(40).bytes_per_s == 40'000'000);
   CHECK(Bandwidth::from_mbit(480).mbs() == doctest::Approx(60));
   CHECK(Bandwidth::from_mbs(-3).is_zero());
+  // Absurd input (4294967295 lanes × 4294967295 Gb/s) saturates instead of overflowing (UBSan:
+  // float→unsigned).
+  CHECK(Bandwidth::from_mbs(4294967295.0 * 4294967295.0 * 1000).bytes_per_s == UINT64_MAX);
+  CHECK(Bandwidth::from_mbs(1e300).bytes_per_s == UINT64_MAX);
+  CHECK(Bandwidth::from_mbs(std::numeric_limits<double>::infinity()).bytes_per_s == UINT64_MAX);
+  CHECK(Bandwidth::from_mbs(std::numeric_limits<double>::quiet_NaN()).is_zero());
   CHECK(Bandwidth::from_mbs(1.216).bytes_per_s == 1'216'000);
   CHECK(Bandwidth::from_mbs(310) < Bandwidth::from_mbs(400));
   CHECK(Bandwidth::from_mbs(400) == Bandwidth::from_bytes_per_s(400'000'000));

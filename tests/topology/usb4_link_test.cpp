@@ -60,13 +60,61 @@ TEST_CASE("parse_usb4_port_name, parse_usb4_link_type, parse_tb_lane_speed") {
     const char* text;
     std::optional<unsigned> gbps;
   };
-  const Row rows[] = {{"20.0 Gb/s\n", 20u},        {"10.0 Gb/s", 10u},          {"40 Gb/s", 40u},
-                      {"0.0 Gb/s", std::nullopt},  {"20.5 Gb/s", std::nullopt}, {"20.0", std::nullopt},
-                      {"fast Gb/s", std::nullopt}, {"", std::nullopt}};
+  const Row rows[] = {{"20.0 Gb/s\n", 20u},
+                      {"10.0 Gb/s", 10u},
+                      {"40 Gb/s", 40u},
+                      {"40.0 Gb/s", 40u},
+                      {"0.0 Gb/s", std::nullopt},
+                      {"20.5 Gb/s", std::nullopt},
+                      {"20.0", std::nullopt},
+                      {"fast Gb/s", std::nullopt},
+                      {"", std::nullopt},
+                      // Rates no kernel reports (issue 41: taken as facts before).
+                      {"30.0 Gb/s", std::nullopt},
+                      {"5.0 Gb/s", std::nullopt},
+                      {"80.0 Gb/s", std::nullopt},
+                      {"4294967295.0 Gb/s", std::nullopt},
+                      {"4294967296.0 Gb/s", std::nullopt},
+                      {"-20.0 Gb/s", std::nullopt}};
   for (const auto& r : rows) {
     CAPTURE(r.text);
     CHECK(parse_tb_lane_speed(r.text) == r.gbps);
   }
+}
+
+TEST_CASE("parse_tb_lanes, tb_lanes_consistent, parse_tb_generation: only what the kernel writes") {
+  struct Row {
+    const char* text;
+    std::optional<unsigned> lanes, generation;
+  };
+  const Row rows[] = {
+      {"1\n", 1u, 1u},
+      {"2", 2u, 2u},
+      {"3", 3u, 3u},
+      {"4", std::nullopt, 4u},
+      {"8", std::nullopt, 8u},  // kMaxTbGeneration: a later USB4 generation
+      {"9", std::nullopt, std::nullopt},
+      {"0", std::nullopt, std::nullopt},
+      {"-1", std::nullopt, std::nullopt},
+      {"4294967295", std::nullopt, std::nullopt},
+      {"99999999999", std::nullopt, std::nullopt},
+      {"two", std::nullopt, std::nullopt},
+      {"", std::nullopt, std::nullopt},
+      {"2.0", std::nullopt, std::nullopt},
+  };
+  for (const auto& r : rows) {
+    CAPTURE(r.text);
+    CHECK(parse_tb_lanes(r.text) == r.lanes);
+    CHECK(parse_tb_generation(r.text) == r.generation);
+  }
+  CHECK(tb_lanes_consistent(2, 2));
+  CHECK(tb_lanes_consistent(1, 1));
+  CHECK(tb_lanes_consistent(1, 2));  // one lane trained down one way: still one link
+  CHECK(tb_lanes_consistent(3, 1));  // asymmetric USB4 v2
+  CHECK(tb_lanes_consistent(1, 3));
+  CHECK_FALSE(tb_lanes_consistent(3, 3));
+  CHECK_FALSE(tb_lanes_consistent(3, 2));
+  CHECK_FALSE(tb_lanes_consistent(0, 2));
 }
 
 TEST_CASE("USB4 link and tunnel figures (topology/README.md, sources in bandwidth.cpp)") {

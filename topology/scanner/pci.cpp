@@ -97,7 +97,9 @@ void Scanner::ensure_controller(const std::string& syspath, const std::string& r
   const auto& rec = record(syspath);
   std::optional<std::string> up;
   if (!rec) {
-    c.is_pci = false;
+    // A PCI function's directory without its uevent: still below its PCIe path, whose hops are known.
+    c.is_pci = parse_pci_address(c.bdf).has_value();
+    if (c.is_pci) up = ensure_pci_hop(std::string(path_dirname(syspath)));
     warn(syspath, "host controller of " + root_hub + " is not in the device tree; its details are unknown");
   } else {
     c.is_pci = rec->subsystem == "pci";

@@ -80,7 +80,10 @@ void Scanner::unusable(const std::string& where, std::string_view attribute,
 }
 
 void Scanner::collect_read_problems() {
-  for (auto& d : src_.take_read_problems()) diags_.push_back(std::move(d));
+  // The same unreadable file is asked for more than once (a device's uevent through the bus listing, then as
+  // a child's parent): said once.
+  for (auto& d : src_.take_read_problems())
+    if (reported_problems_.insert(d.where + '\n' + d.message).second) diags_.push_back(std::move(d));
 }
 
 const std::optional<RawDevice>& Scanner::record(const std::string& syspath) {

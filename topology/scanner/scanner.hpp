@@ -161,6 +161,7 @@ class Scanner {
   void add_router(const RawDevice& r, const RouterAddress& address, const std::optional<std::string>& up);
   std::vector<Usb4PortInfo> usb4_ports(const AttrDir& router);
   void join_usb4_ports();
+  bool connector_usable(const std::string& port, const std::string& connector);
   void join_displays(const std::vector<Usb4PortInfo*>& wanted);
   /// The `removable` mark of the PCI hops behind each host router's Thunderbolt controller (tb3_tunnel.hpp).
   void read_tunnel_marks();
@@ -202,6 +203,7 @@ class Scanner {
   StringMap<std::pair<std::string, unsigned>> device_ports_;
   StringMap<std::vector<std::string>> peered_by_;  ///< port -> ports whose peer it is
   StringSet missing_pci_;                          ///< PCI functions already reported missing
+  StringSet reported_problems_;                    ///< read problems already collected (where + message)
   std::optional<std::vector<StorageQuirk>> quirks_;
   std::optional<std::optional<std::string>> quirks_text_;
   StringMap<std::optional<std::string>> host_proc_names_;

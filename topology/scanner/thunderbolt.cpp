@@ -1,6 +1,9 @@
 // The thunderbolt bus: USB4/Thunderbolt routers, their links and USB4 ports (sysfs-bus-thunderbolt). Read
 // only where the bus has devices, so a machine without it is asked nothing more than before.
 #include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
 
 #include "topology/edid.hpp"
 #include "topology/escape.hpp"
@@ -43,26 +46,44 @@ std::vector<Usb4PortInfo> Scanner::usb4_ports(const AttrDir& router) {
 void Scanner::add_router(const RawDevice& r, const RouterAddress& address,
                          const std::optional<std::string>& up) {
   AttrDir a(src_, r.syspath);
+  // A value the kernel cannot write is unknown, and said, like every other attribute: 0 lanes or 30 Gb/s
+  // taken as facts gave 0 Gb/s links and tunnels, 4294967295 of both overflowed the bandwidth arithmetic.
+  const auto checked = [&](std::string_view name, auto parse, std::string_view consequence) {
+    const auto text = a.get(name);
+    auto v = text ? parse(*text) : std::nullopt;
+    if (text && !v) unusable(r.syspath, name, text, consequence);
+    return v;
+  };
   RouterInfo info;
   info.syspath = r.syspath;
   info.name = r.sysname;
   info.address = address;
-  info.generation = a.parse<unsigned>("generation", to_unsigned);
+  info.generation = checked(
+      "generation", parse_tb_generation,
+      fmt::format("is not a router generation (1 to {}); the generation is unknown", kMaxTbGeneration));
   info.vendor_id = a.parse<std::uint16_t>("vendor", parse_hex16);
   info.device_id = a.parse<std::uint16_t>("device", parse_hex16);
   info.vendor_name = a.trimmed("vendor_name");
   info.device_name = a.trimmed("device_name");
   if (!address.is_host()) {
-    const auto speed = [&](std::string_view name) {
-      const auto text = a.get(name);
-      auto v = text ? parse_tb_lane_speed(*text) : std::nullopt;
-      if (text && !v) unusable(r.syspath, name, text, "is not a lane speed; the link speed is unknown");
-      return v;
-    };
-    info.rx_speed_gbps = speed("rx_speed");
-    info.tx_speed_gbps = speed("tx_speed");
-    info.rx_lanes = a.parse<unsigned>("rx_lanes", to_unsigned);
-    info.tx_lanes = a.parse<unsigned>("tx_lanes", to_unsigned);
+    constexpr std::string_view kSpeed =
+        "is not a lane speed the kernel reports (10, 20 or 40 Gb/s); the link "
+        "speed is unknown";
+    constexpr std::string_view kLanes =
+        "is not a lane count (1 or 2, 3 on an asymmetric link); the link's "
+        "lanes are unknown";
+    info.rx_speed_gbps = checked("rx_speed", parse_tb_lane_speed, kSpeed);
+    info.tx_speed_gbps = checked("tx_speed", parse_tb_lane_speed, kSpeed);
+    info.rx_lanes = checked("rx_lanes", parse_tb_lanes, kLanes);
+    info.tx_lanes = checked("tx_lanes", parse_tb_lanes, kLanes);
+    if (info.rx_lanes && info.tx_lanes && !tb_lanes_consistent(*info.rx_lanes, *info.tx_lanes)) {
+      warn(r.syspath,
+           fmt::format("attributes 'rx_lanes' = '{}' and 'tx_lanes' = '{}' are not one link's (1 or "
+                       "2 each, or 3 one way and 1 the other); the link's lanes are unknown",
+                       *info.rx_lanes, *info.tx_lanes));
+      info.rx_lanes.reset();
+      info.tx_lanes.reset();
+    }
   }
   if (r.parent)
     if (const auto& domain = record(*r.parent); domain && domain->devtype == "thunderbolt_domain") {
@@ -130,15 +151,42 @@ void Scanner::read_tunnel_marks() {
   }
 }
 
+/// Whether a host USB4 port's `connector` link (target `connector`) reaches a device: a dangling link, one
+/// that points into the port itself or loops (the kernel's links never do) joins nothing, and is said.
+bool Scanner::connector_usable(const std::string& port, const std::string& connector) {
+  const bool inside = connector == port || connector.starts_with(port + "/");
+  const auto names = inside ? std::vector<std::string>{} : src_.list(connector, "");
+  if (std::binary_search(names.begin(), names.end(), "uevent")) return true;
+  warn(port, "`connector` link points at " + connector +
+                 ", which is no device (a dangling link, or one to itself or in a loop); the link's Type-C "
+                 "connector is unknown, so no USB port or display is joined to it");
+  return false;
+}
+
 /// Host routers' USB4 ports -> the USB ports of the host xHCI on the same Type-C connector (both carry a
 /// `connector` link to it). Read only when some host USB4 port names a connector.
 void Scanner::join_usb4_ports() {
   std::vector<Usb4PortInfo*> wanted;
+  std::map<std::string, std::string> claimed;  // Type-C connector -> the first USB4 port naming it
   for (const auto& syspath : routers_) {
     auto& info = builder_.get(syspath)->as<RouterInfo>();
     if (!info.address.is_host()) continue;
-    for (auto& p : info.usb4_ports)
-      if (p.connector) wanted.push_back(&p);
+    for (auto& p : info.usb4_ports) {
+      if (!p.connector) continue;
+      const std::string port = syspath + "/usb4_port" + std::to_string(p.number);
+      if (!connector_usable(port, *p.connector)) {
+        p.connector.reset();
+        continue;
+      }
+      // One Type-C connector serves one USB4 port: a second claim would count its displays twice.
+      if (const auto [first, fresh] = claimed.emplace(*p.connector, port); !fresh) {
+        warn(port, "`connector` link names " + *p.connector + ", which " + first->second +
+                       " names too; its USB ports and displays are counted once, for that port");
+        p.connector.reset();
+        continue;
+      }
+      wanted.push_back(&p);
+    }
   }
   if (wanted.empty()) return;
   for (const auto& entry : ports_) {
@@ -166,7 +214,13 @@ void Scanner::join_displays(const std::vector<Usb4PortInfo*>& wanted) {
     if (on.empty()) continue;
     AttrDir a(src_, c.syspath);
     const auto status = a.trimmed("status");
-    if (status != "connected") continue;
+    if (status != "connected") {
+      // drm_get_connector_status_name(): anything else is not the kernel's, and the display is not counted.
+      if (status != "disconnected" && status != "unknown")
+        unusable(c.syspath, "status", status,
+                 "is not connected, disconnected or unknown; the display is not counted in the USB4 link");
+      continue;
+    }
     DisplayConnectorInfo d{};
     d.syspath = c.syspath;
     d.name = c.sysname;

@@ -33,16 +33,24 @@ void Scanner::add_usb_device(const RawDevice& r) {
   const bool root = d.ports.empty();
   const NodeKind kind =
       root ? NodeKind::RootHub : (d.device_class == 0x09 ? NodeKind::Hub : NodeKind::Device);
-  // Ports of this hub, from maxchild.
+  // Ports of this hub, from maxchild; with an unusable maxchild, the port directories its interface holds
+  // (sysfs makes one per port), as the warning says: seeding none dropped the empty ports.
+  const std::string intf = r.syspath + "/" + hub_interface_name(d, config);
   if (d.maxchild && *d.maxchild > 0) {
-    const std::string intf = r.syspath + "/" + hub_interface_name(d, config);
     for (unsigned p = 1; p <= *d.maxchild; ++p)
       seed_port(PortSeed{r.syspath, d.name, p, intf + "/" + port_name_for(d.name, p), false});
+  } else if (!d.maxchild && a.has("maxchild") && (root || d.device_class == 0x09)) {
+    for (const auto& entry : src_.list(intf, ""))
+      if (const auto p = parse_port_name(entry); p && p->hub == d.name && p->number <= kMaxHubPorts)
+        seed_port(PortSeed{r.syspath, d.name, p->number, intf + "/" + entry, false});
   }
   std::optional<std::string> up;
   Link link;
   if (root) {
-    const std::string controller = r.parent ? *r.parent : std::string(path_dirname(r.syspath));
+    // The root hub's directory is always its controller's child (usb_add_hcd): the nearest device above it
+    // (r.parent) is a root port or the PCI root when the controller's own uevent is gone, and must not be
+    // taken for the controller (ensure_controller says the controller is not in the device tree instead).
+    const std::string controller(path_dirname(r.syspath));
     ensure_controller(controller, d.name);
     up = controller;
   } else {
