@@ -14,22 +14,6 @@ namespace {
 /// Measurements shown per drive in the text (the JSON has them all).
 constexpr std::size_t kShownPerDrive = 5;
 
-std::string link_text(const history::Measurement& m) {
-  std::string s = m.connector.empty() ? m.rate : m.connector + ", " + m.rate;
-  if (m.protocol == "uas") s += " UAS";
-  if (m.protocol == "bot") s += " BOT";
-  return s;
-}
-
-std::string job_text(const history::Measurement& m) {
-  const std::uint64_t bs = m.block_size;
-  const std::string size = bs % (1u << 20) == 0 && bs ? fmt::format("{}m", bs >> 20)
-                           : bs % 1024 == 0 && bs     ? fmt::format("{}k", bs >> 10)
-                                                      : std::to_string(bs);
-  return fmt::format("{} {} {} QD{}{}", m.command, m.pattern, size, m.queue_depth,
-                     m.alone() ? "" : fmt::format(", {} at once", m.group.size()));
-}
-
 std::string drives_table(const history::Store& s, const TextStyle& style) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& d : s.drives) {
@@ -37,8 +21,9 @@ std::string drives_table(const history::Store& s, const TextStyle& style) {
     std::size_t shown = 0;
     for (auto it = d.measurements.rbegin(); it != d.measurements.rend() && shown < kShownPerDrive;
          ++it, ++shown)
-      rows.push_back({shown == 0 ? who : "", it->device, it->date, job_text(*it),
-                      fmt::format("{:.1f}", it->mbs), fmt::format("{:.0f}", it->iops), link_text(*it)});
+      rows.push_back({shown == 0 ? who : "", it->device, it->date, history::job_text(*it),
+                      fmt::format("{:.1f}", it->mbs), fmt::format("{:.0f}", it->iops),
+                      history::link_text(*it)});
     if (d.measurements.size() > kShownPerDrive)
       rows.push_back(
           {"", "", fmt::format("({} older)", d.measurements.size() - kShownPerDrive), "", "", "", ""});

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "load/job.hpp"
+
 namespace usbsat::history {
 namespace {
 
@@ -84,6 +86,24 @@ const Measurement* latest_alone(const DriveRecord& d) {
     if (!best || m.date > best->date || (m.date == best->date && m.pattern == "read")) best = &m;
   }
   return best;
+}
+
+std::string job_text(const Measurement& m) {
+  std::string s = m.command + " " + m.pattern + " " + load::format_binary_size(m.block_size) + " QD" +
+                  std::to_string(m.queue_depth);
+  if (!m.alone()) s += ", " + std::to_string(m.group.size()) + " at once";
+  return s;
+}
+
+std::string rate_text(const std::string& rate, const std::string& protocol) {
+  if (protocol == "uas") return rate + " UAS";
+  if (protocol == "bot") return rate + " BOT";
+  return rate;
+}
+
+std::string link_text(const Measurement& m) {
+  const std::string link = rate_text(m.rate, m.protocol);
+  return m.connector.empty() ? link : m.connector + ", " + link;
 }
 
 std::map<std::string, topology::Calibration, std::less<>> calibrations(const Store& s) {

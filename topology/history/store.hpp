@@ -94,6 +94,14 @@ const DriveRecord* find_drive(const Store& s, const std::string& key);
 /// write at the same date), or nullptr.
 const Measurement* latest_alone(const DriveRecord& d);
 
+/// How a measurement is worded, the one rule for `usbsat history` and a measured demand's basis: its job,
+/// "load read 128k QD1" (", 2 at once" for a group), and its link, "usb4-port1, USB 3.2 Gen 1 UAS".
+std::string job_text(const Measurement& m);
+std::string link_text(const Measurement& m);
+/// A rate and protocol as a measurement records them, worded: "USB 3.2 Gen 1 UAS" (link_text without the
+/// connector).
+std::string rate_text(const std::string& rate, const std::string& protocol);
+
 /// The store's resource plateaus as the capacity model takes them (topology::CapacityModel::calibrated).
 std::map<std::string, topology::Calibration, std::less<>> calibrations(const Store& s);
 

@@ -32,25 +32,11 @@ topology::StorageProtocol protocol_named(std::string_view s) {
   return StorageProtocol::None;
 }
 
-/// "USB 3.2 Gen 1 UAS": a rate and protocol as a measurement records them.
-std::string link_words(const std::string& rate, const std::string& protocol) {
-  if (protocol == "uas") return rate + " UAS";
-  if (protocol == "bot") return rate + " BOT";
-  return rate;
-}
-
-std::string block_size_text(std::uint64_t bs) {
-  if (bs && bs % (1u << 20) == 0) return fmt::format("{}m", bs >> 20);
-  if (bs && bs % 1024 == 0) return fmt::format("{}k", bs >> 10);
-  return std::to_string(bs);
-}
-
 Basis measured_basis(const history::Measurement& m) {
   Basis b{BasisKind::Measured};
-  b.what = fmt::format("{} {} {} QD{}", m.command, m.pattern, block_size_text(m.block_size), m.queue_depth);
+  b.what = history::job_text(m);
   b.date = m.date;
-  b.where = m.connector.empty() ? link_words(m.rate, m.protocol)
-                                : m.connector + ", " + link_words(m.rate, m.protocol);
+  b.where = history::link_text(m);
   return b;
 }
 
@@ -65,7 +51,8 @@ std::optional<DriveDemand> measured(const topology::Topology& t, topology::Verte
   DriveDemand d{Bandwidth::from_mbs(meas->mbs), measured_basis(*meas)};
   const auto now = history::place_of(t, block);
   if (meas->rate == now.rate && meas->protocol == now.protocol) return d;
-  const std::string then = link_words(meas->rate, meas->protocol), here = link_words(now.rate, now.protocol);
+  const std::string then = history::rate_text(meas->rate, meas->protocol),
+                    here = history::rate_text(now.rate, now.protocol);
   const auto then_rate = rate_named(meas->rate);
   const auto then_ceiling =
       then_rate ? topology::usb_drive_capacity(*then_rate, protocol_named(meas->protocol), m) : std::nullopt;
