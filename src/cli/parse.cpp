@@ -74,7 +74,12 @@ void bind_global_options(CLI::App& app, GlobalOptions& g) {
   app.add_option("--history", g.history,
                  "The store of measured drives and links (`off`: none); default $USBSAT_HISTORY, else "
                  "~/.local/state/usbsat/history.json")
-      ->type_name("PATH|off");
+      ->type_name("PATH|off")
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            return v.empty() ? std::string("'' is not a file name: give a file or off") : std::string();
+          },
+          ""));
 }
 
 GlobalOptionNames global_option_names() {
