@@ -10,19 +10,23 @@
 
 namespace usbsat::load {
 
-AlignedBytes alloc_io_buffers(std::size_t size, std::size_t align, std::uint64_t seed, std::stop_token stop) {
-  constexpr std::size_t kChunk = 4u << 20;  // a stop is seen within one chunk (a few ms)
-  if (size == 0) size = align;
-  AlignedBytes buf(allocate_aligned(size, align));
+std::size_t fill_io_pattern(std::span<std::byte> bytes, std::uint64_t seed, std::stop_token stop) {
   Rng rng(seed);
-  for (std::size_t chunk = 0; chunk < size; chunk += kChunk) {
-    if (stop.stop_requested()) return nullptr;
-    const std::size_t end = std::min(size, chunk + kChunk);
+  for (std::size_t chunk = 0; chunk < bytes.size(); chunk += kFillChunk) {
+    if (stop.stop_requested()) return chunk;
+    const std::size_t end = std::min(bytes.size(), chunk + kFillChunk);
     for (std::size_t i = chunk; i + 8 <= end; i += 8) {
       const std::uint64_t v = rng.next() | 0x0101010101010101ULL;  // no zero byte anywhere
-      std::memcpy(buf.get() + i, &v, 8);
+      std::memcpy(bytes.data() + i, &v, 8);
     }
   }
+  return bytes.size();
+}
+
+AlignedBytes alloc_io_buffers(std::size_t size, std::size_t align, std::uint64_t seed, std::stop_token stop) {
+  if (size == 0) size = align;
+  AlignedBytes buf(allocate_aligned(size, align));
+  if (fill_io_pattern({buf.get(), size}, seed, stop) < size) return nullptr;
   return buf;
 }
 

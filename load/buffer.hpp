@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stop_token>
 #include <string>
 #include <string_view>
@@ -20,9 +21,15 @@ struct FreeDeleter {
 };
 using AlignedBytes = std::unique_ptr<std::byte[], FreeDeleter>;
 
-/// `size` bytes aligned to `align` (a power of two ≥ sizeof(void*)), filled with a non-zero pseudo-random
-/// pattern from `seed` so writes never store zero pages. The fill checks `stop` every few MiB and returns
-/// nullptr when a stop was requested (big buffers take seconds to fill). Throws std::bad_alloc.
+/// Fills `bytes` with a non-zero pseudo-random pattern from `seed` (writes never store zero pages), a chunk
+/// of kFillChunk bytes at a time, checking `stop` before each chunk. Returns how many bytes it filled: all of
+/// them, or fewer when a stop was requested (a whole number of chunks, so 0 when it was requested before the
+/// call).
+inline constexpr std::size_t kFillChunk = std::size_t{4} << 20;  // a stop is seen within a few ms
+std::size_t fill_io_pattern(std::span<std::byte> bytes, std::uint64_t seed, std::stop_token stop = {});
+
+/// `size` bytes aligned to `align` (a power of two ≥ sizeof(void*)), filled by fill_io_pattern; nullptr when
+/// a stop was requested before the fill ended (big buffers take seconds to fill). Throws std::bad_alloc.
 AlignedBytes alloc_io_buffers(std::size_t size, std::size_t align, std::uint64_t seed,
                               std::stop_token stop = {});
 
