@@ -106,7 +106,8 @@ TEST_CASE("shared_bandwidth weighs real demands: two portable hard disks fit an 
     history::add_measurement(store, *history::drive_identity(t, v), m);
   }
   const analysis::doctor::ModelSharePredictor measured(&store);
-  const auto& w = only(diagnose(t, {.predictor = &measured}).findings, "shared_bandwidth");
+  const auto rm = diagnose(t, {.predictor = &measured});  // kept: `only` returns a reference into it
+  const auto& w = only(rm.findings, "shared_bandwidth");
   CHECK(w.severity == FindingSeverity::Warning);
   CHECK(contains(
       w.message,
