@@ -376,14 +376,16 @@ std::vector<Resource> upstream_resources(const Topology& t, Vertex port, const C
   // 2b. The USB3 tunnels of USB4 links the port rides (topology/usb4_tunnels): innermost first.
   usb4_tunnel_resources(t, port, m, out);
 
-  // 3. The bus of an EHCI/OHCI/UHCI root hub: one schedule shared by every port of that root hub.
+  // 3. The bus of an EHCI/OHCI/UHCI (or a SoC's USB 2.0 OTG) root hub: one schedule shared by every port of
+  // that
+  //    root hub.
   const auto ctrl = controller_of(t, port);
   if (cur && t[*cur].kind == NodeKind::RootHub && ctrl) {
     const auto kind = t[*ctrl].as<ControllerInfo>().kind;
-    if (kind == HcdKind::Ehci || kind == HcdKind::Ohci || kind == HcdKind::Uhci) {
+    if (kind == HcdKind::Ehci || kind == HcdKind::Ohci || kind == HcdKind::Uhci || kind == HcdKind::Otg) {
       const auto& rh = t[*cur].as<UsbDeviceInfo>();
-      const UsbRate r =
-          rh.speed ? usb_rate(*rh.speed, 1) : (kind == HcdKind::Ehci ? UsbRate::High : UsbRate::Full);
+      const bool high = kind == HcdKind::Ehci || kind == HcdKind::Otg;
+      const UsbRate r = rh.speed ? usb_rate(*rh.speed, 1) : (high ? UsbRate::High : UsbRate::Full);
       add(ResourceKind::UsbBus, *cur, usb_shared_capacity(r, m),
           std::string(to_string(r)) + " bus " + node_id(t, *cur) + " (" + std::string(to_string(kind)) +
               ", shared by all its ports)");

@@ -30,6 +30,8 @@ std::string_view hcd_label(topology::HcdKind k) {
       return "xHCI";
     case topology::HcdKind::Usb4:
       return "USB4";
+    case topology::HcdKind::Otg:
+      return "OTG";
     case topology::HcdKind::Unknown:
       break;
   }

@@ -60,6 +60,8 @@ std::string_view to_string(HcdKind k) {
       return "xhci";
     case HcdKind::Usb4:
       return "usb4";
+    case HcdKind::Otg:
+      return "otg";
     case HcdKind::Unknown:
       break;
   }

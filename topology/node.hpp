@@ -33,7 +33,9 @@ enum class NodeKind : std::uint8_t {
 inline constexpr std::size_t kNodeKinds = static_cast<std::size_t>(NodeKind::Router) + 1;
 
 /// Host controller interface, from the PCI programming interface byte (class 0x0c03xx).
-enum class HcdKind : std::uint8_t { Unknown, Uhci, Ohci, Ehci, Xhci, Usb4 };
+/// Otg: a SoC's USB 2.0 dual-role controller that is not EHCI (DesignWare DWC2 `dwc2`/`dwc_otg`, Mentor
+/// `musb`).
+enum class HcdKind : std::uint8_t { Unknown, Uhci, Ohci, Ehci, Xhci, Usb4, Otg };
 
 /// A PCI function on the path from the root complex to a controller (root port, switch port, bridge).
 struct PciHopInfo {
@@ -259,7 +261,7 @@ struct Node {
 std::string_view node_name(const Node& n);
 
 std::string_view to_string(NodeKind k);
-std::string_view to_string(HcdKind k);          ///< "uhci", "ohci", "ehci", "xhci", "usb4", "unknown"
+std::string_view to_string(HcdKind k);          ///< "uhci", "ohci", "ehci", "xhci", "usb4", "otg", "unknown"
 std::string_view to_string(StorageProtocol p);  ///< "none", "bot", "uas", "other"
 
 }  // namespace usbsat::topology

@@ -1,8 +1,10 @@
 #include "topology/sysfs_parse.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <limits>
+#include <utility>
 
 namespace usbsat::topology {
 namespace {
@@ -276,10 +278,21 @@ std::optional<HcdKind> hcd_kind_from_class(std::uint32_t class_code) {
 }
 
 HcdKind hcd_kind_from_driver(std::string_view d) {
-  if (d.find("xhci") != std::string_view::npos) return HcdKind::Xhci;
-  if (d.find("ehci") != std::string_view::npos) return HcdKind::Ehci;
-  if (d.find("ohci") != std::string_view::npos) return HcdKind::Ohci;
-  if (d.find("uhci") != std::string_view::npos) return HcdKind::Uhci;
+  // Substrings of the drivers' names (PCI "xhci_hcd", "ehci-pci"; platform "xhci-hcd" (xhci-plat, DWC3's
+  // host), "ehci-platform", "ehci-omap", "ehci-orion", "ohci-platform"; the SoCs' own "dwc2", the Raspberry
+  // Pi kernel's "dwc_otg", Mentor's "musb-hdrc"; "ci_hdrc", ChipIdea's dual-role core, is EHCI-compatible).
+  static constexpr std::array<std::pair<std::string_view, HcdKind>, 8> kDrivers{{
+      {"xhci", HcdKind::Xhci},
+      {"ehci", HcdKind::Ehci},
+      {"ohci", HcdKind::Ohci},
+      {"uhci", HcdKind::Uhci},
+      {"ci_hdrc", HcdKind::Ehci},
+      {"dwc2", HcdKind::Otg},
+      {"dwc_otg", HcdKind::Otg},
+      {"musb", HcdKind::Otg},
+  }};
+  for (const auto& [needle, kind] : kDrivers)
+    if (d.find(needle) != std::string_view::npos) return kind;
   return HcdKind::Unknown;
 }
 

@@ -112,7 +112,7 @@ class Machine {
   std::string controller(std::optional<std::string> parent, const std::string& bdf, HcdKind kind,
                          PciFunction f = {}, std::vector<std::string> companions = {}) {
     const std::string sp = pci_syspath(parent, bdf);
-    static constexpr std::uint32_t kProgIf[] = {0, 0x00, 0x10, 0x20, 0x30, 0x40};
+    static constexpr std::uint32_t kProgIf[] = {0, 0x00, 0x10, 0x20, 0x30, 0x40, 0xfe};  // by HcdKind
     const char* driver = kind == HcdKind::Xhci   ? "xhci_hcd"
                          : kind == HcdKind::Ehci ? "ehci-pci"
                          : kind == HcdKind::Ohci ? "ohci-pci"

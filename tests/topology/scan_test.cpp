@@ -563,3 +563,47 @@ TEST_CASE("scan: an NVMe namespace head of native multipath is listed, with its 
   CHECK(b.size_bytes == 3907029168ull * 512);
   CHECK(block_devices(r.topology).size() == 3);  // sdb, nvme0n1, nvme1n1 (loop0 still skipped)
 }
+
+TEST_CASE(
+    "scan: a SoC's platform controllers get their kind from the driver and their chip from the device tree") {
+  // A Rockchip RK3399's DWC3 (glue -> core -> xhci-hcd.0.auto, OF_COMPATIBLE on the first two only) and a
+  // BCM2835's DWC2 whose compatible is only in of_node/compatible; neither root hub has `maxchild`.
+  FakeSource f;
+  const std::string glue = "/sys/devices/platform/usb@fe800000", core = glue + "/fe800000.usb",
+                    host = core + "/xhci-hcd.0.auto";
+  f.device({.syspath = glue,
+            .subsystem = "platform",
+            .driver = "dwc3-of-simple",
+            .properties = {{"OF_COMPATIBLE_0", "rockchip,rk3399-dwc3"}, {"OF_COMPATIBLE_N", "1"}}});
+  f.device({.syspath = core,
+            .subsystem = "platform",
+            .driver = "dwc3",
+            .parent = glue,
+            .properties = {{"OF_COMPATIBLE_0", "snps,dwc3"}, {"OF_COMPATIBLE_N", "1"}}});
+  f.device({.syspath = host, .subsystem = "platform", .driver = "xhci-hcd", .parent = core});
+  usb_device(f, host + "/usb1", {{"busnum", "1"}, {"devnum", "1"}, {"speed", "480"}, {"bDeviceClass", "09"}});
+  usb_device(f, host + "/usb1/1-1",
+             {{"busnum", "1"}, {"devnum", "2"}, {"speed", "480"}, {"idVendor", "0781"}});
+  const std::string otg = "/sys/devices/platform/soc/fe980000.usb";
+  f.device({.syspath = otg, .subsystem = "platform", .driver = "dwc2"});
+  f.binary(otg, "of_node/compatible", std::string("brcm,bcm2835-usb\0", 17));
+  usb_device(f, otg + "/usb2", {{"busnum", "2"}, {"devnum", "1"}, {"speed", "480"}, {"bDeviceClass", "09"}});
+  const ScanResult r = scan(f, {.mountinfo_path = ""});
+  const Topology& t = r.topology;
+
+  const auto x = t.find(host);
+  REQUIRE(x);
+  const auto& c = t[*x].as<ControllerInfo>();
+  CHECK(c.kind == HcdKind::Xhci);
+  CHECK_FALSE(c.is_pci);
+  CHECK(c.vendor_name == "Rockchip");
+  CHECK(c.model_name == "RK3399 DWC3 (rockchip,rk3399-dwc3)");
+  const auto o = t.find(otg);
+  REQUIRE(o);
+  CHECK(t[*o].as<ControllerInfo>().kind == HcdKind::Otg);
+  CHECK(t[*o].as<ControllerInfo>().model_name == "BCM2835 DWC2 (brcm,bcm2835-usb)");
+  // No maxchild: the port count stays unknown, not the one port a device was seen on.
+  const auto rh = by_name(t, "usb1");
+  REQUIRE(rh);
+  CHECK_FALSE(t[*rh].as<UsbDeviceInfo>().maxchild);
+}

@@ -2,11 +2,38 @@
 #include <algorithm>
 
 #include "topology/companions.hpp"
+#include "topology/escape.hpp"
 #include "topology/scanner/attr_dir.hpp"
 #include "topology/scanner/scanner.hpp"
+#include "topology/soc_controllers.hpp"
 
 namespace usbsat::topology::scanner {
 namespace {
+/// Whether device tree `compatible` strings describe a USB controller or its glue ("snps,dwc3",
+/// "brcm,bcm2835-usb", "ti,ehci-omap"), not the bus above it ("brcm,bcm2712-pcie", "simple-bus").
+bool usb_compatible(const std::vector<std::string>& compatibles) {
+  for (const auto& c : compatibles)
+    for (std::string_view needle : {"usb", "dwc", "hci", "otg"})
+      if (c.find(needle) != std::string::npos) return true;
+  return false;
+}
+
+/// A platform device's `compatible` strings: its OF_COMPATIBLE_<n> uevent properties (drivers/of/device.c
+/// of_device_uevent), else its `of_node/compatible` (NUL-separated: read as bytes, each string then made
+/// safe as the source makes every text safe).
+std::vector<std::string> compatibles_of(const RawDevice& rec, DeviceSource& src) {
+  std::vector<std::string> out;
+  for (unsigned i = 0; i < 16; ++i) {
+    const auto v = rec.property("OF_COMPATIBLE_" + std::to_string(i));
+    if (!v) break;
+    out.emplace_back(*v);
+  }
+  if (out.empty())
+    if (const auto raw = src.binary_attribute(rec.syspath, "of_node/compatible"); raw && raw->size() <= 4096)
+      for (auto& s : split_compatible(*raw)) out.push_back(safe_text(s));
+  return out;
+}
+
 /// What the kernel prints for a link it cannot tell ("Unknown", "Unknown speed") or a link that is down
 /// (width "0"): unknown, but nothing to report.
 bool kernel_unknown(std::string_view text) {
@@ -121,6 +148,8 @@ void Scanner::ensure_controller(const std::string& syspath, const std::string& r
     }
   }
   if (c.kind == HcdKind::Unknown) c.kind = hcd_kind_from_driver(c.driver);
+  if (rec && !c.is_pci)
+    if (const auto carrier = soc_controller(c, *rec)) up = ensure_pci_hop(*carrier);
   Link link;
   if (up) link = Link{LinkKind::Pci, std::nullopt, 1, c.link};
   builder_.add(Node{NodeKind::Controller, std::move(c)}, up, link);
@@ -136,6 +165,56 @@ void Scanner::report_missing_ids(const ControllerInfo& c) {
   if (missing.empty()) return;
   warn(c.syspath, "PCI attribute " + missing +
                       " missing or unusable; the controller's vendor or type is shown as unknown");
+}
+
+/// A SoC's platform controller: named from the device tree of it and of its USB ancestors (DWC3's
+/// `xhci-hcd.0.auto` has none itself; its DWC3 core and the SoC's glue above do), up to the first ancestor
+/// that is not a USB node. Returns the PCI function that carries it, if one does (soc_carrier).
+std::optional<std::string> Scanner::soc_controller(ControllerInfo& c, const RawDevice& rec) {
+  std::vector<std::string> all;
+  std::string fullname;
+  const RawDevice* cur = &rec;
+  const RawDevice* above = nullptr;  // the first ancestor that is not a USB node
+  for (int depth = 0; cur && depth < 4; ++depth) {
+    const auto own = compatibles_of(*cur, src_);
+    if (!own.empty() && !usb_compatible(own)) {
+      above = cur;
+      break;
+    }
+    all.insert(all.end(), own.begin(), own.end());
+    if (const auto f = cur->property("OF_FULLNAME"); f && fullname.empty()) fullname = *f;
+    if (!cur->parent || cur->subsystem == "pci") break;
+    const auto& up = record(*cur->parent);
+    cur = up ? &*up : nullptr;
+  }
+  if (const auto name = soc_controller_name(all, fullname)) {
+    c.vendor_name = name->vendor;
+    c.model_name = name->model;
+  }
+  return above ? soc_carrier(fullname, *above) : std::nullopt;
+}
+
+/// The PCI function a platform controller belongs to although sysfs puts it beside, not below, it: the
+/// Raspberry Pi 5's RP1 I/O chip, whose DWC3 controllers are platform devices of the PCIe host bridge
+/// (`1000120000.pcie/1f00200000.usb`) while RP1 itself is `…/pci0000:00/0000:00:00.0/0000:01:00.0`. The
+/// device tree ties them: the controller's node (`/axi/pcie@120000/rp1/usb@200000`) sits below a node
+/// (`…/rp1`) that is not the bridge's own (`/axi/pcie@120000`). That node's PCI function is the one whose
+/// OF_FULLNAME names it, else the only PCI endpoint below the bridge; nullopt when neither is found.
+std::optional<std::string> Scanner::soc_carrier(const std::string& fullname, const RawDevice& bridge) {
+  const auto slash = fullname.rfind('/');
+  const auto bridge_node = bridge.property("OF_FULLNAME");
+  if (slash == std::string::npos || slash == 0 || !bridge_node) return std::nullopt;
+  const std::string node = fullname.substr(0, slash);
+  if (node == *bridge_node || !node.starts_with(std::string(*bridge_node) + "/")) return std::nullopt;
+  std::vector<std::string> endpoints;
+  if (!pci_functions_) pci_functions_ = src_.enumerate("pci");
+  for (const auto& d : *pci_functions_) {
+    if (!d.syspath.starts_with(bridge.syspath + "/")) continue;
+    if (d.property("OF_FULLNAME") == node) return d.syspath;
+    if (!d.property("PCI_CLASS").value_or("").starts_with("604")) endpoints.push_back(d.syspath);
+  }
+  if (endpoints.size() == 1) return endpoints.front();
+  return std::nullopt;
 }
 
 /// EHCI companions (topology/companions.hpp).

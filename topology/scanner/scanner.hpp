@@ -93,6 +93,8 @@ class Scanner {
   std::optional<std::string> ensure_pci_hop(const std::optional<std::string>& syspath);
   void ensure_controller(const std::string& syspath, const std::string& root_hub);
   void report_missing_ids(const ControllerInfo& c);
+  std::optional<std::string> soc_controller(ControllerInfo& c, const RawDevice& rec);
+  std::optional<std::string> soc_carrier(const std::string& fullname, const RawDevice& bridge);
   void assign_companions();
   struct PciIds {
     std::optional<std::uint16_t> vendor, device, subsystem_vendor, subsystem_device;
@@ -185,6 +187,8 @@ class Scanner {
   StringMap<UsbDescriptors> descriptors_;
   StringMap<std::pair<std::optional<std::uint16_t>, std::optional<std::uint16_t>>> device_ids_;
   std::vector<std::string> controllers_;
+  /// Every PCI function, enumerated once and only for a SoC controller that a PCI function carries (soc_carrier).
+  std::optional<std::vector<RawDevice>> pci_functions_;
   std::vector<std::string> routers_;  ///< syspaths of the routers added, parents first
   std::vector<std::string> listed_interfaces_;
   std::vector<std::string> peered_ports_;  ///< ports that have a `peer` link, checked once all are added
