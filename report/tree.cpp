@@ -150,15 +150,15 @@ class TreeWriter {
     return out;
   }
 
+  /// "4 ports (empty: 1 3)": the count is the hub's `maxchild`; without it "ports unknown", never the number
+  /// of ports that happen to be seen (occupied ones, or the port directories of an unusable maxchild).
   std::string hub_ports_summary(Vertex v) const {
-    unsigned total = 0;
     std::vector<std::string> empty;
-    for (Vertex k : children(t_, v)) {
-      if (t_[k].kind != NodeKind::Port) continue;
-      ++total;
-      if (children(t_, k).empty()) empty.push_back(std::to_string(t_[k].as<topology::PortInfo>().number));
-    }
-    std::string out = fmt::format("{} port{}", total, total == 1 ? "" : "s");
+    for (Vertex k : children(t_, v))
+      if (t_[k].kind == NodeKind::Port && children(t_, k).empty())
+        empty.push_back(std::to_string(t_[k].as<topology::PortInfo>().number));
+    const auto total = t_[v].as<topology::UsbDeviceInfo>().maxchild;
+    std::string out = total ? fmt::format("{} port{}", *total, *total == 1 ? "" : "s") : "ports unknown";
     if (!empty.empty() && !in_.show_empty_ports) out += " (empty: " + topology::join(empty, " ") + ")";
     return out;
   }

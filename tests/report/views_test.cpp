@@ -53,6 +53,19 @@ TEST_CASE("topo text: show_empty_ports lists every empty port") {
   check_golden("mem-asm1042.topo-all.txt", render_topology_text({t, none, true}));
 }
 
+TEST_CASE("topo text: a hub whose maxchild was not read has \"ports unknown\", not the ports seen") {
+  usbsat::testing::Machine m;
+  const auto c = m.controller(std::nullopt, "0000:00:14.0", tp::HcdKind::Xhci);
+  const auto rh = m.root_hub(c, 1, tp::UsbSpeed::High, 3);
+  m.node(rh).as<tp::UsbDeviceInfo>().maxchild = std::nullopt;
+  const auto t = m.finish();
+  const std::vector<tp::Diagnostic> none;
+  const auto text = render_topology_text({t, none});
+  CHECK(text.find("usb1 root hub 480M, ports unknown (empty: 1 2 3)") != std::string::npos);
+  CHECK(text.find("3 ports") == std::string::npos);
+  CHECK(render_topology_json({t, none}).find("\"maxchild\": null") != std::string::npos);
+}
+
 TEST_CASE("drives JSON follows the documented schema") {
   const auto t = usbsat::testing::workstation();
   const std::vector<tp::Diagnostic> diags{
