@@ -284,3 +284,41 @@ TEST_CASE("doctor counts drives as plan --predict does: one per medium, empty ca
   const Run r = usbsat_on("cardreader-multilun", "doctor");
   CHECK(r.out.find("checked 1 USB drive on 1 USB controller") != std::string::npos);
 }
+
+TEST_CASE("rpi4: the VL805 on the BCM2711's single PCIe lane is the link a UAS SSD and a stick share") {
+  const auto doc = doctor_json("rpi4", 10);
+  CHECK(keys(doc) == std::set<Key>{{"speed_below_capability", "sda"}, {"shared_bandwidth", "sda"}});
+  CHECK(contains(finding(doc, "shared_bandwidth", "sda").at("message"),
+                 "PCIe 2.0 x1 link of 0000:01:00.0 (VIA Technologies, Inc. VL805/806"));
+  const Run topo = usbsat_on("rpi4", "topo");
+  CHECK(topo.out.find("PCI 0000:00:00.0 [14e4:2711]") != std::string::npos);
+  CHECK(topo.out.find("usb1 root hub 480M, 1 port\n") != std::string::npos);
+  usbsat::testing::check_golden("fixture-rpi4.doctor.txt", usbsat_on("rpi4", "doctor").out);
+  usbsat::testing::check_golden("fixture-rpi4.plan-predict.txt", usbsat_on("rpi4", "plan --predict").out);
+}
+
+TEST_CASE("rpi5: RP1's two DWC3 controllers, named from the device tree, hang off RP1's PCIe x4 link") {
+  const auto doc = doctor_json("rpi5", 10);
+  CHECK(keys(doc) == std::set<Key>{{"speed_below_capability", "sda"}});
+  const auto drives = nlohmann::json::parse(usbsat_on("rpi5", "drives --json").out).at("drives");
+  REQUIRE(drives.size() == 2);
+  for (const auto& d : drives) {
+    CAPTURE(d.at("dev").get<std::string>());
+    CHECK(d.at("controller").at("kind") == "xhci");
+    CHECK(contains(d.at("controller").at("name"), "RP1 DWC3 (/axi/pcie@120000/rp1/usb@"));
+    CHECK(d.at("controller").at("vendor") == "Raspberry Pi");
+    REQUIRE(!d.at("pcie_uplink").empty());
+    CHECK(d.at("pcie_uplink").at(0).at("pci") == "0001:01:00.0");  // RP1 itself, 5 GT/s x4
+    CHECK(d.at("pcie_uplink").at(0).at("width") == 4);
+  }
+  // Both controllers' uplink is RP1's link: `ports` says they share it, `export` gives its capacity.
+  CHECK(usbsat_on("rpi5", "ports")
+            .out.find("Controllers sharing PCIe link 0001:01:00.0: xhci-hcd.0 xhci-hcd.1") !=
+        std::string::npos);
+  CHECK(usbsat_on("rpi5", "export --prometheus")
+            .out.find(
+                "{link=\"pcie_link:0001:01:00.0\",kind=\"pcie_link\",node=\"0001:01:00.0\"} 1600000000") !=
+        std::string::npos);
+  usbsat::testing::check_golden("fixture-rpi5.doctor.txt", usbsat_on("rpi5", "doctor").out);
+  usbsat::testing::check_golden("fixture-rpi5.plan-predict.txt", usbsat_on("rpi5", "plan --predict").out);
+}
