@@ -327,27 +327,25 @@ void usb4_tunnel_resources(const Topology& t, Vertex port, const CapacityModel& 
 
 }  // namespace
 
+Resource drive_link_resource(const Topology& t, Vertex v, UsbRate rate, StorageProtocol proto,
+                             const CapacityModel& m) {
+  std::string label(to_string(rate));
+  if (proto == StorageProtocol::Bot || proto == StorageProtocol::Uas)
+    label += proto == StorageProtocol::Bot ? " BOT" : " UAS";
+  return make_resource(t, m, ResourceKind::DriveLink, v, usb_drive_capacity(rate, proto, m),
+                       label + " link of " + node_id(t, v) + product_suffix(t, v));
+}
+
 std::vector<Resource> path_resources(const Topology& t, Vertex block, const CapacityModel& m) {
   std::vector<Resource> out;
   const auto dev = usb_device_of(t, block);
   if (!dev || t[*dev].kind != NodeKind::Device) return out;
 
-  auto add = [&](ResourceKind kind, Vertex v, std::optional<Bandwidth> cap, std::string label) {
-    out.push_back(make_resource(t, m, kind, v, cap, std::move(label)));
-  };
-
   // 1. The drive's own link, by negotiated rate and the protocol of its storage interface.
   StorageProtocol proto = StorageProtocol::None;
   for (std::optional<Vertex> cur = block; cur && *cur != *dev; cur = parent(t, *cur))
     if (const auto* itf = t[*cur].get_if<InterfaceInfo>()) proto = itf->storage;
-  const UsbRate drive_rate = usb_link_rate(t, *dev);
-  {
-    std::string label = std::string(to_string(drive_rate));
-    if (proto == StorageProtocol::Bot || proto == StorageProtocol::Uas)
-      label += proto == StorageProtocol::Bot ? " BOT" : " UAS";
-    add(ResourceKind::DriveLink, *dev, usb_drive_capacity(drive_rate, proto, m),
-        label + " link of " + node_id(t, *dev) + product_suffix(t, *dev));
-  }
+  out.push_back(drive_link_resource(t, *dev, usb_link_rate(t, *dev), proto, m));
 
   // 2-5. Everything above the port the drive is plugged into.
   if (const auto port = parent(t, *dev)) {

@@ -198,6 +198,13 @@ PcieLink controller_pcie_link(const Topology& t, Vertex c);
 std::vector<Resource> path_resources(const Topology& t, Vertex block,
                                      const CapacityModel& m = nominal_model());
 
+/// The link of a drive at `v` (its USB device, or the port `plan` puts a drive on) negotiated at `rate` with
+/// storage protocol `proto`: the first resource of path_resources(), and the one plan scores a placement by,
+/// so both name it alike ("USB 3.2 Gen 1 UAS link of 4-1 (Portable SSD T5)", id "drive_link:4-1") and both
+/// take a calibrated or overridden capacity.
+Resource drive_link_resource(const Topology& t, Vertex v, UsbRate rate, StorageProtocol proto,
+                             const CapacityModel& m = nominal_model());
+
 /// The resources above downstream port `port` (a Port vertex), nearest first: steps 2-5 of path_resources()
 /// (hub uplinks, EHCI/OHCI/UHCI bus, controller, PCIe links). path_resources() of a drive plugged into
 /// `port` is its drive link followed by exactly these; the planner uses them for drives not plugged in yet.

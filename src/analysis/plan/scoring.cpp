@@ -79,15 +79,7 @@ FlowProblem Scorer::problem(std::span<const DriveModel> drives, const std::vecto
   std::map<std::string, std::size_t, std::less<>> index;
   for (std::size_t i = 0; i < drives.size(); ++i) {
     const auto& link = links[i];
-    const auto& port = t_[link.port].as<PortInfo>();
-    Resource own;
-    own.node = port.name;
-    own.id = "drive_link:" + port.name;
-    own.kind = ResourceKind::DriveLink;
-    own.vertex = link.port;
-    own.capacity = topology::usb_drive_capacity(link.rate, link.protocol, m_);
-    own.label = std::string(topology::to_string(link.rate)) +
-                (link.protocol == StorageProtocol::Uas ? " UAS" : " BOT") + " link on " + port.name;
+    const Resource own = topology::drive_link_resource(t_, link.port, link.rate, link.protocol, m_);
     model::FlowDrive d{drives[i].name, {}, drives[i].basis, {}};
     if (drives[i].demand) {
       d.demand = *drives[i].demand;
