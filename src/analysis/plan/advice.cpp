@@ -99,8 +99,12 @@ std::vector<AvoidNote> avoid_notes(const topology::Topology& t, const std::vecto
                                    const Plan& plan, bool superspeed_drives,
                                    const topology::CapacityModel& m) {
   std::vector<AvoidNote> out;
-  AvoidNote usb1{"usb1_only", "", Bandwidth::from_mbs(1.0), {}, ""};
-  AvoidNote usb2{"usb2_only", "", Bandwidth::from_mbs(40), {}, ""};
+  // What a drive gets there: the capacity table's Bulk-Only rows for full and high speed
+  // (topology/README.md).
+  const auto full = topology::usb_drive_capacity(topology::UsbRate::Full, topology::StorageProtocol::Bot, m);
+  const auto high = topology::usb_drive_capacity(topology::UsbRate::High, topology::StorageProtocol::Bot, m);
+  AvoidNote usb1{"usb1_only", "", full.value_or(Bandwidth::from_mbs(1.0)), {}, ""};
+  AvoidNote usb2{"usb2_only", "", high.value_or(Bandwidth::from_mbs(40)), {}, ""};
   for (const auto& s : slots) {
     if (s.usb3_port) continue;
     if (s.usb2_speed && *s.usb2_speed <= UsbSpeed::Full)
@@ -108,8 +112,10 @@ std::vector<AvoidNote> avoid_notes(const topology::Topology& t, const std::vecto
     else if (superspeed_drives)
       usb2.connectors.push_back(s.connector);
   }
-  usb1.reason = "USB 1.1 only (a companion controller's port, 12 Mb/s): about 1 MB/s for any drive";
-  usb2.reason = "no USB3 wiring: a SuperSpeed drive there runs at 480 Mb/s, at most about 40 MB/s";
+  usb1.reason = "USB 1.1 only (a companion controller's port, 12 Mb/s): about " + rate_label(usb1.capacity) +
+                " MB/s for any drive";
+  usb2.reason = "no USB3 wiring: a SuperSpeed drive there runs at 480 Mb/s, at most about " +
+                rate_label(usb2.capacity) + " MB/s";
   // USB2-only connectors are only worth a warning when there are SuperSpeed ones to use instead.
   const bool any_usb3 =
       std::any_of(slots.begin(), slots.end(), [](const PlanSlot& s) { return s.usb3_port.has_value(); });
