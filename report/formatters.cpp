@@ -122,16 +122,4 @@ std::string_view protocol_label(topology::StorageProtocol p) {
   return "";
 }
 
-std::string_view severity_label(topology::Severity s) {
-  switch (s) {
-    case topology::Severity::Info:
-      return "info";
-    case topology::Severity::Warning:
-      return "warning";
-    case topology::Severity::Error:
-      return "error";
-  }
-  return "error";
-}
-
 }  // namespace usbsat::report

@@ -31,8 +31,6 @@ std::string format_class_triple(std::uint8_t cls, std::uint8_t sub, std::uint8_t
 std::string usb_class_name(std::uint8_t cls);
 /// "UAS" / "BOT" / "other" / "": the protocol as the text views print it.
 std::string_view protocol_label(topology::StorageProtocol p);
-/// "info", "warning", "error".
-std::string_view severity_label(topology::Severity s);
 }  // namespace usbsat::report
 
 template <>

@@ -126,8 +126,8 @@ std::string diagnostics_section(std::span<const topology::Diagnostic> ds) {
   if (ds.empty()) return {};
   std::string out = "<h2 id=\"diagnostics\">Scan diagnostics</h2>\n<ul>\n";
   for (const auto& d : ds)
-    out += fmt::format("<li>{} {}: {}</li>\n", html_escape(severity_label(d.severity)), html_escape(d.where),
-                       html_escape(d.message));
+    out += fmt::format("<li>{} {}: {}</li>\n", html_escape(topology::to_string(d.severity)),
+                       html_escape(d.where), html_escape(d.message));
   return out + "</ul>\n";
 }
 

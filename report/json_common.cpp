@@ -240,8 +240,8 @@ Json json_connector(const topology::ConnectorSummary& c) {
 Json json_diagnostics(std::span<const topology::Diagnostic> d) {
   Json out = Json::array();
   for (const auto& x : d)
-    out.push_back(
-        json_object({{"severity", severity_label(x.severity)}, {"where", x.where}, {"message", x.message}}));
+    out.push_back(json_object(
+        {{"severity", topology::to_string(x.severity)}, {"where", x.where}, {"message", x.message}}));
   return out;
 }
 

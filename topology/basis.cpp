@@ -1,31 +1,23 @@
 #include "topology/basis.hpp"
 
-#include <array>
-#include <utility>
+#include "topology/string_table.hpp"
 
 namespace usbsat::topology {
 namespace {
-
-/// The one string table of BasisKind, both directions (systemd's DEFINE_STRING_TABLE_LOOKUP shape).
-constexpr std::array<std::pair<BasisKind, std::string_view>, 4> kBasisNames{{
+constexpr StringTable<BasisKind, 4> kBasisNames{{{
     {BasisKind::LinkCeiling, "link_ceiling"},
     {BasisKind::Measured, "measured"},
     {BasisKind::Given, "given"},
     {BasisKind::Estimated, "estimated"},
-}};
-
+}}};
 }  // namespace
 
 std::string_view to_string(BasisKind k) {
-  for (const auto& [kind, name] : kBasisNames)
-    if (kind == k) return name;
-  return "link_ceiling";
+  return kBasisNames.name(k, "link_ceiling");
 }
 
 std::optional<BasisKind> parse_basis_kind(std::string_view s) {
-  for (const auto& [kind, name] : kBasisNames)
-    if (name == s) return kind;
-  return std::nullopt;
+  return kBasisNames.parse(s);
 }
 
 }  // namespace usbsat::topology

@@ -15,7 +15,7 @@ std::string format_diagnostics(std::span<const topology::Diagnostic> diags, cons
   for (const auto& d : diags) {
     if (d.severity == topology::Severity::Info && !opts.verbose) continue;
     if (d.severity == topology::Severity::Warning && opts.quiet) continue;
-    out += fmt::format("usbsat: {}: {}{}\n", report::severity_label(d.severity),
+    out += fmt::format("usbsat: {}: {}{}\n", topology::to_string(d.severity),
                        d.where.empty() ? "" : topology::text_safe(d.where) + ": ",
                        topology::text_safe(d.message));
   }

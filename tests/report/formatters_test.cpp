@@ -55,7 +55,9 @@ TEST_CASE("class names, triples, labels") {
   CHECK(format_class_triple(8, 6, 0x62) == "08/06/62");
   CHECK(protocol_label(tp::StorageProtocol::Uas) == "UAS");
   CHECK(protocol_label(tp::StorageProtocol::None) == "");
-  CHECK(severity_label(tp::Severity::Error) == "error");
+  CHECK(tp::to_string(tp::Severity::Error) == "error");
+  CHECK(tp::parse_severity("warning") == tp::Severity::Warning);
+  CHECK_FALSE(tp::parse_severity("Warning"));
 }
 
 TEST_CASE("dump_json: stable order, nulls, escaping, invalid UTF-8 replaced") {

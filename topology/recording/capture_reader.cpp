@@ -377,13 +377,6 @@ bool Reader::text(Level& at, std::string&& v) {
   }
 }
 
-std::optional<Severity> severity_from(std::string_view s) {
-  if (s == "info") return Severity::Info;
-  if (s == "warning") return Severity::Warning;
-  if (s == "error") return Severity::Error;
-  return std::nullopt;
-}
-
 bool Reader::string(json::string_t& s) {
   if (stack_.empty()) return false;
   Level& at = stack_.back();
@@ -409,7 +402,7 @@ bool Reader::string(json::string_t& s) {
       return text(at, std::move(s));
     case Frame::Problem:
       if (at.slot == kSeverityKey) {
-        auto sev = severity_from(s);
+        auto sev = parse_severity(s);
         if (sev) problem_.severity = *sev;
         return sev.has_value();
       }

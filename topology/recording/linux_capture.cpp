@@ -92,18 +92,6 @@ AnswersByPath answers_from(const json& j, const std::string& where, bool binary)
   return out;
 }
 
-std::string_view severity_name(Severity s) {
-  switch (s) {
-    case Severity::Info:
-      return "info";
-    case Severity::Warning:
-      return "warning";
-    case Severity::Error:
-      return "error";
-  }
-  return "warning";
-}
-
 json device_json(const RawDevice& d) {
   json props = json::object();
   for (const auto& [k, v] : d.properties) props[k] = text_json(v);
@@ -191,7 +179,7 @@ nlohmann::json to_json(const LinuxCapture& c) {
   for (const auto& [call, diags] : c.read_problems)
     for (const auto& d : diags)
       problems.push_back({{"call", call},
-                          {"severity", severity_name(d.severity)},
+                          {"severity", to_string(d.severity)},
                           {"where", text_json(d.where)},
                           {"message", text_json(d.message)}});
   return {{"enumerate", std::move(enumerated)},
@@ -252,12 +240,8 @@ LinuxCapture linux_capture_from_json(const nlohmann::json& data) {
     if (!call.is_number_unsigned()) bad(w + ".call", "expected a non-negative integer");
     const std::string sev = string(member(p, w, "severity"), w + ".severity");
     Diagnostic d;
-    if (sev == "info")
-      d.severity = Severity::Info;
-    else if (sev == "warning")
-      d.severity = Severity::Warning;
-    else if (sev == "error")
-      d.severity = Severity::Error;
+    if (const auto parsed = parse_severity(sev))
+      d.severity = *parsed;
     else
       bad(w + ".severity", "expected \"info\", \"warning\" or \"error\"");
     d.where = text(member(p, w, "where"), w + ".where");
