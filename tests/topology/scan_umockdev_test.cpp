@@ -53,7 +53,8 @@ const Topology& topo() {
   return result().topology;
 }
 
-/// expected.json's PCI id: "1b21", or null for a SoC's platform controller (no PCI ids), which hex4 gives as "".
+/// expected.json's PCI id: "1b21", or null for a SoC's platform controller (no PCI ids), which hex4 gives as
+/// "".
 std::string hex_or_empty(const json& j) {
   return j.is_null() ? "" : j.get<std::string>();
 }

@@ -187,7 +187,8 @@ class Scanner {
   StringMap<UsbDescriptors> descriptors_;
   StringMap<std::pair<std::optional<std::uint16_t>, std::optional<std::uint16_t>>> device_ids_;
   std::vector<std::string> controllers_;
-  /// Every PCI function, enumerated once and only for a SoC controller that a PCI function carries (soc_carrier).
+  /// Every PCI function, enumerated once and only for a SoC controller that a PCI function carries
+  /// (soc_carrier).
   std::optional<std::vector<RawDevice>> pci_functions_;
   std::vector<std::string> routers_;  ///< syspaths of the routers added, parents first
   std::vector<std::string> listed_interfaces_;
