@@ -30,7 +30,8 @@ bool is_safe_text(std::string_view s);
 std::string terminal_safe(std::string_view s);
 
 /// For display of firmware strings: text_safe(), then leading/trailing blanks dropped and inner runs of
-/// blanks collapsed to one ("VIA Labs, Inc.         " -> "VIA Labs, Inc."). JSON keeps the raw value.
+/// blanks collapsed to one ("VIA Labs, Inc.         " -> "VIA Labs, Inc."). JSON keeps the value as the
+/// scan boundary made it (escaped, inner blanks not collapsed).
 std::string display_string(std::string_view s);
 
 }  // namespace usbsat::topology

@@ -1,7 +1,8 @@
 #pragma once
 /// The bundled vertex type of the topology graph: one Node per PCI hop, host controller, root hub, hub, port,
-/// USB device, interface, SCSI device and block device. Every string is exactly what sysfs said (trimmed of
-/// the trailing newline); every attribute that may be absent is std::optional.
+/// USB device, interface, SCSI device and block device. Every string is what sysfs said as the scan boundary
+/// made it safe (topology/safe_source.hpp: surrounding blanks dropped, control characters and invalid UTF-8
+/// escaped); every attribute that may be absent is std::optional.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
