@@ -152,7 +152,7 @@ class GraphBuilder {
                     {"box", "filled,rounded", "#fde2e4", "", 1},
                     "",
                     ""});
-      edge(l.name, id, topology::describe_dp_tunnel(), false);
+      edge(l.name, id, topology::describe_dp_tunnel(d), false);
     }
   }
 

@@ -7,11 +7,12 @@ namespace usbsat::topology {
 namespace {
 
 /// The one string table of BasisKind, both directions (systemd's DEFINE_STRING_TABLE_LOOKUP shape).
-constexpr std::array<std::pair<BasisKind, std::string_view>, 4> kBasisNames{{
+constexpr std::array<std::pair<BasisKind, std::string_view>, 5> kBasisNames{{
     {BasisKind::LinkCeiling, "link_ceiling"},
     {BasisKind::Measured, "measured"},
     {BasisKind::Given, "given"},
     {BasisKind::Estimated, "estimated"},
+    {BasisKind::Published, "published"},
 }};
 
 }  // namespace

@@ -158,14 +158,17 @@ TEST_CASE("usb4-dock-1lane: the dock's link on one lane (the cable), named with 
                                 usbsat_on("usb4-dock-1lane", "doctor --json").out);
 }
 
-TEST_CASE("usb4-dock-displays: two monitors on the dock leave the drives' USB3 tunnel 1.44 Gb/s, named") {
+TEST_CASE("usb4-dock-displays: two monitors on the dock leave writes 3.2 Gb/s of the USB3 tunnel, reads 8") {
   const auto doc = doctor_json("usb4-dock-displays", 10);
   const auto& dp = finding(doc, "usb4_tunnel_displays", "sda");
   CHECK(dp.at("severity") == "warning");
+  // Each EDID: 3840x2160 at 533.25 MHz, 10 bits per colour: 15.9975 Gb/s host to dock.
   CHECK(contains(dp.at("message"),
                  "with 2 displays (card0-DP-1 3840x2160 DELL U2720Q, card0-DP-2 3840x2160 "
-                 "DELL U2720Q): 2 DisplayPort tunnels 34.56 Gb/s"));
-  CHECK(contains(dp.at("message"), "The USB3 tunnel gets at most 1.44 Gb/s"));
+                 "DELL U2720Q): 2 DisplayPort tunnels 31.995 Gb/s host to dock (their EDID modes)"));
+  CHECK(contains(dp.at("message"),
+                 "Writes (host to dock) are affected: the USB3 tunnel carries at most 3.204 Gb/s"));
+  CHECK(contains(dp.at("message"), "reads (dock to host) are not, up to 8 Gb/s"));
   usbsat::testing::check_golden("fixture-usb4-dock-displays.doctor.txt",
                                 usbsat_on("usb4-dock-displays", "doctor").out);
 }
