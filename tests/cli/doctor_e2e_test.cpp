@@ -173,6 +173,16 @@ TEST_CASE("usb4-dock-displays: two monitors on the dock leave writes 3.2 Gb/s of
                                 usbsat_on("usb4-dock-displays", "doctor").out);
 }
 
+TEST_CASE("rpi4-vl805: two drives share the VL805's published ceiling on the Pi 4, named with its source") {
+  const auto doc = doctor_json("rpi4-vl805", 10);
+  const auto& f = finding(doc, "shared_bandwidth", "sda");
+  CHECK(f.at("evidence").at("bottleneck capacity (MB/s)") == "297");
+  CHECK(contains(f.at("evidence").at("bottleneck capacity basis"),
+                 "published: VL805 on Raspberry Pi 4, ~297 MB/s (Jeff Geerling"));
+  CHECK(
+      contains(f.at("evidence").at("sdb demand basis"), "published: VL805 on Raspberry Pi 4, BOT ~172 MB/s"));
+}
+
 TEST_CASE("tb4-hub-chain: the hub router's link on one lane, named with its path and the drives behind it") {
   const auto doc = doctor_json("tb4-hub-chain", 10);
   CHECK(keys(doc) == std::set<Key>{{"speed_below_capability", "sdb"},
