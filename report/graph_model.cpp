@@ -110,7 +110,7 @@ class GraphBuilder {
     }
   }
 
-  /// A USB4/Thunderbolt router and the routers below it, each edge labelled with its link.
+  /// A USB4/Thunderbolt router and the routers below it, each edge labelled with its link (speed x lanes).
   void router(Vertex v) {
     const auto& r = t_[v].as<topology::RouterInfo>();
     GraphNode g{r.name, "router", {"router " + r.name}, {"box", "filled", "#e2f0d9", "", 1}, "", ""};
@@ -121,12 +121,40 @@ class GraphBuilder {
       walk(k);
       if (!ids_.count(topology::node_id(t_, k))) continue;
       std::string label;
-      if (const auto l = topology::usb4_link_to(t_, k)) {
+      const auto l = topology::usb4_link_to(t_, k);
+      if (l) {
         label = topology::describe_usb4_link(*l);
         displays(*l);
       }
       edge(r.name, topology::node_id(t_, k), label, false);
+      if (l) usb3_tunnel(*l, r.address.is_host());
       pcie_tunnels(k);
+    }
+  }
+
+  /// The node a USB device is drawn as: its own, or the drive's it is folded into; "" when not drawn.
+  std::string drawn_as(Vertex dev) const {
+    if (const std::string id(topology::node_id(t_, dev)); ids_.count(id)) return id;
+    const auto disks = topology::drives_below(t_, dev);
+    if (disks.size() != 1) return {};
+    const std::string id(topology::node_id(t_, disks.front()));
+    return ids_.count(id) ? id : std::string{};
+  }
+
+  /// Where a USB4 link meets the USB tree, so a reader sees the drives inside the dock: from the host router,
+  /// a dashed line to the xHCI its tunnels arrive at (once per controller); from the link's device router,
+  /// its USB3 tunnel as a dashed line to the hub (or device) where it arrives, labelled with its ceilings.
+  void usb3_tunnel(const topology::Usb4LinkSummary& l, bool from_host) {
+    const std::string up(topology::node_id(t_, l.upstream));
+    for (Vertex p : l.usb_ports) {
+      if (const auto c = topology::controller_of(t_, p); from_host && c) {
+        const std::string id(topology::node_id(t_, *c));
+        if (ids_.count(id) && joined_.insert(up + ">" + id).second)
+          g_.edges.push_back({up, id, topology::describe_host_router_join(), false, true, {}});
+      }
+      for (Vertex k : children(t_, p))
+        if (const auto id = drawn_as(k); !id.empty())
+          g_.edges.push_back({l.name, id, topology::describe_usb3_tunnel_edge(l), false, true, {}});
     }
   }
 
@@ -152,7 +180,7 @@ class GraphBuilder {
                     {"box", "filled,rounded", "#fde2e4", "", 1},
                     "",
                     ""});
-      edge(l.name, id, topology::describe_dp_tunnel(), false);
+      edge(l.name, id, topology::describe_dp_tunnel(d), false);
     }
   }
 
@@ -454,6 +482,7 @@ class GraphBuilder {
   const topology::Topology& t_;
   GraphModel g_;
   std::set<std::string> ids_;
+  std::set<std::string> joined_;  ///< host router -> xHCI joins drawn ("0-0>0000:00:0d.0")
   std::map<Vertex, std::size_t> port_connector_;
   std::map<std::string, std::string> alias_;  ///< a device not drawn as its own node -> the node showing it
   std::vector<std::string> summary_;          ///< controllers with no drive, one row each

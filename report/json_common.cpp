@@ -138,33 +138,41 @@ Json json_usb4_link(const topology::Topology& t, const topology::Usb4LinkSummary
   Json path = Json::array();
   for (const auto& h : l.path)
     path.push_back(json_object({{"router", h.router}, {"usable_gbps", gbps(h.usable)}}));
-  Json j = json_object({{"router", l.name},
-                        {"label", l.label},
-                        {"type", l.type.empty() ? Json(nullptr) : Json(l.type)},
-                        {"lane_gbps", opt(l.lane_gbps)},
-                        {"lanes", opt(l.lanes)},
-                        {"capable_lane_gbps", l.capable ? Json(l.capable->lane_gbps) : Json(nullptr)},
-                        {"capable_lanes", l.capable ? Json(l.capable->lanes) : Json(nullptr)},
-                        {"below_capability", l.below_capability()},
-                        {"usable_gbps", gbps(l.usable)},
-                        {"displays_gbps", gbps(l.displays)},
-                        {"usb3_tunnel_gbps", gbps(l.usb3_tunnel)},
-                        {"usb3_tunnel_mbs", l.usb3_tunnel ? Json(l.usb3_tunnel->mbs()) : Json(nullptr)},
-                        {"usb_ports", ports},
-                        {"path", path},
-                        {"assumptions", l.assumptions}});
+  Json j = json_object(
+      {{"router", l.name},
+       {"label", l.label},
+       {"type", l.type.empty() ? Json(nullptr) : Json(l.type)},
+       {"lane_gbps", opt(l.lane_gbps)},
+       {"lanes", opt(l.lanes)},
+       {"capable_lane_gbps", l.capable ? Json(l.capable->lane_gbps) : Json(nullptr)},
+       {"capable_lanes", l.capable ? Json(l.capable->lanes) : Json(nullptr)},
+       {"below_capability", l.below_capability()},
+       {"usable_gbps", gbps(l.usable)},
+       {"displays_gbps", gbps(l.displays)},
+       {"usb3_tunnel_gbps", gbps(l.usb3_tunnel)},
+       {"usb3_tunnel_mbs", l.usb3_tunnel ? Json(l.usb3_tunnel->mbs()) : Json(nullptr)},
+       {"usb3_tunnel_write_gbps", gbps(l.usb3_tunnel_write)},
+       {"usb3_tunnel_write_mbs", l.usb3_tunnel_write ? Json(l.usb3_tunnel_write->mbs()) : Json(nullptr)},
+       {"usb3_isochronous_gbps", gbps(l.usb3_isochronous)},
+       {"usb_ports", ports},
+       {"path", path},
+       {"assumptions", l.assumptions}});
   // Only where displays were seen, so links without them keep their JSON.
   if (!l.display_connectors.empty()) {
     Json displays = Json::array();
     for (const auto& d : l.display_connectors) {
       const auto* mode = d.edid && d.edid->preferred ? &*d.edid->preferred : nullptr;
-      displays.push_back(json_object({{"connector", d.name},
-                                      {"enabled", opt(d.enabled)},
-                                      {"monitor", d.edid ? opt(d.edid->monitor_name) : Json(nullptr)},
-                                      {"width", mode ? Json(mode->width) : Json(nullptr)},
-                                      {"height", mode ? Json(mode->height) : Json(nullptr)},
-                                      {"pixel_clock_khz", mode ? Json(mode->pixel_clock_khz) : Json(nullptr)},
-                                      {"tunnel_gbps", gbps(topology::dp_tunnel_assumed())}}));
+      const auto stream = topology::dp_stream_of(d);
+      displays.push_back(
+          json_object({{"connector", d.name},
+                       {"enabled", opt(d.enabled)},
+                       {"monitor", d.edid ? opt(d.edid->monitor_name) : Json(nullptr)},
+                       {"width", mode ? Json(mode->width) : Json(nullptr)},
+                       {"height", mode ? Json(mode->height) : Json(nullptr)},
+                       {"pixel_clock_khz", mode ? Json(mode->pixel_clock_khz) : Json(nullptr)},
+                       {"bits_per_color", d.edid ? opt(d.edid->bits_per_color) : Json(nullptr)},
+                       {"tunnel_gbps", gbps(stream.rate)},
+                       {"tunnel_basis", stream.reserved ? "reserved" : "edid_mode"}}));
     }
     j["displays"] = std::move(displays);
   }

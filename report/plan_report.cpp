@@ -37,7 +37,8 @@ Json json_predict(const PredictInput& in) {
                           {"demand_source", d.demand_source},
                           {"demand_basis", d.demand_basis},
                           {"predicted_mbs", round1(d.predicted_mbs)},
-                          {"bottleneck", json_bottleneck(d.bottleneck)}});
+                          {"bottleneck", json_bottleneck(d.bottleneck)},
+                          {"published", opt(d.published)}});
   return Json{{"drives", drives},
               {"aggregate_mbs", round1(in.aggregate_mbs)},
               {"max_flow_mbs", round1(in.max_flow_mbs)},
@@ -56,6 +57,16 @@ template <class Row, class Name>
 std::string basis_lines(const std::vector<Row>& rows, Name name) {
   std::string out;
   for (const auto& r : rows) out += fmt::format("  {}: demand {}\n", name(r), r.demand_basis);
+  return out;
+}
+
+/// "  sdb: this setup was measured: published: ...", for drives whose setup has a published measurement that
+/// is not already their demand's basis.
+std::string published_lines(const std::vector<PredictRow>& rows) {
+  std::string out;
+  for (const auto& r : rows)
+    if (r.published && r.demand_basis.find(*r.published) == std::string::npos)
+      out += fmt::format("  {}: this setup was measured, {}\n", r.dev, *r.published);
   return out;
 }
 
@@ -109,6 +120,7 @@ std::string render_predict_text(const PredictInput& in) {
   out += fmt::format("\n  aggregate {} MB/s (max-flow bound {} MB/s)\n", mbs(in.aggregate_mbs),
                      mbs(in.max_flow_mbs));
   out += "\n" + basis_lines(in.drives, [](const PredictRow& d) { return d.dev; });
+  out += published_lines(in.drives);
   return topology::terminal_safe(out);  // labels and places carry device strings
 }
 

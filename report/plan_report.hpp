@@ -32,6 +32,9 @@ struct PredictRow {
   std::string basis;          ///< the same for a table column (topology::basis_short)
   double predicted_mbs = 0;
   std::optional<PlanBottleneck> bottleneck;
+  /// a published measurement of the drive's setup, limiting or not: "published: ASM2142 on PCIe 3.0 x2, UAS
+  /// ~1100 MB/s (heise online, ...)" (topology::describe_basis); nullopt: none
+  std::optional<std::string> published;
 };
 
 /// `plan --predict`.

@@ -92,10 +92,16 @@ void usb4_link_families(std::string& out, const PrometheusInput& in) {
       "Usable bandwidth of a USB4/Thunderbolt link: speed x lanes minus the connection manager's 10 % "
       "guard band (bandwidth model).",
       [](const PrometheusUsb4Link& l) { return l.usable_bytes_per_s; });
-  usb4_family(out, in, "usbsat_usb4_usb3_tunnel_capacity_bytes_per_second",
-              "Most the USB3 tunnel of a USB4/Thunderbolt link can carry (bandwidth model; DisplayPort "
-              "tunnels, when not visible, assumed none).",
-              [](const PrometheusUsb4Link& l) { return l.usb3_tunnel_bytes_per_s; });
+  usb4_family(
+      out, in, "usbsat_usb4_usb3_tunnel_capacity_bytes_per_second",
+      "Most the USB3 tunnel of a USB4/Thunderbolt link can carry dock to host, reads (bandwidth model: "
+      "its adapter's payload within the link).",
+      [](const PrometheusUsb4Link& l) { return l.usb3_tunnel_bytes_per_s; });
+  usb4_family(
+      out, in, "usbsat_usb4_usb3_tunnel_write_capacity_bytes_per_second",
+      "Most the USB3 tunnel of a USB4/Thunderbolt link can carry host to dock, writes, beside the "
+      "DisplayPort streams that take that direction (bandwidth model; none assumed when not visible).",
+      [](const PrometheusUsb4Link& l) { return l.usb3_tunnel_write_bytes_per_s; });
   // Only where a display was seen, so machines without one keep the families they had.
   if (std::none_of(in.usb4_links.begin(), in.usb4_links.end(),
                    [](const PrometheusUsb4Link& l) { return l.displayport_tunnels.has_value(); }))
@@ -106,8 +112,8 @@ void usb4_link_families(std::string& out, const PrometheusInput& in) {
               [](const PrometheusUsb4Link& l) { return l.displayport_tunnels; });
   usb4_family(
       out, in, "usbsat_usb4_displayport_tunnel_bytes_per_second",
-      "What the DisplayPort tunnels of a USB4/Thunderbolt link take before its USB3 tunnel (bandwidth "
-      "model: HBR2 x 4 = 17.28 Gb/s assumed each, sysfs shows no DP link rate).",
+      "What the DisplayPort tunnels of a USB4/Thunderbolt link take host to dock (bandwidth model: each "
+      "display's EDID mode, else the HBR2 x 4 reservation of 17.28 Gb/s).",
       [](const PrometheusUsb4Link& l) { return l.displayport_bytes_per_s; });
 }
 

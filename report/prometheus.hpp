@@ -49,8 +49,9 @@ struct PrometheusUsb4Link {
   std::optional<unsigned> lanes;                         ///< lanes as trained
   std::optional<bool> below_capability;                  ///< trained below what both ends can do
   std::optional<std::uint64_t> usable_bytes_per_s;       ///< speed x lanes - 10 % guard band
-  std::optional<std::uint64_t> usb3_tunnel_bytes_per_s;  ///< what its USB3 tunnel can carry at most
-  /// What its DisplayPort tunnels take (HBR2 x 4 assumed each); nullopt when no display was seen on it.
+  std::optional<std::uint64_t> usb3_tunnel_bytes_per_s;  ///< what its USB3 tunnel can carry at most (reads)
+  std::optional<std::uint64_t> usb3_tunnel_write_bytes_per_s;  ///< ... host to dock (writes)
+  /// What its DisplayPort tunnels take host to dock; nullopt when no display was seen on it.
   std::optional<std::uint64_t> displayport_bytes_per_s;
   std::optional<unsigned> displayport_tunnels;  ///< how many; nullopt when no display was seen
 };

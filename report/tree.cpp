@@ -104,7 +104,7 @@ class TreeWriter {
     if (t_[v].kind != NodeKind::Router || t_[v].as<topology::RouterInfo>().address.is_host()) return out;
     if (const auto l = topology::usb4_link_to(t_, v))
       for (const auto& d : l->display_connectors)
-        out.push_back("display " + topology::describe_display(d) + ", " + topology::describe_dp_tunnel());
+        out.push_back("display " + topology::describe_display(d) + ", " + topology::describe_dp_tunnel(d));
     return out;
   }
 

@@ -182,6 +182,8 @@ const CapacityModel& nominal_model() {
       std::vector<PcieCapacityRow>(kPcieTable.begin(), kPcieTable.end()),
       kPcieEfficiency,
       {},
+      {},
+      std::vector<PublishedRow>(published_table().begin(), published_table().end()),
   };
   return kModel;
 }
@@ -221,8 +223,19 @@ namespace {
 constexpr double kUsb4GuardBand = 0.10;
 /// DisplayPort 1.x main link: 8b/10b line coding (DP 1.4 spec 2.1): 8 of every 10 bits carry data.
 constexpr double kDp8b10b = 0.8;
-/// drivers/thunderbolt/tunnel.c gives a USB3 tunnel at most 90 % of the adapter's maximum link rate.
-constexpr double kUsb3TunnelShare = 0.90;
+/// drivers/thunderbolt/tunnel.c: "Only 90% can be allocated for USB3 isochronous transfers" — the periodic
+/// allocation the connection manager hands a USB3 tunnel, not a ceiling on bulk transfers.
+constexpr double kUsb3IsochronousShare = 0.90;
+/// Colour components of an RGB stream (DisplayPort sends RGB 4:4:4 unless the mode says otherwise).
+constexpr unsigned kRgbComponents = 3;
+
+/// The SuperSpeed rate whose signalling is `b` (5, 10, 20 Gb/s); Unknown otherwise.
+UsbRate superspeed_rate(Bandwidth b) {
+  if (b == Bandwidth::from_mbit(5000)) return UsbRate::Gen1;
+  if (b == Bandwidth::from_mbit(10000)) return UsbRate::Gen2;
+  if (b == Bandwidth::from_mbit(20000)) return UsbRate::Gen2x2;
+  return UsbRate::Unknown;
+}
 }  // namespace
 
 Bandwidth usb4_link_usable(unsigned lane_gbps, unsigned lanes) {
@@ -240,8 +253,25 @@ Bandwidth dp_tunnel_assumed() {
   return dp_tunnel_bandwidth(kHbr2LaneGbps, kMainLinkLanes);
 }
 
-Bandwidth usb3_tunnel_capacity(Bandwidth adapter_max, Bandwidth link_usable, Bandwidth dp_taken) {
-  return std::min(adapter_max * kUsb3TunnelShare, link_usable - dp_taken);
+Bandwidth dp_stream_bandwidth(std::uint32_t pixel_clock_khz, unsigned bits_per_color) {
+  return Bandwidth::from_mbit(static_cast<double>(pixel_clock_khz) / 1000.0 * kRgbComponents *
+                              bits_per_color);
+}
+
+std::string_view to_string(Direction d) {
+  return d == Direction::Write ? "write" : "read";
+}
+
+Usb3TunnelCeilings usb3_tunnel_ceilings(Bandwidth adapter_max, Bandwidth link_usable, Bandwidth dp_down,
+                                        const CapacityModel& m) {
+  // The payload the native USB link of the adapter's rate carries (the table's shared figure), as a share of
+  // its signalling: 1000 of 1250 MB/s at 10 Gb/s. An adapter of no known rate gets Gen 2's.
+  auto payload = usb_shared_capacity(superspeed_rate(adapter_max), m);
+  if (!payload) payload = usb_shared_capacity(UsbRate::Gen2, m);
+  const double efficiency = adapter_max.is_zero() ? 0 : payload->mbs() / adapter_max.mbs();
+  const Bandwidth adapter = adapter_max * efficiency;
+  return {std::min(adapter, link_usable * efficiency),
+          std::min(adapter, (link_usable - dp_down) * efficiency), adapter_max * kUsb3IsochronousShare};
 }
 
 std::string pcie_name(const PcieLink& l) {
@@ -298,13 +328,15 @@ std::string resource_identity(const Topology& t, Vertex v) {
 
 namespace {
 Resource make_resource(const Topology& t, const CapacityModel& m, ResourceKind kind, Vertex v,
-                       std::optional<Bandwidth> cap, std::string label) {
+                       std::optional<Bandwidth> cap, std::string label,
+                       std::optional<Basis> basis = std::nullopt) {
   Resource r;
   r.node = node_id(t, v);
   r.id = std::string(to_string(kind)) + ":" + r.node;
   r.kind = kind;
   r.vertex = v;
   r.capacity = override_or(m, r.id, cap);
+  if (r.capacity == cap) r.capacity_basis = std::move(basis);
   if (auto it = m.calibrated.find(r.id);
       it != m.calibrated.end() && it->second.identity == resource_identity(t, v) && it->second.mbs > 0) {
     Basis b = it->second.basis;
@@ -316,12 +348,33 @@ Resource make_resource(const Topology& t, const CapacityModel& m, ResourceKind k
   r.label = std::move(label);
   return r;
 }
+/// The storage protocol of the interface between disk `block` and its USB device `dev`.
+StorageProtocol storage_protocol(const Topology& t, Vertex block, Vertex dev) {
+  StorageProtocol proto = StorageProtocol::None;
+  for (std::optional<Vertex> cur = block; cur && *cur != dev; cur = parent(t, *cur))
+    if (const auto* itf = t[*cur].get_if<InterfaceInfo>()) proto = itf->storage;
+  return proto;
+}
+
+/// A drive link's ceiling: the table's figure `table`, or the published figure for one drive of protocol
+/// `proto` on its controller's setup where that is lower (with its basis).
+std::pair<std::optional<Bandwidth>, std::optional<Basis>> published_drive_ceiling(
+    const Topology& t, Vertex dev, StorageProtocol proto, std::optional<Bandwidth> table,
+    const CapacityModel& m) {
+  const auto ctrl = controller_of(t, dev);
+  const auto* row = ctrl ? published_row_for(t, *ctrl, m.published) : nullptr;
+  const auto mbs = row ? published_drive_mbs(*row, proto) : std::nullopt;
+  if (!mbs || !table || table->mbs() <= *mbs) return {table, std::nullopt};
+  return {Bandwidth::from_mbs(*mbs), published_basis(*row, proto, *mbs, table->mbs())};
+}
+
 /// The USB3 tunnel of every USB4 link `port` rides, innermost first (a hub chained behind a dock: the hub's
 /// tunnel, then the dock's, which the dock's own drives share), each with its path-limited ceiling.
 void usb4_tunnel_resources(const Topology& t, Vertex port, const CapacityModel& m,
                            std::vector<Resource>& out) {
   for (const auto& link : usb4_links_of(t, port))
-    out.push_back(make_resource(t, m, ResourceKind::Usb4Tunnel, link.router, link.usb3_tunnel,
+    out.push_back(make_resource(t, m, ResourceKind::Usb4Tunnel, link.router,
+                                m.direction == Direction::Write ? link.usb3_tunnel_write : link.usb3_tunnel,
                                 "USB3 tunnel of the " + link.label));
 }
 
@@ -332,8 +385,9 @@ Resource drive_link_resource(const Topology& t, Vertex v, UsbRate rate, StorageP
   std::string label(to_string(rate));
   if (proto == StorageProtocol::Bot || proto == StorageProtocol::Uas)
     label += proto == StorageProtocol::Bot ? " BOT" : " UAS";
-  return make_resource(t, m, ResourceKind::DriveLink, v, usb_drive_capacity(rate, proto, m),
-                       label + " link of " + node_id(t, v) + product_suffix(t, v));
+  auto [cap, basis] = published_drive_ceiling(t, v, proto, usb_drive_capacity(rate, proto, m), m);
+  return make_resource(t, m, ResourceKind::DriveLink, v, cap,
+                       label + " link of " + node_id(t, v) + product_suffix(t, v), std::move(basis));
 }
 
 std::vector<Resource> path_resources(const Topology& t, Vertex block, const CapacityModel& m) {
@@ -342,10 +396,7 @@ std::vector<Resource> path_resources(const Topology& t, Vertex block, const Capa
   if (!dev || t[*dev].kind != NodeKind::Device) return out;
 
   // 1. The drive's own link, by negotiated rate and the protocol of its storage interface.
-  StorageProtocol proto = StorageProtocol::None;
-  for (std::optional<Vertex> cur = block; cur && *cur != *dev; cur = parent(t, *cur))
-    if (const auto* itf = t[*cur].get_if<InterfaceInfo>()) proto = itf->storage;
-  out.push_back(drive_link_resource(t, *dev, usb_link_rate(t, *dev), proto, m));
+  out.push_back(drive_link_resource(t, *dev, usb_link_rate(t, *dev), storage_protocol(t, block, *dev), m));
 
   // 2-5. Everything above the port the drive is plugged into.
   if (const auto port = parent(t, *dev)) {
@@ -392,9 +443,20 @@ std::vector<Resource> upstream_resources(const Topology& t, Vertex port, const C
   if (!ctrl) return out;
 
   // 4. The controller: no nominal internal limit (vendors publish none we could cite; chipset xHCIs sit on
-  //    DMI, which the PCIe chain covers when it is visible). A calibrated override may give it one.
-  add(ResourceKind::Controller, *ctrl, std::nullopt,
-      "controller " + node_id(t, *ctrl) + product_suffix(t, *ctrl));
+  //    DMI, which the PCIe chain covers when it is visible), except a published measurement of it on the
+  //    same setup (topology/published.hpp). A calibrated override may give it one.
+  {
+    std::optional<Bandwidth> cap;
+    std::optional<Basis> basis;
+    if (const auto* row = published_row_for(t, *ctrl, m.published))
+      if (const auto mbs = published_controller_mbs(*row)) {
+        cap = Bandwidth::from_mbs(*mbs);
+        basis = published_basis(*row, StorageProtocol::None, *mbs, std::nullopt);
+      }
+    out.push_back(make_resource(t, m, ResourceKind::Controller, *ctrl, cap,
+                                "controller " + node_id(t, *ctrl) + product_suffix(t, *ctrl),
+                                std::move(basis)));
+  }
 
   // 5. PCIe: the controller's own link, then every hop above it up to the root port; the slowest one limits.
   auto add_pcie = [&](Vertex v, const PcieLink& l) {
@@ -415,6 +477,19 @@ std::vector<Resource> upstream_resources(const Topology& t, Vertex port, const C
     add_pcie(hop, t[hop].as<PciHopInfo>().link);
   }
   return out;
+}
+
+std::optional<Basis> published_for_drive(const Topology& t, Vertex block, const CapacityModel& m) {
+  const auto dev = usb_device_of(t, block);
+  if (!dev || t[*dev].kind != NodeKind::Device) return std::nullopt;
+  const auto ctrl = controller_of(t, *dev);
+  const auto* row = ctrl ? published_row_for(t, *ctrl, m.published) : nullptr;
+  if (!row) return std::nullopt;
+  const StorageProtocol proto = storage_protocol(t, block, *dev);
+  const auto mbs = published_drive_mbs(*row, proto);
+  if (!mbs) return std::nullopt;
+  const auto table = usb_drive_capacity(usb_link_rate(t, *dev), proto, m);
+  return published_basis(*row, proto, *mbs, table ? std::optional(table->mbs()) : std::nullopt);
 }
 
 std::optional<Bandwidth> drive_link_capacity(const Topology& t, Vertex block, const CapacityModel& m) {

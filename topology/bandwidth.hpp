@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "topology/basis.hpp"
+#include "topology/published.hpp"
 #include "topology/topology.hpp"
 
 namespace usbsat::topology {
@@ -87,6 +88,12 @@ struct Calibration {
   Basis basis;           ///< kind Measured: when, where, at_least; model_mbs is filled in when applied
 };
 
+/// Which way a drive's data moves: reads (drive -> host) or writes (host -> drive). On a USB4 link the
+/// DisplayPort tunnels take host -> dock bandwidth only, so a dock's USB3 tunnel has a ceiling per direction.
+enum class Direction : std::uint8_t { Read, Write };
+/// "read", "write".
+std::string_view to_string(Direction d);
+
 /// The capacity model: the two tables, the PCIe protocol efficiency, and per-resource overrides.
 /// nominal_model() is the documented default; a calibration run may copy it and replace rows or add
 /// overrides keyed by resource id ("controller:0000:03:00.0" -> measured 360 MB/s).
@@ -97,6 +104,12 @@ struct CapacityModel {
   std::map<std::string, double, std::less<>> overrides_mbs;  ///< resource id -> capacity (MB/s)
   /// resource id -> a measured capacity; applied before `overrides_mbs` when its identity matches
   std::map<std::string, Calibration, std::less<>> calibrated;
+  /// Published measurements of controllers on stated setups (topology/published.hpp): a ceiling on the
+  /// controller and, per protocol, on the links of its drives, where below the table's figure.
+  std::vector<PublishedRow> published;
+  /// The direction predicted: a USB4 dock's USB3 tunnel carries less host -> dock (writes) when DisplayPort
+  /// streams share its link (Usb4LinkSummary::usb3_tunnel_write).
+  Direction direction = Direction::Read;
 };
 
 /// The documented nominal model (built from the constexpr tables in bandwidth.cpp).
@@ -124,16 +137,32 @@ std::optional<Bandwidth> pcie_capacity(const PcieLink& link, const CapacityModel
 /// minus the 10 % guard band the kernel's connection manager keeps (drivers/thunderbolt/tb.c): 20 Gb/s x 2
 /// -> 36 Gb/s (4500 MB/s).
 Bandwidth usb4_link_usable(unsigned lane_gbps, unsigned lanes);
-/// What a DisplayPort tunnel takes: link rate per lane (Gb/s) x lanes x 8/10 (8b/10b): HBR2 (5.4) x 4 ->
+/// What a DisplayPort tunnel reserves: link rate per lane (Gb/s) x lanes x 8/10 (8b/10b): HBR2 (5.4) x 4 ->
 /// 17.28 Gb/s.
 Bandwidth dp_tunnel_bandwidth(double lane_gbps, unsigned lanes);
-/// One DisplayPort tunnel whose link rate and lanes are not visible (sysfs shows neither): HBR2 (5.4 Gb/s
-/// per lane) x 4 = 17.28 Gb/s, what drivers/thunderbolt/tb.c reserves for a DP tunnel before the bandwidth
-/// allocation mode negotiates less.
+/// One DisplayPort tunnel whose stream is not known (no EDID mode): HBR2 (5.4 Gb/s per lane) x 4 = 17.28
+/// Gb/s, what drivers/thunderbolt/tb.c reserves for a DP tunnel before the bandwidth allocation mode
+/// negotiates less.
 Bandwidth dp_tunnel_assumed();
-/// The most a USB3 tunnel gets: 90 % of its adapter's maximum rate (9 Gb/s of 10, 18 of 20), and never more
-/// than the link leaves after its DisplayPort tunnels, which the connection manager allocates first.
-Bandwidth usb3_tunnel_capacity(Bandwidth adapter_max, Bandwidth link_usable, Bandwidth dp_taken);
+/// What a display's stream sends when its mode is known: pixel clock (blanking included, as the EDID's
+/// detailed timing gives it) x 3 colour components x `bits_per_color`: 3840x2160 at 60 Hz CVT-RB (533.25 MHz)
+/// at 10 bits -> 16 Gb/s.
+Bandwidth dp_stream_bandwidth(std::uint32_t pixel_clock_khz, unsigned bits_per_color);
+
+/// A USB3 tunnel's figures (tunnel.c, tb.c; topology/README.md). Bulk traffic is not held to the isochronous
+/// allocation: its ceiling is the USB3 adapter's link at the payload the native USB link of that rate carries
+/// (the USB table's shared figure: 10 Gb/s -> 1000 MB/s), and never more than the USB4 link leaves at that
+/// efficiency after the DisplayPort streams in the same direction (host -> dock: writes).
+struct Usb3TunnelCeilings {
+  Bandwidth read;         ///< dock -> host: min(adapter payload, usable x efficiency)
+  Bandwidth write;        ///< host -> dock: min(adapter payload, (usable - DisplayPort streams) x efficiency)
+  Bandwidth isochronous;  ///< what the connection manager may allocate to USB3 isochronous transfers: 90 %
+                          ///< of the adapter's rate ("Only 90% can be allocated for USB3 isochronous ...")
+};
+/// The ceilings of a USB3 tunnel whose adapter runs at `adapter_max` (signalling) on a link with `usable`,
+/// `dp_down` taken host -> dock by DisplayPort streams.
+Usb3TunnelCeilings usb3_tunnel_ceilings(Bandwidth adapter_max, Bandwidth link_usable, Bandwidth dp_down,
+                                        const CapacityModel& m = nominal_model());
 /// A PCIe link as resource labels and findings name it: "PCIe 2.0 x1" (its current speed and width, else the
 /// maximum ones; "PCIe 7 GT/s x1" for a speed of no generation).
 std::string pcie_name(const PcieLink& l);
@@ -167,6 +196,7 @@ struct Resource {
   std::optional<Bandwidth> capacity;  ///< nullopt: not modelled, never limits
   std::string label;                  ///< human description: "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042 ...)"
   /// Where `capacity` comes from when it is not the table's: a measured capacity (CapacityModel::calibrated)
+  /// or a published one (CapacityModel::published)
   std::optional<Basis> capacity_basis;
   bool operator==(const Resource&) const = default;
 };
@@ -209,6 +239,12 @@ Resource drive_link_resource(const Topology& t, Vertex v, UsbRate rate, StorageP
 /// (hub uplinks, EHCI/OHCI/UHCI bus, controller, PCIe links). path_resources() of a drive plugged into
 /// `port` is its drive link followed by exactly these; the planner uses them for drives not plugged in yet.
 std::vector<Resource> upstream_resources(const Topology& t, Vertex port,
+                                         const CapacityModel& m = nominal_model());
+
+/// The published measurement of the setup disk `block` is on, for its protocol (kind Published, the table's
+/// drive-link figure as `model_mbs`), whether or not it is below the table's; nullopt when no row describes
+/// its controller or the row has no figure for its protocol.
+std::optional<Basis> published_for_drive(const Topology& t, Vertex block,
                                          const CapacityModel& m = nominal_model());
 
 /// The drive's own link ceiling: the capacity of its drive_link resource (nullopt when unknown or not USB).

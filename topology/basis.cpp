@@ -4,11 +4,12 @@
 
 namespace usbsat::topology {
 namespace {
-constexpr StringTable<BasisKind, 4> kBasisNames{{{
+constexpr StringTable<BasisKind, 5> kBasisNames{{{
     {BasisKind::LinkCeiling, "link_ceiling"},
     {BasisKind::Measured, "measured"},
     {BasisKind::Given, "given"},
     {BasisKind::Estimated, "estimated"},
+    {BasisKind::Published, "published"},
 }}};
 }  // namespace
 

@@ -16,8 +16,9 @@ enum class BasisKind : std::uint8_t {
   Measured,     ///< what usbsat measured: the drive alone (`load`, `saturate`), or a plateau (`saturate`)
   Given,        ///< a rate the user gave (`--demand sdb=170M`)
   Estimated,    ///< from the medium: a hard disk's sustained rate, SATA behind a bridge (drive_estimate.hpp)
+  Published,    ///< a published measurement of the controller on a stated setup (topology/published.hpp)
 };
-/// "link_ceiling", "measured", "given", "estimated" (JSON values; stable API).
+/// "link_ceiling", "measured", "given", "estimated", "published" (JSON values; stable API).
 std::string_view to_string(BasisKind k);
 /// The inverse of to_string(BasisKind); nullopt for anything else.
 std::optional<BasisKind> parse_basis_kind(std::string_view s);
@@ -27,10 +28,12 @@ struct Basis {
   /// What it rests on: the medium ("portable hard disk"), the job measured ("load read 128k QD1"), the link
   /// ("USB 3.2 Gen 1 UAS link").
   std::string what;
-  std::string source;                ///< an estimate's published source
+  std::string source;                ///< an estimate's or a published figure's source (with its setup)
   std::optional<std::string> date;   ///< measured: when ("2026-12-06T10:04:05Z")
-  std::optional<std::string> where;  ///< measured: where ("usb4-port1, USB 3.2 Gen 1 UAS")
-  /// A measured capacity: what the table says for that resource (nullopt with `model_unlimited`: none).
+  std::optional<std::string> where;  ///< measured: where ("usb4-port1, USB 3.2 Gen 1 UAS"); published: "UAS"
+  std::optional<double> figure_mbs;  ///< published: the source's figure (MB/s)
+  /// A measured or published capacity: what the table says for that resource (nullopt with `model_unlimited`:
+  /// none).
   std::optional<double> model_mbs;
   bool model_unlimited = false;
   /// measured: the figure is a lower bound (no contention seen at that aggregate)

@@ -160,13 +160,22 @@ std::string usb4_lanes_text(unsigned lane_gbps, unsigned lanes) {
   return fmt::format("{} Gb/s x {} lane{}", lane_gbps, lanes, lanes == 1 ? "" : "s");
 }
 
+std::string usb3_tunnel_ceiling_text(const topology::Usb4LinkSummary& l) {
+  if (!l.usb3_tunnel) return {};
+  std::string out = "up to " + gbit_text(*l.usb3_tunnel);
+  if (l.usb3_tunnel_write && *l.usb3_tunnel_write != *l.usb3_tunnel)
+    out += " reads, " + gbit_text(*l.usb3_tunnel_write) + " writes";
+  return out;
+}
+
 std::string describe_usb4_link(const topology::Usb4LinkSummary& l) {
   std::string out = l.lane_gbps && l.lanes ? usb4_lanes_text(*l.lane_gbps, *l.lanes) : "speed ?";
   if (l.below_capability())
     out += " (capable " + usb4_lanes_text(l.capable->lane_gbps, l.capable->lanes) + ")";
   if (l.usable) out += ": " + gbit_text(*l.usable) + " usable";
   if (const auto dp = describe_dp_tunnels(l); !dp.empty()) out += ", " + dp;
-  if (l.usb3_tunnel) out += ", USB3 tunnel up to " + gbit_text(*l.usb3_tunnel);
+  if (l.usb3_tunnel) out += ", USB3 tunnel " + usb3_tunnel_ceiling_text(l);
+  if (l.usb3_isochronous) out += " (isochronous allocation " + gbit_text(*l.usb3_isochronous) + ")";
   return out;
 }
 
@@ -187,21 +196,42 @@ std::string describe_display(const topology::DisplayConnectorInfo& d) {
   return out;
 }
 
-std::string describe_dp_tunnel() {
-  return "DisplayPort tunnel " + gbit_text(topology::dp_tunnel_assumed()) + " (HBR2 x 4 assumed)";
+std::string describe_dp_tunnel(const topology::DisplayConnectorInfo& d) {
+  const auto s = topology::dp_stream_of(d);
+  if (s.reserved)
+    return "DisplayPort tunnel " + gbit_text(s.rate) + " host to dock (HBR2 x 4 reserved: mode not known)";
+  const auto& m = *d.edid->preferred;
+  return fmt::format("DisplayPort tunnel {} host to dock ({}x{}, {:g} MHz x 3 x {} bits{})",
+                     gbit_text(s.rate), m.width, m.height, m.pixel_clock_khz / 1000.0,
+                     d.edid->bits_per_color.value_or(8), s.depth_assumed ? " assumed" : "");
 }
 
 std::string describe_dp_tunnels(const topology::Usb4LinkSummary& l) {
   const auto n = l.display_connectors.size();
   if (n == 0) return {};
-  return fmt::format("{} DisplayPort tunnel{} {} (HBR2 x 4 assumed{})", n, n == 1 ? "" : "s",
-                     gbit_text(l.displays), n == 1 ? "" : " each");
+  std::size_t reserved = 0;
+  for (const auto& d : l.display_connectors) reserved += topology::dp_stream_of(d).reserved ? 1 : 0;
+  const std::string how = reserved == 0 ? (n == 1 ? "its EDID mode" : "their EDID modes")
+                          : reserved == n
+                              ? (n == 1 ? "HBR2 x 4 reserved" : "HBR2 x 4 reserved each")
+                              : fmt::format("EDID modes, HBR2 x 4 reserved for {} without one", reserved);
+  return fmt::format("{} DisplayPort tunnel{} {} host to dock ({})", n, n == 1 ? "" : "s",
+                     gbit_text(l.displays), how);
+}
+
+std::string describe_usb3_tunnel_edge(const topology::Usb4LinkSummary& l) {
+  const std::string ceiling = usb3_tunnel_ceiling_text(l);
+  return ceiling.empty() ? "USB3 tunnel" : "USB3 tunnel, " + ceiling;
+}
+
+std::string describe_host_router_join() {
+  return "host router: its USB3 tunnels arrive here";
 }
 
 std::string describe_usb3_tunnel(const topology::Usb4LinkSummary& l) {
   std::string out = "USB3 tunnel of the " + display_string(l.label);
-  if (l.usb3_tunnel) out += ", up to " + gbit_text(*l.usb3_tunnel);
-  if (!l.displays_known()) out += " (DisplayPort tunnels not visible: none assumed)";
+  if (l.usb3_tunnel) out += ", " + usb3_tunnel_ceiling_text(l);
+  if (!l.displays_known()) out += " (DisplayPort tunnels not visible: none assumed for writes)";
   if (const auto dp = describe_dp_tunnels(l); !dp.empty()) out += ", after " + dp;
   return out;
 }
@@ -307,6 +337,21 @@ std::string day_of(const std::optional<std::string>& date) {
 std::string with_note(std::string s, const Basis& b) {
   return b.note.empty() ? s : s + "; " + text_safe(b.note);
 }
+/// "published: VL805 on Raspberry Pi 4, UAS ~297 MB/s (Jeff Geerling, ..., 2020; SATA SSD in a UAS
+/// enclosure, hdparm)".
+std::string published_text(const Basis& b) {
+  std::string s = "published: " + text_safe(b.what);
+  if (b.where || b.figure_mbs) s += ",";
+  if (b.where) s += " " + text_safe(*b.where);
+  if (b.figure_mbs) s += " ~" + bandwidth_text(Bandwidth::from_mbs(*b.figure_mbs));
+  return b.source.empty() ? s : s + " (" + text_safe(b.source) + ")";
+}
+/// "model 400 MB/s", "model: not limited", "model: unknown": the table's figure a capacity replaced.
+std::string model_text(const Basis& b) {
+  return b.model_unlimited ? "model: not limited"
+         : b.model_mbs     ? "model " + bandwidth_text(Bandwidth::from_mbs(*b.model_mbs))
+                           : "model: unknown";
+}
 }  // namespace
 
 std::string describe_basis(const Basis& b) {
@@ -321,6 +366,8 @@ std::string describe_basis(const Basis& b) {
     }
     case BasisKind::Estimated:
       return with_note("estimated: " + text_safe(b.what), b);
+    case BasisKind::Published:
+      return with_note(published_text(b), b);
     case BasisKind::LinkCeiling:
       break;
   }
@@ -335,6 +382,8 @@ std::string basis_short(const Basis& b) {
       return "measured " + day_of(b.date);
     case BasisKind::Estimated:
       return "estimate";
+    case BasisKind::Published:
+      return "published";
     case BasisKind::LinkCeiling:
       break;
   }
@@ -342,11 +391,9 @@ std::string basis_short(const Basis& b) {
 }
 
 std::string describe_capacity_basis(const Basis& b, Bandwidth capacity) {
-  const std::string model = b.model_unlimited ? "model: not limited"
-                            : b.model_mbs     ? "model " + bandwidth_text(Bandwidth::from_mbs(*b.model_mbs))
-                                              : "model: unknown";
+  if (b.kind == BasisKind::Published) return fmt::format("{}; {}", published_text(b), model_text(b));
   return fmt::format("measured {}: {}{} ({})", day_of(b.date), b.at_least ? "at least " : "",
-                     bandwidth_text(capacity), model);
+                     bandwidth_text(capacity), model_text(b));
 }
 
 }  // namespace usbsat::topology

@@ -23,22 +23,32 @@ namespace usbsat::topology {
 /// 1 usb4 (Type-C with usb1-port1, usb2-port1), 2 none"; a device router adds its link (describe_usb4_link).
 std::string describe_router(const topology::Topology& t, topology::Vertex v);
 /// A USB4 link as trained and what it leaves: "20 Gb/s x 1 lane (capable 20 Gb/s x 2): 18 Gb/s usable, USB3
-/// tunnel up to 9 Gb/s" (", 2 DisplayPort tunnels 34.56 Gb/s (...)" before the USB3 tunnel when displays
-/// ride it).
+/// tunnel up to 8 Gb/s (isochronous allocation 9 Gb/s)" (", 2 DisplayPort tunnels 32 Gb/s host to dock
+/// (...)" before the USB3 tunnel, and "up to 8 Gb/s reads, 3.2 Gb/s writes", when displays ride it).
 std::string describe_usb4_link(const topology::Usb4LinkSummary& l);
-/// "USB3 tunnel of the USB4 link 0-1 (Dell WD22TB4), up to 9 Gb/s" (the DisplayPort assumption added when
+/// A USB3 tunnel's bulk ceiling by direction: "up to 8 Gb/s", "up to 8 Gb/s reads, 3.2 Gb/s writes"; "" when
+/// unknown.
+std::string usb3_tunnel_ceiling_text(const topology::Usb4LinkSummary& l);
+/// "USB3 tunnel of the USB4 link 0-1 (Dell WD22TB4), up to 8 Gb/s" (the DisplayPort assumption added when
 /// DisplayPort tunnels were not read, the tunnels named when they were).
 std::string describe_usb3_tunnel(const topology::Usb4LinkSummary& l);
+/// The picture's line from a device router to where its USB3 tunnel arrives: "USB3 tunnel, up to 8 Gb/s
+/// reads, 3.2 Gb/s writes".
+std::string describe_usb3_tunnel_edge(const topology::Usb4LinkSummary& l);
+/// The picture's line from a host router to the xHCI its links' USB3 tunnels arrive at: "host router: its
+/// USB3 tunnels arrive here".
+std::string describe_host_router_join();
 /// "PCIe tunnel to 0000:05:00.0, up to 400 MB/s (its controller's PCIe link; the link 3600 MB/s)": where a
 /// Thunderbolt dock's PCIe tunnel arrives and what limits it.
 std::string describe_pcie_tunnel(const topology::Topology& t, const topology::PcieTunnelSummary& p);
 /// A display whose DisplayPort tunnel rides a USB4 link: "card0-DP-1 3840x2160 DELL U2720Q" (mode and
 /// name from its EDID; ", disabled" when the connector is not enabled).
 std::string describe_display(const topology::DisplayConnectorInfo& d);
-/// One display's DisplayPort tunnel: "DisplayPort tunnel 17.28 Gb/s (HBR2 x 4 assumed)".
-std::string describe_dp_tunnel();
-/// The DisplayPort tunnels of a link: "2 DisplayPort tunnels 34.56 Gb/s (HBR2 x 4 assumed each)"; "" when
-/// none were seen.
+/// One display's DisplayPort tunnel: "DisplayPort tunnel 16 Gb/s host to dock (3840x2160, 533.25 MHz x 3 x
+/// 10 bits)", "DisplayPort tunnel 17.28 Gb/s host to dock (HBR2 x 4 reserved: mode not known)".
+std::string describe_dp_tunnel(const topology::DisplayConnectorInfo& d);
+/// The DisplayPort tunnels of a link: "2 DisplayPort tunnels 32 Gb/s host to dock (their EDID modes)", "...
+/// (HBR2 x 4 reserved each)"; "" when none were seen.
 std::string describe_dp_tunnels(const topology::Usb4LinkSummary& l);
 /// A USB4 link's lanes: "20 Gb/s x 2 lanes", "10 Gb/s x 1 lane".
 std::string usb4_lanes_text(unsigned lane_gbps, unsigned lanes);
@@ -113,13 +123,16 @@ std::string drive_at(std::string_view dev, std::string_view where);
 ///   given      "given (--demand)"
 ///   measured   "measured 2026-12-06 (load read 128k QD1; usb4-port1, USB 3.2 Gen 1 UAS)"
 ///   estimated  "estimated: portable hard disk (rotational, bus-powered)"
+///   published  "published: VL805 on Raspberry Pi 4, BOT ~172 MB/s (Jeff Geerling, ..., 2020; SATA SSD in a
+///              UAS enclosure, hdparm)"
 ///   link       "its USB 3.2 Gen 1 UAS link's ceiling"
 std::string describe_basis(const Basis& b);
 /// The same in a word or two (table columns, sentences that list drives): "given", "measured 2026-12-06",
-/// "estimate", "link ceiling".
+/// "estimate", "published", "link ceiling".
 std::string basis_short(const Basis& b);
 /// A measured capacity: "measured 2026-12-06: 318 MB/s (model 400 MB/s)", "... (model: not limited)",
-/// "measured 2026-12-06: at least 450 MB/s (model 400 MB/s)".
+/// "measured 2026-12-06: at least 450 MB/s (model 400 MB/s)"; a published one: "published: VL805 on
+/// Raspberry Pi 4, UAS ~297 MB/s (Jeff Geerling, ..., 2020; ...); model: not limited".
 std::string describe_capacity_basis(const Basis& b, Bandwidth capacity);
 
 }  // namespace usbsat::topology

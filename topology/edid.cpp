@@ -43,6 +43,16 @@ std::optional<std::string> monitor_name(std::string_view d) {
   return out;
 }
 
+/// Video input definition (byte 20, E-EDID 1.4 3.6.1): bit 7 set for a digital input, whose bits 6-4 give
+/// the colour depth: 001 = 6 bits per primary colour, 010 = 8, ... 110 = 16; 000 undefined, 111 reserved.
+std::optional<unsigned> bits_per_color(std::string_view b) {
+  constexpr std::size_t kVideoInput = 20;
+  const unsigned v = byte(b, kVideoInput);
+  const unsigned depth = (v >> 4) & 0x7;
+  if (!(v & 0x80) || depth == 0 || depth == 7) return std::nullopt;
+  return 4 + 2 * depth;
+}
+
 }  // namespace
 
 std::optional<EdidInfo> parse_edid(std::string_view bytes) {
@@ -51,6 +61,7 @@ std::optional<EdidInfo> parse_edid(std::string_view bytes) {
   for (std::size_t i = 0; i < header.size(); ++i)
     if (byte(bytes, i) != header[i]) return std::nullopt;
   EdidInfo e;
+  e.bits_per_color = bits_per_color(bytes);
   for (std::size_t at = kDescriptors; at + kDescriptorSize <= kBlock - 2; at += kDescriptorSize) {
     const auto d = bytes.substr(at, kDescriptorSize);
     if (const auto m = timing(d)) {

@@ -1,8 +1,8 @@
 #pragma once
 /// A pure parser for the EDID a DRM connector exposes in sysfs (`edid`, binary; VESA E-EDID 1.4): the
-/// preferred mode (the first detailed timing descriptor) and the monitor's name, to name a display
-/// ("3840x2160", "DELL U2720Q"). Nothing here feeds the bandwidth model (topology/README.md: DisplayPort
-/// tunnels).
+/// preferred mode (the first detailed timing descriptor), the colour depth of a digital input and the
+/// monitor's name, to name a display ("3840x2160", "DELL U2720Q") and to size the DisplayPort stream it takes
+/// from a USB4 link (bandwidth.hpp dp_stream_bandwidth; topology/README.md: DisplayPort tunnels).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,6 +20,9 @@ struct EdidMode {
 struct EdidInfo {
   std::optional<EdidMode> preferred;  ///< the first detailed timing descriptor (E-EDID 1.4: preferred mode)
   std::optional<std::string> monitor_name;  ///< display descriptor 0xFC, trailing "\n" and spaces removed
+  /// Bits per colour component of a digital input (byte 20, bits 6-4: 6, 8, 10, 12, 14, 16); nullopt for an
+  /// analog input or an undefined depth.
+  std::optional<unsigned> bits_per_color;
   bool operator==(const EdidInfo&) const = default;
 };
 

@@ -61,20 +61,28 @@ bool any_host_router(const Topology& t) {
 }
 
 /// The DisplayPort tunnels of the link: one per connected DRM connector on the Type-C connector its USB4
-/// port serves, each taking dp_tunnel_assumed(); without any, none are assumed (and said).
+/// port serves, each taking its stream (dp_stream_of) host -> dock; without any, none are assumed (and said).
 void displays(const Usb4PortInfo& port, Usb4LinkSummary& s) {
   if (port.displays.empty()) {
     s.assumptions.push_back(
         "DisplayPort tunnels are not read (no DRM link information): none assumed, the USB3 tunnel may get "
-        "less");
+        "less for writes");
     return;
   }
   s.display_connectors = port.displays;
-  for (std::size_t i = 0; i < port.displays.size(); ++i) s.displays = s.displays + dp_tunnel_assumed();
-  s.assumptions.push_back(fmt::format(
-      "DisplayPort link rate and lanes are not in sysfs: each display's tunnel assumed HBR2 x 4 ({}), "
-      "what the connection manager reserves before bandwidth allocation mode",
-      gbit_text(dp_tunnel_assumed())));
+  bool reserved = false, depth = false;
+  for (const auto& d : port.displays) {
+    const auto stream = dp_stream_of(d);
+    s.displays = s.displays + stream.rate;
+    reserved = reserved || stream.reserved;
+    depth = depth || stream.depth_assumed;
+  }
+  if (reserved)
+    s.assumptions.push_back(fmt::format(
+        "a display's mode is not known (no EDID): its DisplayPort tunnel assumed to take the HBR2 x 4 "
+        "reservation ({}), what the connection manager reserves before bandwidth allocation mode",
+        gbit_text(dp_tunnel_assumed())));
+  if (depth) s.assumptions.push_back("a display's EDID gives no colour depth: 8 bits per colour assumed");
 }
 
 bool superspeed_port(const Topology& t, Vertex p) {
@@ -143,8 +151,12 @@ void chain_onto(const Topology& t, Usb4LinkSummary& s, Vertex up) {
   const Usb4LinkSummary above = summarize(t, up, *grand);
   s.path = above.path;
   s.label += " via " + join_path(above.path);
-  if (s.usb3_tunnel && above.usb3_tunnel) s.usb3_tunnel = std::min(*s.usb3_tunnel, *above.usb3_tunnel);
-  if (!above.usb3_tunnel) s.usb3_tunnel.reset();
+  auto limit = [](std::optional<Bandwidth>& own, const std::optional<Bandwidth>& outer) {
+    if (own && outer) own = std::min(*own, *outer);
+    if (!outer) own.reset();
+  };
+  limit(s.usb3_tunnel, above.usb3_tunnel);
+  limit(s.usb3_tunnel_write, above.usb3_tunnel_write);
 }
 
 /// The link as trained and what it can carry, without its tunnel (summarize adds that).
@@ -205,7 +217,12 @@ Usb4LinkSummary summarize(const Topology& t, Vertex v, Vertex up) {
     adapter = Bandwidth::from_mbit(10000);
     s.assumptions.push_back("USB3 adapter assumed 10 Gb/s (USB 3.2 Gen 2)");
   }
-  if (s.usable) s.usb3_tunnel = usb3_tunnel_capacity(*adapter, *s.usable, s.displays);
+  if (s.usable) {
+    const auto c = usb3_tunnel_ceilings(*adapter, *s.usable, s.displays);
+    s.usb3_tunnel = c.read;
+    s.usb3_tunnel_write = c.write;
+    s.usb3_isochronous = c.isochronous;
+  }
   if (chained) chain_onto(t, s, up);
   s.path.push_back(Usb4Hop{s.name, s.usable});
   return s;
@@ -216,6 +233,15 @@ Usb4LinkSummary summarize(const Topology& t, Vertex v, Vertex up) {
 bool Usb4LinkSummary::below_capability() const {
   if (!capable || !lane_gbps || !lanes) return false;
   return *lanes < capable->lanes || *lane_gbps < capable->lane_gbps;
+}
+
+DisplayStream dp_stream_of(const DisplayConnectorInfo& d) {
+  constexpr unsigned kDefaultBitsPerColor = 8;
+  if (!d.edid || !d.edid->preferred || d.edid->preferred->pixel_clock_khz == 0)
+    return {dp_tunnel_assumed(), true, false};
+  const auto bpc = d.edid->bits_per_color;
+  return {dp_stream_bandwidth(d.edid->preferred->pixel_clock_khz, bpc.value_or(kDefaultBitsPerColor)), false,
+          !bpc};
 }
 
 Usb4Arrivals index_usb4_arrivals(const Topology& t) {

@@ -34,11 +34,16 @@ struct Usb4LinkSummary {
   std::optional<unsigned> lane_gbps, lanes;  ///< as trained: the smaller of rx and tx
   std::optional<Usb4Capability> capable;     ///< what both ends can do, when both generations are known
   std::optional<Bandwidth> usable;           ///< speed x lanes - 10 % guard band
-  Bandwidth displays = Bandwidth::zero();    ///< taken by DisplayPort tunnels
+  Bandwidth displays = Bandwidth::zero();    ///< taken host -> dock by DisplayPort streams
   /// The connected DRM connectors on the Type-C connector the link leaves from, one DisplayPort tunnel each
-  /// (dp_tunnel_assumed() apiece: the kernel shows no DP link rate or lanes in sysfs).
+  /// (dp_stream_of() apiece: the kernel shows no DP link rate or lanes in sysfs, the EDID gives the mode).
   std::vector<DisplayConnectorInfo> display_connectors;
-  std::optional<Bandwidth> usb3_tunnel;  ///< what the USB3 tunnel can carry at most
+  /// What the USB3 tunnel can carry at most dock -> host (reads): its adapter's payload, within the link
+  std::optional<Bandwidth> usb3_tunnel;
+  /// ... and host -> dock (writes), beside the DisplayPort streams that take that direction only
+  std::optional<Bandwidth> usb3_tunnel_write;
+  /// The isochronous allocation the connection manager may give it (90 % of the adapter): no bulk ceiling
+  std::optional<Bandwidth> usb3_isochronous;
   std::vector<Vertex> usb_ports;  ///< USB ports its USB3 tunnel arrives at: the host xHCI's, or (behind
                                   ///< another device router) the upstream router's hub port
   std::vector<Usb4Hop> path;      ///< the links its USB3 tunnel passes, host side first; each one limits it
@@ -48,6 +53,16 @@ struct Usb4LinkSummary {
   /// Whether DisplayPort tunnels were seen (connected displays joined); else none are assumed, and said.
   bool displays_known() const { return !display_connectors.empty(); }
 };
+
+/// What one display's DisplayPort tunnel takes host -> dock: its stream (dp_stream_bandwidth: the EDID's
+/// preferred mode x bits per colour, 8 assumed when the EDID gives none) when the mode is known, else the
+/// HBR2 x 4 reservation (dp_tunnel_assumed).
+struct DisplayStream {
+  Bandwidth rate;
+  bool reserved = false;       ///< no mode known: the reservation
+  bool depth_assumed = false;  ///< the mode known, the colour depth not: 8 bits per colour
+};
+DisplayStream dp_stream_of(const DisplayConnectorInfo& d);
 
 /// Where every USB4 link's USB3 tunnel arrives (Topology::usb4_arrivals), in one pass over the routers in
 /// depth-first order: from the host router, the host xHCI's ports on the Type-C connector of the USB4 port

@@ -60,6 +60,7 @@ report::PrometheusUsb4Link usb4_row(const topology::Topology& t, const topology:
   if (l.capable && l.lane_gbps && l.lanes) r.below_capability = l.below_capability();
   if (l.usable) r.usable_bytes_per_s = l.usable->bytes_per_s;
   if (l.usb3_tunnel) r.usb3_tunnel_bytes_per_s = l.usb3_tunnel->bytes_per_s;
+  if (l.usb3_tunnel_write) r.usb3_tunnel_write_bytes_per_s = l.usb3_tunnel_write->bytes_per_s;
   if (!l.display_connectors.empty()) {
     r.displayport_tunnels = static_cast<unsigned>(l.display_connectors.size());
     r.displayport_bytes_per_s = l.displays.bytes_per_s;

@@ -38,7 +38,7 @@ std::string slot_speed(const analysis::plan::PlanSlot& s) {
 }
 
 report::PlanInput to_report(const topology::Topology& t, const analysis::plan::Plan& plan,
-                            std::optional<Bandwidth> common) {
+                            std::optional<Bandwidth> common, const topology::CapacityModel& model) {
   report::PlanInput in;
   in.replace = plan.replace;
   in.requested = plan.requested;
@@ -76,10 +76,7 @@ report::PlanInput to_report(const topology::Topology& t, const analysis::plan::P
   if (plan.current) {
     report::PredictInput cur;
     for (const auto& d : plan.current->drives) {
-      const auto v = t.find_by_name(d.dev);
-      cur.drives.push_back({d.dev, v ? topology::drive_where(t, *v) : "", d.demand.mbs(),
-                            std::string(topology::to_string(d.basis.kind)), topology::describe_basis(d.basis),
-                            topology::basis_short(d.basis), d.predicted.mbs(), to_report(d.bottleneck)});
+      cur.drives.push_back(to_report(t, d, model));
     }
     cur.aggregate_mbs = plan.current->aggregate.mbs();
     in.current = std::move(cur);
@@ -109,6 +106,11 @@ void bind_plan_options(CLI::App& sub, PlanOptions& o) {
       ->allow_extra_args(false);
   sub.add_option("--prefer", o.prefer, "speed|uas|few-moves")
       ->check(CLI::IsMember({"speed", "uas", "few-moves"}))
+      ->capture_default_str();
+  sub.add_option(
+         "--pattern", o.pattern,
+         "read|write: the direction predicted (a USB4 dock's DisplayPort streams take writes' way only)")
+      ->check(CLI::IsMember({"read", "write"}))
       ->capture_default_str();
   sub.add_option("devices", o.devices, "Connected drives to re-place (or to predict), e.g. sdb sdc");
 }
@@ -158,12 +160,13 @@ static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
   }
 
   // 3. What the drives measured before, and the links' measured capacities (history_context.hpp).
-  const auto h = read_history_context(global, scan);
+  auto h = read_history_context(global, scan);
+  h.model.direction = o.pattern == "write" ? topology::Direction::Write : topology::Direction::Read;
 
   // 3a. --predict: the model over the current placement (all USB drives, or the ones named).
   if (o.predict) {
     const auto problem = analysis::plan::current_problem(t, o.devices, demands.per_drive, &h.store, h.model);
-    auto in = to_report(t, problem, analysis::model::predict_fair_share(problem));
+    auto in = to_report(t, problem, analysis::model::predict_fair_share(problem), h.model);
     in.style = terminal_for(kStdoutFd, global.no_color).style();
     if (demands.common)
       std::fputs("usbsat plan: --predict takes per-drive demands (DEV=RATE); the common one is ignored\n",
@@ -184,7 +187,7 @@ static int run_plan(const PlanOptions& o, const GlobalOptions& global) {
   req.prefer = analysis::plan::parse_preference(o.prefer).value_or(analysis::plan::PlanPreference::Speed);
   req.history = &h.store;
   const auto plan = analysis::plan::make_plan(t, req, h.model);
-  auto in = to_report(t, plan, demands.common);
+  auto in = to_report(t, plan, demands.common, h.model);
   in.style = terminal_for(kStdoutFd, global.no_color).style();
   std::fputs((global.json ? report::render_plan_json(in) : report::render_plan_text(in)).c_str(), stdout);
   std::fflush(stdout);

@@ -14,6 +14,7 @@ struct PlanOptions {
   unsigned drives = 0;               ///< --drives N: N drives not connected yet
   std::vector<std::string> demand;   ///< --demand 400M (every drive) or sdb=170M (one drive), repeatable
   std::string prefer = "speed";      ///< --prefer speed|uas|few-moves
+  std::string pattern = "read";      ///< --pattern read|write: the direction the model predicts
   std::vector<std::string> devices;  ///< connected drives to re-place (or to predict)
 };
 

@@ -12,6 +12,7 @@
 #include "load/engine.hpp"
 #include "load/job.hpp"
 #include "load/runner.hpp"
+#include "load/safety.hpp"
 #include "report/saturate_report.hpp"
 #include "src/analysis/common/usb_drives.hpp"
 #include "src/analysis/saturate/saturate.hpp"
@@ -24,6 +25,7 @@
 #include "src/cli/saturate_input.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
+#include "src/cli/write_recheck.hpp"
 #include "topology/escape.hpp"
 #include "topology/scan.hpp"
 #include "topology/utc_time.hpp"
@@ -145,6 +147,38 @@ std::vector<std::string> plan_paths(const analysis::saturate::SaturatePlan& plan
   return paths;
 }
 
+/// Step 4: open every drive once, read-only; for writing when `writing` (`--pattern write`), and only where
+/// load would write: --write, every drive named by --allow-write and safe to write now (load::check_write).
+/// One that cannot be opened is recorded and left out; the rest are measured. Returns the exit code when the
+/// run is refused or no drive could be opened.
+std::optional<int> open_saturate_targets(const SaturateOptions& o, const GlobalOptions& global,
+                                         const std::vector<std::string>& paths, bool writing,
+                                         const NoteFn& note, OpenedTargets& open) {
+  if (writing)
+    for (const auto& p : paths)
+      if (const auto verdict = load::check_write(p, o.write, o.allow_write); !verdict.allowed)
+        return fail(global, kExitRefused, "saturate", "refused: " + verdict.reason);
+  open = open_targets(paths, writing, false, note);
+  if (open.in_use) return fail(global, kExitRefused, "saturate", "refused: " + *open.in_use);
+  if (open.targets.empty())
+    return fail(global, kExitEnvironment, "saturate", "cannot run the load: no drive could be opened",
+                as_diagnostics(open.diags));
+  return std::nullopt;
+}
+
+/// The opened drives by label (their path), as measure() looks them up.
+std::map<std::string, load::RunTarget> by_label(const std::vector<load::RunTarget>& opened) {
+  std::map<std::string, load::RunTarget> out;
+  for (const auto& t : opened) out.emplace(t.label, t);
+  return out;
+}
+
+/// The phases' runner: load::run_load on `clock`.
+analysis::saturate::PhaseRunner phase_runner(const load::Clock& clock) {
+  return [&clock](const std::vector<load::RunTarget>& t, const load::RunConfig& c, std::stop_token st,
+                  const load::SnapshotFn& f) { return load::run_load(t, c, st, clock, f); };
+}
+
 /// Step 6c: the report on stdout, as text or JSON.
 void print_saturate_report(report::SaturateReport& r, const GlobalOptions& global) {
   r.style = terminal_for(kStdoutFd, global.no_color).style();
@@ -176,8 +210,10 @@ void bind_saturate_options(CLI::App& sub, SaturateOptions& o) {
                  "NAME=/dev/a,/dev/b,...[@CAP]: drives or files sharing one node, optional capacity (40M, "
                  "400MB/s; MB = 10^6 B); repeatable. Without it: the USB drives of this system")
       ->allow_extra_args(false);
-  sub.add_option("--pattern", o.job.pattern, "read|randread")
-      ->check(CLI::IsMember({"read", "randread"}))
+  sub.add_option(
+         "--pattern", o.job.pattern,
+         "read|randread|write (write: with --write and --allow-write DEV for every drive; destroys data)")
+      ->check(CLI::IsMember({"read", "randread", "write"}))
       ->capture_default_str();
   sub.add_option("--bs", o.job.bs, "Block size: 4k, 128k, 1m or bytes")->capture_default_str();
   sub.add_option("--qd", o.job.qd, "Queue depth per drive (default: 1 for BOT, 32 for UAS and unknown)")
@@ -198,6 +234,10 @@ void bind_saturate_options(CLI::App& sub, SaturateOptions& o) {
   sub.add_option("--max-buffer-memory", o.job.max_buffer_memory,
                  "Limit on the I/O buffers (bs x qd x drives at once); at most this machine's memory")
       ->capture_default_str();
+  sub.add_flag("--write", o.write, "Allow --pattern write (destroys data on the drives!)");
+  sub.add_option("--allow-write", o.allow_write,
+                 "Drive that --pattern write may write, named exactly (repeatable; every drive measured)")
+      ->allow_extra_args(false);
   sub.add_option("devices", o.devices, "Only these USB drives (sdb or /dev/sdb)");
 }
 
@@ -240,34 +280,35 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
     return kExitOk;
   }
 
-  // 4. Open every drive once, read-only (saturate never writes). One that cannot be opened is recorded and
-  //    left out; the rest are measured.
-  auto open = open_targets(plan_paths(plan), false, false, note);
-  if (open.targets.empty())
-    return fail(global, kExitEnvironment, "saturate", "cannot run the load: no drive could be opened",
-                as_diagnostics(open.diags));
-  std::map<std::string, load::RunTarget> targets;
-  for (const auto& t : open.targets) targets.emplace(t.label, t);
+  // 4. Open every drive once (for writing only where `load` would write); a refusal stops here.
+  const bool writing = load::writes(settings.job.pattern);
+  OpenedTargets open;
+  if (auto rc = open_saturate_targets(o, global, plan_paths(plan), writing, note, open)) return *rc;
+  const auto targets = by_label(open.targets);
 
   // 5. Measure; SIGINT/SIGTERM stop promptly and the finished phases are still reported.
   analysis::saturate::SaturateMeasurement m;
-  const bool signalled =
-      run_interruptible(global, [&](std::stop_token stop, const load::Clock& clock, const StatusFn& status) {
-        analysis::saturate::StepSnapshotFn on_snapshot;
-        if (status)
-          on_snapshot = [&](const analysis::saturate::StepInfo& st, const load::Snapshot& s) {
-            const std::string label = st.what + (settings.passes.size() > 1 ? " " + st.pass : "");
-            status(report::format_saturate_progress(st.group, label, st.index, st.count, s, clock.now_ns()));
-          };
-        const analysis::saturate::PhaseRunner runner =
-            [&clock](const std::vector<load::RunTarget>& t, const load::RunConfig& c, std::stop_token st,
-                     const load::SnapshotFn& f) { return load::run_load(t, c, st, clock, f); };
-        m = analysis::saturate::measure(plan, targets, settings, runner, stop, on_snapshot);
-      });
+  std::optional<std::string> unsafe;  // the write re-check's refusal during the run (write_recheck.hpp)
+  const bool signalled = run_interruptible(global, [&](std::stop_token stop, const load::Clock& clock,
+                                                       const StatusFn& status) {
+    analysis::saturate::StepSnapshotFn on_snapshot;
+    if (status)
+      on_snapshot = [&](const analysis::saturate::StepInfo& st, const load::Snapshot& s) {
+        const std::string label = st.what + (settings.passes.size() > 1 ? " " + st.pass : "");
+        status(report::format_saturate_progress(st.group, label, st.index, st.count, s, clock.now_ns()));
+      };
+    const auto runner = phase_runner(clock);
+    std::stop_source halt;
+    const std::stop_callback relay(stop, [&] { halt.request_stop(); });
+    const WriteRecheck recheck(writing ? plan_paths(plan) : std::vector<std::string>{}, o.allow_write, halt);
+    m = analysis::saturate::measure(plan, targets, settings, runner, halt.get_token(), on_snapshot);
+    unsafe = recheck.refusal();
+  });
   const bool interrupted = signalled || m.interrupted;
 
   // 6. Judge each group and pass, remember what drives and shared links did (history_record.hpp), render.
   open.close();
+  if (unsafe) return fail(global, kExitRefused, "saturate", "stopped the write load: " + *unsafe);
   std::vector<GroupCapacity> capacities;
   auto r = build_report(plan, settings, &m, topo, a.tolerance, &capacities);
   if (topo) remember_saturate(global, note, *topo, plan, settings, m, capacities, r);

@@ -15,7 +15,7 @@ PictureFacts gather_picture_facts(const topology::ScanResult& scan, const Histor
   const auto result = diagnose_system(scan, h, kMaxSectorsTargetKb, &current.prediction, &current.at_ceiling);
   f.findings = to_report(result.findings);
   f.drives_checked = result.drives_checked;
-  f.predict = to_report(t, current.problem, current.prediction);
+  f.predict = to_report(t, current.problem, current.prediction, h.model);
   return f;
 }
 

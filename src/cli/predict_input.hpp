@@ -13,9 +13,12 @@ namespace usbsat::cli {
 /// A limiting resource for the renderers.
 std::optional<report::PlanBottleneck> to_report(const std::optional<analysis::model::Bottleneck>& b);
 
+/// One drive's prediction for the renderers, with the published measurement of its setup in model `m`.
+report::PredictRow to_report(const topology::Topology& t, const analysis::model::DrivePrediction& d,
+                             const topology::CapacityModel& m);
 /// A prediction over `p` (with its max-flow cross-check) for the renderers.
 report::PredictInput to_report(const topology::Topology& t, const analysis::model::FlowProblem& p,
-                               const analysis::model::Prediction& pred);
+                               const analysis::model::Prediction& pred, const topology::CapacityModel& m);
 
 /// `plan --predict`'s model of every USB drive with media as plugged in now, each at its demand (measured,
 /// estimated or its link's ceiling: model/demand.hpp, with `h`'s store and capacities): the problem and its

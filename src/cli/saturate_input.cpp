@@ -89,7 +89,10 @@ report::SaturateReport build_report(const analysis::saturate::SaturatePlan& plan
         if (gm.phases.empty()) continue;  // never reached
         analysis::saturate::GroupInput in;
         if (g.topology_group && t) {
-          in = analysis::saturate::topology_group_input(*t, *g.topology_group, gm.phases);
+          // The model in the pass's direction: a write pass meets a USB4 dock's DisplayPort streams.
+          topology::CapacityModel model = topology::nominal_model();
+          if (load::writes(settings.passes[pi].pattern)) model.direction = topology::Direction::Write;
+          in = analysis::saturate::topology_group_input(*t, *g.topology_group, gm.phases, model);
         } else {
           std::vector<std::string> devs;
           for (const auto& d : g.drives) devs.push_back(d.dev);

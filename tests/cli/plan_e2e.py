@@ -12,10 +12,14 @@ Runs the real binary through tests/fixtures/with-fixture.sh:
   3. `plan DEV... --json` (and with --demand 170M) on the scenario's USB drives: every drive placed, moves
      counted consistently, a move only for a predicted gain;
   4. bad --demand values (out of range, repeated, naming no drive or an unknown one) exit 2 with a message;
-  5. the text forms run and mention every drive.
+  5. the text forms run and mention every drive;
+  6. a scenario that rebuilds a published setup (expected.json `published`, topology/published.hpp): each such
+     drive alone (`plan --predict DEV`) is predicted within 15 % of the published figure, and the source is
+     named in the JSON (demand basis, bottleneck or `published`) and the text, which is compared with the
+     golden fixture-<scenario>.predict.txt (UPDATE_GOLDEN=1 rewrites it).
 Exit 77 (skip) when the umockdev preload is missing.
 
-usage: plan_e2e.py USBSAT WITH_FIXTURE SCENARIO_DIR EXPECTED_JSON
+usage: plan_e2e.py USBSAT WITH_FIXTURE SCENARIO_DIR EXPECTED_JSON [GOLDEN_DIR]
 """
 import json
 import os
@@ -54,7 +58,8 @@ def has_medium(scenario_dir, dev):
 def check_usb4_tunnels(expected, pred):
     """The USB3 tunnel of each USB4 link of the scenario (expected.json's usb4_links) bounds what its drives are
     predicted together; when it is full, it is the bottleneck named for at least one of them (kind usb4_tunnel,
-    node = the link's device router)."""
+    node = the link's device router), or a link of the same capacity nearer the drives is (the dock hub's uplink
+    ties with a tunnel whose adapter runs at the hub's rate: the nearer one is named)."""
     by_dev = {d["dev"]: d for d in pred["drives"]}
     for link in expected.get("usb4_links", []):
         if link.get("usb3_tunnel_gbps") is None:
@@ -72,18 +77,68 @@ def check_usb4_tunnels(expected, pred):
                  f"USB3 tunnel's {cap:.1f} MB/s")
         # Full (a narrower link of the path, e.g. the dock hub's uplink, may leave it short of full instead).
         if sum(d["demand_mbs"] for d in drives) > cap + 0.5 and abs(together - cap) <= 0.5:
-            named = [d["dev"] for d in drives if d["bottleneck"] and d["bottleneck"]["kind"] == "usb4_tunnel"
-                     and d["bottleneck"]["node"] == link["router"]]
+            named = [d["dev"] for d in drives if d["bottleneck"] and (
+                (d["bottleneck"]["kind"] == "usb4_tunnel" and d["bottleneck"]["node"] == link["router"])
+                or (d["bottleneck"]["kind"] == "hub_uplink" and abs(d["bottleneck"]["capacity_mbs"] - cap) <= 0.5))]
             if not named:
                 fail(f"USB4 link {link['router']}: its full USB3 tunnel is no drive's bottleneck: "
                      f"{[(d['dev'], d['bottleneck']) for d in drives]}")
 
 
+PUBLISHED_TOLERANCE = 0.15
+
+
+def check_published(usbsat, with_fixture, scenario_dir, expected, golden_dir):
+    """Each drive of a published setup, alone, against the published figure; the source named; the text golden."""
+    texts = []
+    for p in expected.get("published", []):
+        dev = p["dev"]
+        pred = json.loads(run(usbsat, with_fixture, scenario_dir, ["plan", "--predict", dev, "--json"]))
+        d = next((x for x in pred["drives"] if x["dev"] == dev), None)
+        if d is None:
+            fail(f"plan --predict {dev}: no prediction for {dev}")
+            continue
+        err = (d["predicted_mbs"] - p["mbs"]) / p["mbs"]
+        print(f"{dev} ({p['protocol']}): predicted {d['predicted_mbs']} MB/s, published {p['mbs']} MB/s "
+              f"({err:+.1%}, {p['source']})")
+        if abs(err) > PUBLISHED_TOLERANCE:
+            fail(f"{dev}: predicted {d['predicted_mbs']} MB/s, {err:+.1%} from the published {p['mbs']} MB/s")
+        said = [d.get("demand_basis") or "", d.get("published") or "",
+                (d.get("bottleneck") or {}).get("capacity_basis") or ""]
+        if not any(p["source"] in x and "published" in x for x in said):
+            fail(f"{dev}: the source {p['source']!r} is not named as published in {said}")
+        text = run(usbsat, with_fixture, scenario_dir, ["plan", "--predict", dev])
+        if p["source"] not in text:
+            fail(f"plan --predict {dev} (text) does not name {p['source']!r}")
+        texts.append(f"$ usbsat plan --predict {dev}\n{text}")
+    if texts and golden_dir:
+        check_golden(golden_dir, f"fixture-{expected['scenario']}.predict.txt", "\n".join(texts))
+
+
+def check_golden(golden_dir, name, actual):
+    path = os.path.join(golden_dir, name)
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        if os.environ.get("CI", "").strip().lower() not in ("", "0", "false"):
+            fail(f"UPDATE_GOLDEN=1 is refused under CI: it would rewrite {name} and pass")
+            return
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(actual)
+        print(f"updated {path}")
+        return
+    if not os.path.exists(path):
+        fail(f"golden file {path} missing; run with UPDATE_GOLDEN=1")
+        return
+    with open(path, encoding="utf-8") as f:
+        if f.read() != actual:
+            fail(f"{name} differs from the golden; the output was:\n{actual}")
+
+
 def main(argv):
-    if len(argv) != 5:
+    if len(argv) not in (5, 6):
         print(__doc__, file=sys.stderr)
         return 2
-    usbsat, with_fixture, scenario_dir, expected_path = argv[1:]
+    usbsat, with_fixture, scenario_dir, expected_path = argv[1:5]
+    golden_dir = argv[5] if len(argv) == 6 else None
     with open(expected_path, encoding="utf-8") as f:
         expected = json.load(f)
     usb_drives = sorted(d["dev"] for d in expected.get("drives", []) if d.get("usb"))
@@ -110,6 +165,7 @@ def main(argv):
     if abs(pred["aggregate_mbs"] - pred["max_flow_mbs"]) > 0.2:
         fail(f"aggregate {pred['aggregate_mbs']} != max-flow bound {pred['max_flow_mbs']}")
     check_usb4_tunnels(expected, pred)
+    check_published(usbsat, with_fixture, scenario_dir, expected, golden_dir)
 
     # 2. --drives N
     for n in (1, 2):

@@ -14,6 +14,9 @@ launch, and checks:
     hubs, devices: a node or a row of one) except those of controllers with no drive, which the summary node
     names by controller and bus, and has no node but PCIe hops, controllers, USB4 routers, hubs, devices,
     drives and that summary;
+  - on a machine with USB4 links (EXPECTED_JSON usb4_links): for each link whose USB3 tunnel carries drives, the
+    picture draws the link from its upstream router to its router labelled with speed x lanes, the USB3 tunnel
+    from its router to where it arrives (a hub or drive node), and the host router joined to its xHCI;
   - findings and nodes link both ways: every link in the picture to a finding and from a finding to the
     picture lands on an element of the page;
   - at a 1366x900 window (page_geometry.py, measured in the browser with getBoundingClientRect()): every drive
@@ -115,6 +118,44 @@ def png_colours(path, limit=2):
 def svg_node_titles(dom):
     """The <title> of every Graphviz node group in the picture, in order."""
     return [html.unescape(t) for t in re.findall(r'<g id="[^"]*" class="node[^"]*">\s*<title>([^<]*)</title>', dom)]
+
+
+def svg_edges(dom):
+    """(title "from->to", the label's text) of every Graphviz edge in the picture."""
+    out = []
+    for body in re.findall(r'<g id="[^"]*" class="edge[^"]*">(.*?)</g>', dom, re.S):
+        title = re.search(r"<title>([^<]*)</title>", body)
+        text = " ".join(html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", body))
+        out.append((html.unescape(title.group(1)) if title else "", text))
+    return out
+
+
+def check_usb4_picture(dom, expected):
+    """Each USB4 link with drives in its USB3 tunnel: link, tunnel and the host router's join drawn."""
+    edges = svg_edges(dom)
+
+    def ends(title):
+        a, _, b = title.partition("->")
+        return a, b
+    pairs = [(ends(t), text) for t, text in edges]
+
+    def at(end, name):  # an edge end is a node id, or "id:port" when it leaves from a row of the node
+        return end == name or end.startswith(name + ":")
+    for link in expected.get("usb4_links", []):
+        if link.get("usb3_tunnel_gbps") is None or not link.get("drives"):
+            continue
+        router, up = link["router"], (link["path"][-2] if len(link["path"]) > 1 else "0-0")
+        lanes = f"{link['lane_gbps']} Gb/s x {link['lanes']} lane"
+        if not any(at(a, up) and at(b, router) and lanes in text for (a, b), text in pairs):
+            fail(f"the picture has no link {up} -> {router} labelled {lanes!r}: {pairs}")
+        if not any(at(a, router) and "USB3 tunnel" in text for (a, b), text in pairs):
+            fail(f"the picture has no USB3 tunnel from {router} to where it arrives: {pairs}")
+    hosts = {"0-0"}  # the host router of the generated thunderbolt domain
+    if any(l.get("usb3_tunnel_gbps") is not None and l.get("drives") for l in expected.get("usb4_links", [])):
+        xhcis = {c["pci"] for c in expected["controllers"]}
+        for h in hosts:
+            if not any(at(a, h) and any(at(b, x) for x in xhcis) for (a, b), _ in pairs):
+                fail(f"the host router {h} is not joined to an xHCI in the picture: {pairs}")
 
 
 def page_text(dom):
@@ -226,6 +267,7 @@ def main():
     for target in set(re.findall(r'href="#([^"]+)"', dom)):
         if target not in ids:
             fail(f"a link to #{target} lands nowhere on the page")
+    check_usb4_picture(dom, expected)
     findings_in_picture = set(re.findall(r'xlink:href="#(finding-\d+)"', svg))
     pictured = re.findall(r'id="(finding-\d+)"[^>]*>(?:(?!</div>).)*?href="#node-', dom, re.S)
     if findings_in_picture != set(pictured):

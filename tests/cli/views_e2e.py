@@ -404,6 +404,10 @@ def main():
         outputs[(view, "json")] = run(usbsat, with_fixture, scenario_dir, [view, "--json"])
         for fmt in ("txt", "json"):
             check_golden(golden_dir, f"fixture-{scenario}.{view}.{fmt}", outputs[(view, fmt)])
+    if scenario.startswith(("usb4-", "tb4-")):
+        # USB4 machines: the picture's links and tunnels (host router joined to its xHCI, the link with speed x
+        # lanes, the USB3 tunnel to where it arrives), as `topo --dot` writes them
+        check_golden(golden_dir, f"fixture-{scenario}.topo.dot", run(usbsat, with_fixture, scenario_dir, ["topo", "--dot"]))
     expected = None
     try:
         topo = json.loads(outputs[("topo", "json")]) if scenario not in NO_GOLDEN else None

@@ -424,12 +424,13 @@ inline Topology usb4_dock(unsigned lane_gbps = 20, unsigned lanes = 2) {
   return m.finish();
 }
 
-/// usb4_dock with two 4K monitors on the dock (card0-DP-1 "DELL U2720Q" with an EDID, card0-DP-2 without
-/// one): two DisplayPort tunnels of 17.28 Gb/s leave the USB3 tunnel 1.44 Gb/s of 36.
+/// usb4_dock with two 4K monitors on the dock (card0-DP-1 "DELL U2720Q" with an EDID at 10 bits per colour,
+/// 15.9975 Gb/s; card0-DP-2 without one, the 17.28 Gb/s reservation): writes get (36 - 33.2775) x 0.8 = 2.178
+/// Gb/s of the USB3 tunnel, reads its adapter's 8 Gb/s.
 inline Topology usb4_dock_displays() {
   Machine m;
   const DisplayConnectorInfo dp1{"/sys/devices/pci0000:00/0000:00:02.0/drm/card0/card0-DP-1", "card0-DP-1",
-                                 true, EdidInfo{EdidMode{3840, 2160, 533250}, "DELL U2720Q"}};
+                                 true, EdidInfo{EdidMode{3840, 2160, 533250}, "DELL U2720Q", 10}};
   const DisplayConnectorInfo dp2{"/sys/devices/pci0000:00/0000:00:02.0/drm/card0/card0-DP-2", "card0-DP-2",
                                  true, std::nullopt};
   m.drive(usb4_dock_port(m, 20, 2, {dp1, dp2}), kUsb4DockSsd, {.name = "sda"});

@@ -64,3 +64,27 @@ TEST_CASE("edid_text: mode and name, either alone, or nothing") {
   CHECK(edid_text(EdidInfo{std::nullopt, "LG"}) == "LG");
   CHECK(edid_text(EdidInfo{}).empty());
 }
+
+TEST_CASE("parse_edid: bits per colour of a digital input, from byte 20") {
+  struct Row {
+    unsigned byte20;
+    std::optional<unsigned> bpc;
+  };
+  const Row rows[] = {
+      {0xb5, 10},            // digital, 10 bits, DisplayPort (the fixtures' DELL U2720Q)
+      {0xa5, 8},             // digital, 8 bits
+      {0x95, 6},             // digital, 6 bits
+      {0xe5, 16},            // digital, 16 bits
+      {0x85, std::nullopt},  // digital, depth undefined
+      {0xf5, std::nullopt},  // reserved
+      {0x35, std::nullopt},  // analog: bits 6-4 mean something else
+  };
+  for (const auto& r : rows) {
+    CAPTURE(r.byte20);
+    std::string b = edid(53325, 3840, 2160, "DELL U2720Q");
+    b[20] = static_cast<char>(r.byte20);
+    const auto got = parse_edid(b);
+    REQUIRE(got);
+    CHECK(got->bits_per_color == r.bpc);
+  }
+}

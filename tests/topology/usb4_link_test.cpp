@@ -124,11 +124,36 @@ TEST_CASE("USB4 link and tunnel figures (topology/README.md, sources in bandwidt
   CHECK(usb4_link_usable(10, 2) == Bandwidth::from_mbs(2250));
   // HBR2 (5.4 Gb/s per lane) x 4 lanes x 8/10 = 17.28 Gb/s = 2160 MB/s.
   CHECK(dp_tunnel_bandwidth(5.4, 4) == Bandwidth::from_mbs(2160));
-  // A USB3 tunnel: 90 % of its adapter (9 Gb/s of 10), less when the DisplayPort tunnels leave less.
+  // A display's stream when its mode is known: 533.25 MHz (3840x2160 at 60 Hz, CVT-RB blanking) x 3 x 10
+  // bits = 15.9975 Gb/s; 1080p60 (148.5 MHz) at 8 bits = 3.564 Gb/s.
+  CHECK(dp_stream_bandwidth(533250, 10) == Bandwidth::from_mbit(15997.5));
+  CHECK(dp_stream_bandwidth(148500, 8) == Bandwidth::from_mbit(3564));
+}
+
+TEST_CASE(
+    "USB3 tunnel ceilings: the adapter's native payload for bulk, writes beside DisplayPort, 90 % "
+    "isochronous") {
   const auto gen2 = Bandwidth::from_mbit(10000);
-  CHECK(usb3_tunnel_capacity(gen2, usb4_link_usable(20, 2), Bandwidth::zero()) == Bandwidth::from_mbs(1125));
-  CHECK(usb3_tunnel_capacity(Bandwidth::from_mbit(20000), usb4_link_usable(20, 2), Bandwidth::zero()) ==
-        Bandwidth::from_mbs(2250));
-  CHECK(usb3_tunnel_capacity(gen2, usb4_link_usable(20, 1), dp_tunnel_bandwidth(5.4, 4)) ==
-        Bandwidth::from_mbs(90));
+  // Bulk: a 10 Gb/s adapter carries what a native Gen 2 link does (1000 MB/s of 1250); the 90 % of tunnel.c
+  // is the isochronous allocation (9 Gb/s), not a ceiling.
+  const auto free = usb3_tunnel_ceilings(gen2, usb4_link_usable(20, 2), Bandwidth::zero());
+  CHECK(free.read == Bandwidth::from_mbs(1000));
+  CHECK(free.write == Bandwidth::from_mbs(1000));
+  CHECK(free.isochronous == Bandwidth::from_mbs(1125));
+  const auto gen2x2 =
+      usb3_tunnel_ceilings(Bandwidth::from_mbit(20000), usb4_link_usable(20, 2), Bandwidth::zero());
+  CHECK(gen2x2.read == Bandwidth::from_mbs(2000));
+  const auto gen1 =
+      usb3_tunnel_ceilings(Bandwidth::from_mbit(5000), usb4_link_usable(20, 2), Bandwidth::zero());
+  CHECK(gen1.read == Bandwidth::from_mbs(400));
+  // Two 4K displays at 10 bits take 31.995 Gb/s host -> dock of 36: writes get (36 - 31.995) x 0.8 = 3.204
+  // Gb/s (400.5 MB/s), reads the adapter's 1000 MB/s.
+  const auto two = dp_stream_bandwidth(533250, 10) + dp_stream_bandwidth(533250, 10);
+  const auto dock = usb3_tunnel_ceilings(gen2, usb4_link_usable(20, 2), two);
+  CHECK(dock.read == Bandwidth::from_mbs(1000));
+  CHECK(dock.write.mbs() == doctest::Approx(400.5).epsilon(1e-6));
+  // One lane and one HBR2 x 4 reservation: (18 - 17.28) x 0.8 = 0.576 Gb/s for writes.
+  const auto one_lane = usb3_tunnel_ceilings(gen2, usb4_link_usable(20, 1), dp_tunnel_bandwidth(5.4, 4));
+  CHECK(one_lane.write == Bandwidth::from_mbs(72));
+  CHECK(one_lane.read == Bandwidth::from_mbs(1000));
 }

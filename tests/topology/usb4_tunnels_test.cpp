@@ -53,13 +53,14 @@ TEST_CASE("the chained tunnel is limited by every link on its path") {
     testing::HubChain chain;
     double dock_tunnel, hub_tunnel;
   };
-  // The host's 10 Gb/s adapter caps the dock's tunnel at 9 Gb/s; the hub's own figure is min(90 % of the dock
-  // hub's rate, its link's usable), and the path takes the smaller of that and the dock's tunnel.
+  // The host's 10 Gb/s adapter caps the dock's tunnel at its Gen 2 payload, 8 Gb/s; the hub's own figure is
+  // min(the dock hub's adapter payload, its link's usable x that efficiency), and the path takes the smaller
+  // of that and the dock's tunnel.
   const Case cases[] = {
-      {{20, 2, 20, 2, UsbSpeed::SuperPlus2x2}, 9, 9},  // own 18 (20G adapter), the dock's tunnel 9 decides
-      {{20, 2, 10, 1, UsbSpeed::SuperPlus2x2}, 9, 9},  // the hub's own link: 10 x 1 - 10 % = 9
-      {{20, 2, 20, 2, UsbSpeed::SuperPlus}, 9, 9},     // the dock hub's 10G adapter
-      {{10, 1, 20, 2, UsbSpeed::SuperPlus2x2}, 9, 9},  // the dock's link: 10 x 1 - 10 % = 9
+      {{20, 2, 20, 2, UsbSpeed::SuperPlus2x2}, 8, 8},    // own 16 (20G adapter), the dock's tunnel 8 decides
+      {{20, 2, 10, 1, UsbSpeed::SuperPlus2x2}, 8, 7.2},  // the hub's own link: (10 x 1 - 10 %) x 0.8 = 7.2
+      {{20, 2, 20, 2, UsbSpeed::SuperPlus}, 8, 8},       // the dock hub's 10G adapter
+      {{10, 1, 20, 2, UsbSpeed::SuperPlus2x2}, 7.2, 7.2},  // the dock's link: (10 x 1 - 10 %) x 0.8 = 7.2
   };
   for (const auto& c : cases) {
     const auto links = usb4_links(testing::usb4_hub_chain(c.chain));

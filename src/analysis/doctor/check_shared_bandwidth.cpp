@@ -97,12 +97,17 @@ std::string bases_text(const Context& cx, const std::vector<const DriveShare*>& 
   return "demand bases: " + topology::join(parts, ", ");
 }
 
-/// A finding about the link `s` is stopped by: its label and capacity as evidence under `key`.
+/// A finding about the link `s` is stopped by: its label and capacity as evidence under `key`, and the
+/// capacity's basis when it is not the table's (measured, published).
 Finding link_finding(const Context& cx, FindingSeverity severity, const std::string& key,
                      const DriveShare& s) {
   auto f = cx.finding(severity, {});
   ev(f, key, topology::text_safe(s.bottleneck_label));
   ev(f, key + " capacity (MB/s)", fmt::format("{:.0f}", s.bottleneck_capacity_mbps));
+  if (s.bottleneck_basis)
+    ev(f, key + " capacity basis",
+       describe_capacity_basis(*s.bottleneck_basis,
+                               topology::Bandwidth::from_mbs(s.bottleneck_capacity_mbps)));
   return f;
 }
 

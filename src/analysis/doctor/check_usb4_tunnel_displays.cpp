@@ -1,6 +1,8 @@
 // usb4_tunnel_displays: drives in the USB3 tunnel of a USB4/Thunderbolt link that also carries DisplayPort
-// tunnels, which the connection manager allocates first (drivers/thunderbolt/tb.c). When the DisplayPort
-// tunnels are not visible, the finding says what was assumed and what a display would take.
+// tunnels, which the connection manager allocates first (drivers/thunderbolt/tb.c). DisplayPort streams go
+// host -> dock only: writes to the drives compete with them, reads do not, and the finding says which
+// direction is affected. When the DisplayPort tunnels are not visible, it says what was assumed and what a
+// display would take.
 #include <fmt/format.h>
 
 #include "src/analysis/doctor/checks.hpp"
@@ -18,13 +20,14 @@ void known_displays(const Usb4LinkSummary& l, Finding& f, const std::string& rid
   std::vector<std::string> shown;
   for (const auto& d : l.display_connectors) shown.push_back(describe_display(d));
   const auto n = l.display_connectors.size();
+  auto text = [](const std::optional<Bandwidth>& b) { return b ? gbit_text(*b) : std::string("?"); };
   f.message = fmt::format(
-      "{} share{} the {} with {} display{} ({}): {} of its {} usable. The USB3 tunnel gets at most {}, for "
-      "all "
-      "of them together.",
+      "{} share{} the {} with {} display{} ({}): {} of its {} usable. Writes (host to dock) are affected: "
+      "the "
+      "USB3 tunnel carries at most {} of them, for all the drives together; reads (dock to host) are not, up "
+      "to {}.",
       riders, one ? "s" : "", l.label, n, n == 1 ? "" : "s", join(shown, ", "), describe_dp_tunnels(l),
-      l.usable ? gbit_text(*l.usable) : std::string("?"),
-      l.usb3_tunnel ? gbit_text(*l.usb3_tunnel) : std::string("?"));
+      text(l.usable), text(l.usb3_tunnel_write), text(l.usb3_tunnel));
   f.fix =
       "For the drives' full speed, connect them (or the displays) to another port of the computer itself, "
       "one that is not on this dock's USB4 link.";
@@ -37,14 +40,15 @@ void unknown_displays(const Usb4LinkSummary& l, Finding& f, const std::string& r
   std::string left;
   if (l.usable) {
     const Bandwidth two = uhd + uhd;
-    left = fmt::format(" of the {} usable; two would leave the USB3 tunnel {}", gbit_text(*l.usable),
+    left = fmt::format(" of the {} usable; two would leave the link {} for writes", gbit_text(*l.usable),
                        two < *l.usable ? gbit_text(*l.usable - two) : std::string("nothing"));
   }
   f.message = fmt::format(
       "{} ride{} the USB3 tunnel of the {}. DisplayPort tunnels on this link are not visible (no DRM link "
-      "information), so none were assumed and the tunnel's {} is an upper bound. Displays on the dock take "
-      "their share first: one 4K display at 60 Hz (HBR2 x 4) takes {}{}.",
-      riders, one ? "s" : "", l.label, l.usb3_tunnel ? gbit_text(*l.usb3_tunnel) : std::string("capacity"),
+      "information), so none were assumed and the tunnel's {} is an upper bound for writes. Displays on the "
+      "dock take host-to-dock bandwidth first, so writes to the drives would be affected, reads not: one 4K "
+      "display at 60 Hz reserves {} (HBR2 x 4){}.",
+      riders, one ? "s" : "", l.label, l.usb3_tunnel_write ? gbit_text(*l.usb3_tunnel_write) : "capacity",
       gbit_text(uhd), left);
   f.fix =
       "If displays are connected to this dock and the drives are slower than expected, connect the drives "
@@ -62,7 +66,9 @@ void check_usb4_tunnel_displays(const Context& cx) {
     std::vector<std::string> devices = devices_names(cx.t, drives);
     devices.push_back(l.name);
     auto f = cx.finding(FindingSeverity::Info, devices);
-    ev(f, l.name + "/usb3_tunnel", l.usb3_tunnel ? gbit_text(*l.usb3_tunnel) : "unknown");
+    ev(f, l.name + "/usb3_tunnel_read", l.usb3_tunnel ? gbit_text(*l.usb3_tunnel) : "unknown");
+    ev(f, l.name + "/usb3_tunnel_write", l.usb3_tunnel_write ? gbit_text(*l.usb3_tunnel_write) : "unknown");
+    ev(f, l.name + "/direction_affected", "write (host to dock)");
     ev(f, l.name + "/displayport_tunnels", l.displays_known() ? gbit_text(l.displays) : "not visible");
     const std::string riders = devices_labels(cx.t, drives);
     if (l.displays_known())

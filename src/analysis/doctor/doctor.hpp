@@ -28,8 +28,11 @@ struct DriveShare {
   double predicted_mbps = 0;    ///< its max-min fair share with all drives active (MB/s)
   std::string bottleneck;       ///< stable id of the limiting link ("0000:03:00.0", "2-1", "usb2")
   std::string bottleneck_node;  ///< BDF or kernel name of the limiting vertex ("0000:03:00.0", "2-1"), if any
-  std::string bottleneck_label;           ///< human name ("PCIe 5 GT/s x1 of ASM1042", "hub 2-1 uplink")
-  double bottleneck_capacity_mbps = 0;    ///< usable capacity of that link (MB/s)
+  std::string bottleneck_label;         ///< human name ("PCIe 5 GT/s x1 of ASM1042", "hub 2-1 uplink")
+  double bottleneck_capacity_mbps = 0;  ///< usable capacity of that link (MB/s)
+  /// where that capacity comes from when it is not the table's: measured or published
+  /// (Resource::capacity_basis)
+  std::optional<topology::Basis> bottleneck_basis;
   std::optional<topology::Vertex> block;  ///< the medium's whole-disk block device (names it: "sdb")
   topology::Basis basis;  ///< why `demand_mbps` is what it is (given, measured, estimated, link ceiling)
 };

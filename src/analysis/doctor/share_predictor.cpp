@@ -25,6 +25,7 @@ std::vector<DriveShare> shares_of(const topology::Topology& t, const Prediction&
       s.bottleneck_node = d.bottleneck->node;
       s.bottleneck_label = d.bottleneck->label;
       s.bottleneck_capacity_mbps = d.bottleneck->capacity.mbs();
+      s.bottleneck_basis = d.bottleneck->capacity_basis;
     } else {
       s.bottleneck = "unshared:" + d.dev;  // its own group: never a shared_bandwidth finding
     }

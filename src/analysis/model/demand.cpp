@@ -68,6 +68,8 @@ std::optional<DriveDemand> measured(const topology::Topology& t, topology::Verte
 }  // namespace
 
 Basis link_ceiling_basis(const topology::Resource& link) {
+  // A link held to a published figure of its controller: that figure is the ceiling, and its source says why.
+  if (link.capacity_basis && link.capacity_basis->kind == BasisKind::Published) return *link.capacity_basis;
   Basis b{BasisKind::LinkCeiling};
   // The label up to " link of" (a drive's link) or " link on" (the planner's link on a candidate port):
   // "USB 3.2 Gen 1 UAS link of 4-1 (...)" -> "USB 3.2 Gen 1 UAS link".

@@ -28,7 +28,8 @@ struct DriveDemand {
   topology::Basis basis;
 };
 
-/// The basis of a demand that is the drive's link ceiling: "USB 3.2 Gen 1 UAS link" (`link`: its DriveLink).
+/// The basis of a demand that is the drive's link ceiling: "USB 3.2 Gen 1 UAS link" (`link`: its DriveLink);
+/// the link's published basis when a published figure of its controller set that ceiling.
 topology::Basis link_ceiling_basis(const topology::Resource& link);
 
 /// The demand of the USB whole disk `block` by the order above; `store` may be nullptr (nothing measured).

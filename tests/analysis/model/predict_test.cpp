@@ -354,3 +354,19 @@ TEST_CASE("shared_node_groups: nested groups with different drives are all liste
   CHECK(usbsat::topology::describe_node(t, *lca) == "hub 2-1");
   CHECK(usbsat::topology::describe_node(t, t.controllers()[0]) == "controller 0000:00:14.0");
 }
+
+TEST_CASE("USB4 dock with displays: writes meet the DisplayPort streams in the USB3 tunnel, reads do not") {
+  const auto t = usbsat::testing::usb4_dock_displays();
+  std::vector<DemandSpec> one{{"sda", std::nullopt, usbsat::topology::Basis{DemandSource::LinkCeiling}}};
+  // Reads: the SSD's own 10 Gb/s link (1000 MB/s) and the tunnel's adapter payload (1000 MB/s) tie; the drive
+  // gets its whole link.
+  const auto read = predict_fair_share(make_problem(t, one));
+  CHECK(read.drives.at(0).predicted.mbs() == doctest::Approx(1000));
+  // Writes: (36 - 33.2775 Gb/s) x 0.8 = 2.178 Gb/s = 272.25 MB/s, the tunnel named.
+  usbsat::topology::CapacityModel m = usbsat::topology::nominal_model();
+  m.direction = usbsat::topology::Direction::Write;
+  const auto write = predict_fair_share(make_problem(t, one, m));
+  CHECK(write.drives.at(0).predicted.mbs() == doctest::Approx(272.25));
+  REQUIRE(write.drives.at(0).bottleneck);
+  CHECK(write.drives.at(0).bottleneck->kind == usbsat::topology::ResourceKind::Usb4Tunnel);
+}

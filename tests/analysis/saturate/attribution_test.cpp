@@ -102,8 +102,8 @@ TEST_CASE("two sticks on the root ports of one EHCI: the bus is named, with bus 
 
 TEST_CASE(
     "USB4 dock: the plateau is named as the USB3 tunnel of the USB4 link, with a host port as the advice") {
-  // The tunnel at 300 MB/s, as DisplayPort tunnels on the link would leave it (the nominal 9 Gb/s tunnel is
-  // above the dock hub's 10 Gb/s uplink and never the limit alone).
+  // The tunnel at 300 MB/s, as DisplayPort tunnels on the link would leave it for writes (the nominal 8 Gb/s
+  // tunnel ties with the dock hub's 10 Gb/s uplink, which is named, being nearer).
   usbsat::topology::CapacityModel m = usbsat::topology::nominal_model();
   m.overrides_mbs["usb4_tunnel:0-1"] = 300;
   const Topology t = usb4_dock_hub();

@@ -93,7 +93,7 @@ TEST_CASE(
   CHECK(hub->tunnel->label.find("via 0-1") != std::string::npos);
   CHECK(hub->tunnel->text.find("USB3 tunnel of the USB4 link 0-301") == 0);
   REQUIRE(hub->tunnel->usb3_tunnel_gbps);
-  CHECK(*hub->tunnel->usb3_tunnel_gbps == doctest::Approx(9));
+  CHECK(*hub->tunnel->usb3_tunnel_gbps == doctest::Approx(8));
   const auto dock = verdict(t, t, {"add", "sda"});
   REQUIRE(dock);
   REQUIRE(dock->tunnel);
