@@ -19,6 +19,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from golden import check_golden as golden_check  # noqa: E402  (tests/support/golden.py: the one golden rule)
+
 failures = []
 DURATION = re.compile(r"^usbsat_scan_duration_seconds (\S+)$", re.M)
 
@@ -65,32 +68,12 @@ def masked(text, what):
     return DURATION.sub("usbsat_scan_duration_seconds <duration>", text)
 
 
-def check_golden(golden, actual):
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        if os.environ.get("CI", "") not in ("", "0", "false", "False", "FALSE"):
-            fail("UPDATE_GOLDEN=1 is refused under CI")
-            return
-        with open(golden, "w", encoding="utf-8", newline="") as f:
-            f.write(actual)
-        return
-    try:
-        with open(golden, encoding="utf-8", newline="") as f:
-            want = f.read()
-    except OSError as e:
-        fail(f"golden {golden}: {e} (run with UPDATE_GOLDEN=1 to create it)")
-        return
-    if want != actual:
-        import difflib
-        diff = "".join(difflib.unified_diff(want.splitlines(True), actual.splitlines(True), golden, "actual"))
-        fail(f"output differs from {golden}:\n{diff}")
-
-
 def scenario(usbsat, with_fixture, scenario_dir, golden_dir):
     name = os.path.basename(os.path.normpath(scenario_dir))
     p = run(usbsat, with_fixture, scenario_dir, ["export", "--prometheus"])
     text = p.stdout.decode("utf-8")  # the format is UTF-8: a decode error fails the test
     if golden_dir != "-":  # "-": promtool and the file checks only (the `large` benchmark tree)
-        check_golden(os.path.join(golden_dir, f"fixture-{name}.export.prom"), masked(text, "stdout"))
+        golden_check(os.path.join(golden_dir, f"fixture-{name}.export.prom"), masked(text, "stdout"), fail)
     again = run(usbsat, with_fixture, scenario_dir, ["export", "--prometheus", "-o", "-"]).stdout.decode("utf-8")
     if masked(again, "-o -") != masked(text, "stdout"):
         fail("two runs (stdout, -o -) differ beyond the scan duration")

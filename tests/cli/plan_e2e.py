@@ -26,6 +26,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from golden import check_golden as golden_check  # noqa: E402  (tests/support/golden.py: the one golden rule)
+
 failures = []
 
 
@@ -112,25 +115,7 @@ def check_published(usbsat, with_fixture, scenario_dir, expected, golden_dir):
             fail(f"plan --predict {dev} (text) does not name {p['source']!r}")
         texts.append(f"$ usbsat plan --predict {dev}\n{text}")
     if texts and golden_dir:
-        check_golden(golden_dir, f"fixture-{expected['scenario']}.predict.txt", "\n".join(texts))
-
-
-def check_golden(golden_dir, name, actual):
-    path = os.path.join(golden_dir, name)
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        if os.environ.get("CI", "").strip().lower() not in ("", "0", "false"):
-            fail(f"UPDATE_GOLDEN=1 is refused under CI: it would rewrite {name} and pass")
-            return
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(actual)
-        print(f"updated {path}")
-        return
-    if not os.path.exists(path):
-        fail(f"golden file {path} missing; run with UPDATE_GOLDEN=1")
-        return
-    with open(path, encoding="utf-8") as f:
-        if f.read() != actual:
-            fail(f"{name} differs from the golden; the output was:\n{actual}")
+        golden_check(os.path.join(golden_dir, f"fixture-{expected['scenario']}.predict.txt"), "\n".join(texts), fail)
 
 
 def main(argv):

@@ -22,6 +22,9 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from golden import check_golden as golden_check, running_in_ci  # noqa: E402  (tests/support/golden.py: the one golden rule)
+
 # The benchmark scenario: its views are megabytes and its scan is slow under the preload, so only
 # `drives --json` and `ports --json` run, checked against expected.json.
 NO_GOLDEN = {"large"}
@@ -57,32 +60,6 @@ def run(usbsat, with_fixture, scenario_dir, args):
     if "\x1b" in p.stdout:
         fail(f"usbsat {' '.join(args)} wrote an escape sequence to a pipe (TERM=xterm-256color, no NO_COLOR)")
     return p.stdout
-
-
-def running_in_ci():
-    """CI set and not empty/0/false: the same rule as the top CMakeLists.txt and tests/support/golden.hpp."""
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false")
-
-
-def check_golden(golden_dir, name, actual):
-    path = os.path.join(golden_dir, name)
-    if os.environ.get("UPDATE_GOLDEN") == "1" and running_in_ci():
-        fail(f"UPDATE_GOLDEN=1 is refused under CI (CI={os.environ['CI']}): it would rewrite {name} and pass")
-    elif os.environ.get("UPDATE_GOLDEN") == "1":
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(actual)
-        print(f"updated {path}")
-        return
-    if not os.path.exists(path):
-        fail(f"golden file {path} missing; run with UPDATE_GOLDEN=1")
-        return
-    with open(path, encoding="utf-8") as f:
-        expected = f.read()
-    if expected != actual:
-        exp, act = expected.splitlines(), actual.splitlines()
-        line = next((i for i, (a, b) in enumerate(zip(exp, act)) if a != b), min(len(exp), len(act)))
-        fail(f"{name} differs from golden at line {line + 1}:\n  expected: "
-             f"{exp[line] if line < len(exp) else '<eof>'}\n  actual:   {act[line] if line < len(act) else '<eof>'}")
 
 
 def normalize_location(loc):
@@ -403,11 +380,12 @@ def main():
         outputs[(view, "txt")] = run(usbsat, with_fixture, scenario_dir, [view])
         outputs[(view, "json")] = run(usbsat, with_fixture, scenario_dir, [view, "--json"])
         for fmt in ("txt", "json"):
-            check_golden(golden_dir, f"fixture-{scenario}.{view}.{fmt}", outputs[(view, fmt)])
+            golden_check(os.path.join(golden_dir, f"fixture-{scenario}.{view}.{fmt}"), outputs[(view, fmt)], fail)
     if scenario.startswith(("usb4-", "tb4-")):
         # USB4 machines: the picture's links and tunnels (host router joined to its xHCI, the link with speed x
         # lanes, the USB3 tunnel to where it arrives), as `topo --dot` writes them
-        check_golden(golden_dir, f"fixture-{scenario}.topo.dot", run(usbsat, with_fixture, scenario_dir, ["topo", "--dot"]))
+        golden_check(os.path.join(golden_dir, f"fixture-{scenario}.topo.dot"),
+                     run(usbsat, with_fixture, scenario_dir, ["topo", "--dot"]), fail)
     expected = None
     try:
         topo = json.loads(outputs[("topo", "json")]) if scenario not in NO_GOLDEN else None
