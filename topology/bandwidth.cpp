@@ -356,13 +356,18 @@ StorageProtocol storage_protocol(const Topology& t, Vertex block, Vertex dev) {
   return proto;
 }
 
+/// The published row of the setup of `v` (a USB device, or the port a drive is planned on): its controller's.
+const PublishedRow* published_row_at(const Topology& t, Vertex v, const CapacityModel& m) {
+  const auto ctrl = controller_of(t, v);
+  return ctrl ? published_row_for(t, *ctrl, m.published) : nullptr;
+}
+
 /// A drive link's ceiling: the table's figure `table`, or the published figure for one drive of protocol
 /// `proto` on its controller's setup where that is lower (with its basis).
 std::pair<std::optional<Bandwidth>, std::optional<Basis>> published_drive_ceiling(
     const Topology& t, Vertex dev, StorageProtocol proto, std::optional<Bandwidth> table,
     const CapacityModel& m) {
-  const auto ctrl = controller_of(t, dev);
-  const auto* row = ctrl ? published_row_for(t, *ctrl, m.published) : nullptr;
+  const auto* row = published_row_at(t, dev, m);
   const auto mbs = row ? published_drive_mbs(*row, proto) : std::nullopt;
   if (!mbs || !table || table->mbs() <= *mbs) return {table, std::nullopt};
   return {Bandwidth::from_mbs(*mbs), published_basis(*row, proto, *mbs, table->mbs())};
@@ -426,8 +431,7 @@ std::vector<Resource> upstream_resources(const Topology& t, Vertex port, const C
   usb4_tunnel_resources(t, port, m, out);
 
   // 3. The bus of an EHCI/OHCI/UHCI (or a SoC's USB 2.0 OTG) root hub: one schedule shared by every port of
-  // that
-  //    root hub.
+  //    that root hub.
   const auto ctrl = controller_of(t, port);
   if (cur && t[*cur].kind == NodeKind::RootHub && ctrl) {
     const auto kind = t[*ctrl].as<ControllerInfo>().kind;
@@ -482,8 +486,7 @@ std::vector<Resource> upstream_resources(const Topology& t, Vertex port, const C
 std::optional<Basis> published_for_drive(const Topology& t, Vertex block, const CapacityModel& m) {
   const auto dev = usb_device_of(t, block);
   if (!dev || t[*dev].kind != NodeKind::Device) return std::nullopt;
-  const auto ctrl = controller_of(t, *dev);
-  const auto* row = ctrl ? published_row_for(t, *ctrl, m.published) : nullptr;
+  const auto* row = published_row_at(t, *dev, m);
   if (!row) return std::nullopt;
   const StorageProtocol proto = storage_protocol(t, block, *dev);
   const auto mbs = published_drive_mbs(*row, proto);

@@ -3,6 +3,8 @@
 #include <array>
 #include <cmath>
 
+#include "topology/bandwidth.hpp"
+
 namespace usbsat::topology {
 namespace {
 
@@ -71,13 +73,6 @@ bool behind(const Topology& t, Vertex c, const PciIds& ids) {
   return false;
 }
 
-/// The controller's own PCIe link: the edge from its PCI parent when known, else its own attributes (as
-/// bandwidth.hpp's controller_pcie_link, without depending on the model).
-PcieLink own_link(const Topology& t, Vertex c) {
-  if (auto e = uplink(t, c); e && t[*e].kind == LinkKind::Pci && !t[*e].pcie.empty()) return t[*e].pcie;
-  return t[c].as<ControllerInfo>().link;
-}
-
 bool link_matches(const PublishedRow& r, const PcieLink& l) {
   if (r.link_gts == 0 || r.link_width == 0) return true;
   const auto gts = l.speed_gts ? l.speed_gts : l.max_speed_gts;
@@ -95,7 +90,8 @@ const PublishedRow* published_row_for(const Topology& t, Vertex c, std::span<con
   const auto ids = ids_of(t[c]);
   if (!ids || t[c].kind != NodeKind::Controller) return nullptr;
   for (const auto& r : rows)
-    if (r.controller == *ids && (!r.behind || behind(t, c, *r.behind)) && link_matches(r, own_link(t, c)))
+    if (r.controller == *ids && (!r.behind || behind(t, c, *r.behind)) &&
+        link_matches(r, controller_pcie_link(t, c)))
       return &r;
   return nullptr;
 }
