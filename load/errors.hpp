@@ -6,7 +6,7 @@
 
 namespace usbsat::load {
 
-/// The environment is unusable for load generation; caught only in src/main.cpp (exit code 3).
+/// The environment is unusable for load generation; caught only in src/cli/main.cpp (exit code 3).
 struct LoadError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };

@@ -1,6 +1,6 @@
 #pragma once
 /// `usbsat plan` and `usbsat plan --predict`: pure text and JSON renderers over plain input structs that
-/// src/cmd_plan.cpp fills from the planner and the prediction (G15: report never includes src/).
+/// src/cli/cmd_plan.cpp fills from the planner and the prediction (G15: report never includes src/).
 #include <cstddef>
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 /// Pure parsers from the raw values Windows reports (snapshot.hpp) to the model's value types; each returns
-/// std::nullopt for a value it cannot use. Table-tested in tests/topology/windows_parse_test.cpp.
+/// std::nullopt for a value it cannot use. Table-tested in tests/topology/windows/parse_test.cpp.
 #include <array>
 #include <cstdint>
 #include <optional>
