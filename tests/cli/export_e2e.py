@@ -22,12 +22,8 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 from golden import check_golden as golden_check  # noqa: E402  (tests/support/golden.py: the one golden rule)
 
-failures = []
+from checks import fail, failures, finish, skip  # noqa: E402  (tests/support/checks.py: one rule for every script)
 DURATION = re.compile(r"^usbsat_scan_duration_seconds (\S+)$", re.M)
-
-
-def fail(msg):
-    failures.append(msg)
 
 
 def promtool_check(text, what):
@@ -47,8 +43,7 @@ def promtool_check(text, what):
 def run(usbsat, with_fixture, scenario_dir, args, ok=(0, 4)):
     p = subprocess.run([with_fixture, scenario_dir, "--", usbsat, *args], capture_output=True)
     if p.returncode == 77:
-        print(f"SKIP: {p.stderr.decode(errors='replace').strip()}")
-        sys.exit(77)
+        skip(p.stderr.decode(errors="replace").strip())
     if ok and p.returncode not in ok:
         fail(f"usbsat {' '.join(args)} exited {p.returncode}: {p.stderr.decode(errors='replace').strip()}")
     return p
@@ -118,15 +113,9 @@ def main(argv):
     else:
         print(__doc__, file=sys.stderr)
         return 2
-    for f in failures:
-        print(f"FAIL: {f}", file=sys.stderr)
-    if failures:
-        return 1
-    if checked is None:
-        print("SKIP: promtool not found (Debian package prometheus); the other checks passed")
-        return 77
-    print("ok")
-    return 0
+    if not failures and checked is None:
+        skip("promtool not found (Debian package prometheus); the other checks passed")
+    return finish()
 
 
 if __name__ == "__main__":

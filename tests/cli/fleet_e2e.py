@@ -27,17 +27,14 @@ import time
 import urllib.parse
 import urllib.request
 
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import fail, failures, finish, main_with, skip  # noqa: E402  (tests/support/checks.py: one rule for every script)
+
 DEADLINE = time.monotonic() + 50  # every wait below ends by then (a first timeout leaves the rest none)
 SAMPLE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$")
 LABEL = re.compile(r'(\w+)="((?:[^"\\]|\\.)*)"')
 UNPLUGGED = "/sys/devices/pci0000:00/0000:00:14.0/usb2/2-2"  # sde, the SanDisk Extreme on usb2-port2
 SHORT_FOR = re.compile(r"^(\s*)for: \S+$", re.M)
-
-
-def fail(msg):
-    print(f"FAIL: {msg}")
-    failures.append(msg)
 
 
 def ok(msg):
@@ -99,8 +96,7 @@ def firing(port):
 def export(cmd, out):
     p = subprocess.run(cmd + ["export", "--prometheus", "-o", out], capture_output=True, text=True)
     if p.returncode == 77:
-        print(f"SKIP: {p.stderr.strip()}")
-        sys.exit(77)
+        skip(p.stderr.strip())
     if p.returncode != 0:
         fail(f"{' '.join(cmd)} export exited {p.returncode}: {p.stderr.strip()}")
     with open(out) as f:
@@ -147,8 +143,7 @@ def main(usbsat, with_fixture, fixtures_dir, rules, recording):
                "node_exporter": shutil.which("prometheus-node-exporter")}
     for name, path in servers.items():
         if not path:
-            print(f"SKIP: {name} not found (Debian: prometheus, prometheus-node-exporter)")
-            return 77
+            skip(f"{name} not found (Debian: prometheus, prometheus-node-exporter)")
     procs = []
     with tempfile.TemporaryDirectory() as tmp:
         textdir = os.path.join(tmp, "textfile")
@@ -246,11 +241,8 @@ def main(usbsat, with_fixture, fixtures_dir, rules, recording):
                     if os.path.exists(path):
                         with open(path) as f:
                             print(f"--- {log} (last lines)\n" + "".join(f.readlines()[-15:]))
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 6:
-        print(__doc__, file=sys.stderr)
-        sys.exit(2)
-    sys.exit(main(*sys.argv[1:]))
+    main_with(main, 5, __doc__)

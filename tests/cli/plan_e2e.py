@@ -29,18 +29,13 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 from golden import check_golden as golden_check  # noqa: E402  (tests/support/golden.py: the one golden rule)
 
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
+from checks import fail, finish, skip  # noqa: E402  (tests/support/checks.py: one rule for every script)
 
 
 def run(usbsat, with_fixture, scenario_dir, args, ok=(0,)):
     p = subprocess.run([with_fixture, scenario_dir, "--", usbsat, *args], capture_output=True, text=True)
     if p.returncode == 77:
-        print(f"SKIP: {p.stderr.strip()}")
-        sys.exit(77)
+        skip(p.stderr.strip())
     if p.returncode not in ok:
         fail(f"usbsat {' '.join(args)} exited {p.returncode}: {p.stderr.strip()}")
     if "no USB host controller" in p.stderr:
@@ -242,9 +237,7 @@ def main(argv):
     if "Plan: 2 new drives" not in text:
         fail("plan --drives 2 text lacks its header")
 
-    for f in failures:
-        print("FAIL:", f)
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

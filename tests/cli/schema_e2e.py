@@ -19,17 +19,8 @@ import subprocess
 import sys
 import tempfile
 
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print(f"FAIL: {msg}")
-
-
-def skip(msg):
-    print(f"SKIP: {msg}")
-    sys.exit(77)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import fail, failures, skip  # noqa: E402,F401  (tests/support/checks.py: one rule for every script)
 
 
 try:

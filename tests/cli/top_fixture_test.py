@@ -21,16 +21,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import schema_e2e  # noqa: E402
-from schema_e2e import fail, failures  # noqa: E402
+import schema_e2e  # noqa: E402  (Schemas; skips when jsonschema is missing)
+from checks import check, finish  # noqa: E402  (tests/support/checks.py, on the path schema_e2e set)
 
 SDB_STAT = ("sys/devices/pci0000:00/0000:00:1c.4/0000:03:00.0/usb4/4-1/4-1:1.0/host1/target1:0:0/1:0:0:0/"
             "block/sdb/stat")
-
-
-def check(cond, msg):
-    if not cond:
-        fail(msg)
 
 
 def bump(path, read_sectors, write_sectors):
@@ -120,11 +115,7 @@ def main(argv):
             check(r.returncode == 2, f"--interval {bad}: exit 2 (got {r.returncode})")
         r = subprocess.run(u + ["top", "--group", "x=/dev/sdb", "--count", "1"], capture_output=True, text=True, timeout=60)
         check(r.returncode == 2 and "group" in r.stderr, f"a one-device --group is refused: {r.returncode}")
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("ok")
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -18,17 +18,12 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import schema_e2e  # noqa: E402  (Schemas, failures; skips when jsonschema is missing)
-from schema_e2e import fail, failures  # noqa: E402
+import schema_e2e  # noqa: E402  (Schemas; skips when jsonschema is missing)
+from checks import check, fail, finish  # noqa: E402  (tests/support/checks.py, on the path schema_e2e set)
 
 USB_DEVICE = "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-7"
 TB4_DEVICE = "/sys/devices/pci0000:00/0000:00:0d.0/usb2/2-1/2-1.4/2-1.4.2"
 TB4_TUNNEL = "USB3 tunnel of the USB4 link 0-301 (OWC Thunderbolt Hub) via 0-1, up to 8 Gb/s"
-
-
-def check(cond, msg):
-    if not cond:
-        fail(msg)
 
 
 def sections(out):
@@ -115,11 +110,7 @@ def main(argv):
             check(any("PROBLEM speed_below_capability" in l for l in add), "text: the doctor's finding")
             check(remove and remove[0].startswith("- sdc (") and "usb1-port7" in remove[0],
                   f"text removal line: {remove[:1]}")
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("ok")
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":
