@@ -39,13 +39,8 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import page_geometry  # noqa: E402
-
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print(f"FAIL: {msg}")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import fail, finish, skip  # noqa: E402  (tests/support/checks.py: one rule for every script)
 
 
 find_chromium = page_geometry.find_chromium  # one home; the bed test calls it through this module too
@@ -171,8 +166,7 @@ def main():
     extra = sys.argv[6:]
     chromium = find_chromium()
     if not chromium:
-        print("SKIP: chromium is not installed (Debian: chromium, bootstrap.sh TEST_DEPS)")
-        return 77
+        skip("chromium is not installed (Debian: chromium, bootstrap.sh TEST_DEPS)")
     scenario = os.path.basename(os.path.normpath(scenario_dir))
     os.makedirs(out_dir, exist_ok=True)
     page_path = os.path.abspath(os.path.join(out_dir, f"{scenario}.html"))
@@ -187,8 +181,7 @@ def main():
                         "--time", "2026-01-01 00:00:00 UTC", "--hostname", f"fixture-{scenario}", *extra],
                        capture_output=True, text=True, timeout=120)
     if r.returncode == 77:
-        print(f"SKIP: {r.stderr.strip()}")
-        return 77
+        skip(r.stderr.strip())
     if r.returncode not in (0, 4):
         fail(f"usbsat report exited {r.returncode}: {r.stderr.strip()[:500]}")
         return 1
@@ -304,11 +297,7 @@ def main():
     print(f"{scenario}: page {len(page)} bytes generated in {generated:.2f} s, chromium {browsed:.2f} s, "
           f"{len(titles)} picture nodes, {len(devices)} devices, {in_view} of {drives_drawn} drives in view at "
           f"{page_geometry.WINDOW[0]}x{page_geometry.WINDOW[1]}; screenshot {png_path}")
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("PASS")
-    return 0
+    return finish("PASS")
 
 
 if __name__ == "__main__":

@@ -21,12 +21,8 @@ import sys
 import termios
 
 SGR = re.compile(r"\x1b\[[0-9;]*m")
-failures = []
-
-
-def check(ok, msg):
-    if not ok:
-        failures.append(msg)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import check, finish, skip  # noqa: E402  (tests/support/checks.py: one rule for every script)
 
 
 def run_on_pty(cmd, env, columns):
@@ -48,8 +44,7 @@ def run_on_pty(cmd, env, columns):
     err = p.stderr.read().decode()
     rc = p.wait()
     if rc == 77:
-        print(f"SKIP: {err.strip()}")
-        sys.exit(77)
+        skip(err.strip())
     return rc, b"".join(chunks).decode().replace("\r\n", "\n"), err
 
 
@@ -118,11 +113,7 @@ def main():
     check(out.splitlines()[0].split() == workstation_drives.splitlines()[0].split(),
           f"drives at 90 columns: the header changed:\n{out}")
 
-    for f in failures:
-        print(f"FAIL: {f}")
-    if not failures:
-        print("OK: colour on a terminal, none with --no-color/NO_COLOR/TERM=dumb, elided to the window width")
-    return 1 if failures else 0
+    return finish("OK: colour on a terminal, none with --no-color/NO_COLOR/TERM=dumb, elided to the window width")
 
 
 if __name__ == "__main__":

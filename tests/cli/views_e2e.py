@@ -33,11 +33,7 @@ NO_GOLDEN = {"large"}
 # checked elsewhere (power_control on the topo's USB device, quirk_forced_bot through uas_blocked_reason).
 IGNORED_DRIVE_KEYS = {"power_control", "quirk_forced_bot"}
 
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
+from checks import fail, finish, skip  # noqa: E402  (tests/support/checks.py: one rule for every script)
 
 
 # stdout is a pipe here, so the output must be the plain text of the goldens even when everything else asks
@@ -51,8 +47,7 @@ def run(usbsat, with_fixture, scenario_dir, args):
     p = subprocess.run([with_fixture, scenario_dir, "--", usbsat, *args, "--mountinfo", ""], capture_output=True,
                        text=True, env=PIPE_ENV)
     if p.returncode == 77:
-        print(f"SKIP: {p.stderr.strip()}")
-        sys.exit(77)
+        skip(p.stderr.strip())
     if p.returncode not in (0, 4):
         fail(f"usbsat {' '.join(args)} exited {p.returncode}: {p.stderr.strip()}")
     if "no USB host controller" in p.stderr:
@@ -402,14 +397,8 @@ def main():
     except json.JSONDecodeError as e:
         fail(f"invalid JSON: {e}")
     check_dot(usbsat, with_fixture, scenario_dir, expected)
-    for f in failures[:40]:
-        print(f"FAIL: {f}")
-    if len(failures) > 40:
-        print(f"... and {len(failures) - 40} more failures")
-    if not failures:
-        print(f"OK: {scenario}: topo, drives, ports agree with goldens, lsusb -t, topo --dot lays out"
-              f"{'' if expected_path == '-' else ' and ' + os.path.basename(expected_path)}")
-    return 1 if failures else 0
+    return finish(f"OK: {scenario}: topo, drives, ports agree with goldens, lsusb -t, topo --dot lays out"
+                  f"{'' if expected_path == '-' else ' and ' + os.path.basename(expected_path)}")
 
 
 if __name__ == "__main__":
