@@ -11,20 +11,17 @@ import subprocess
 import sys
 import tempfile
 
-FAILURES = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import checks  # noqa: E402  (tests/support/checks.py: one rule for every script)
+from checks import check, finish, skip  # noqa: E402
 
-
-def check(cond, what):
-    print(("ok    " if cond else "FAIL  ") + what, flush=True)
-    if not cond:
-        FAILURES.append(what)
+checks.verbose = True
 
 
 def run(with_fixture, fixture, *argv):
     r = subprocess.run([with_fixture, fixture, "--", *argv], capture_output=True, text=True)
     if r.returncode == 77:
-        print("SKIP: " + r.stderr.strip(), file=sys.stderr)
-        sys.exit(77)
+        skip(r.stderr.strip())
     return r
 
 
@@ -83,6 +80,4 @@ if __name__ == "__main__":
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     main(*sys.argv[1:])
-    if FAILURES:
-        print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
-        sys.exit(1)
+    sys.exit(finish())

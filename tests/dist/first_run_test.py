@@ -23,13 +23,11 @@ import subprocess
 import sys
 import tempfile
 
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import checks  # noqa: E402  (tests/support/checks.py: one rule for every script)
+from checks import check, finish, skip  # noqa: E402
 
-
-def check(ok, msg):
-    print(("ok    " if ok else "FAIL  ") + msg)
-    if not ok:
-        failures.append(msg)
+checks.verbose = True
 
 
 def run(cmd, **kw):
@@ -46,8 +44,7 @@ def empty_tree(tmp):
 
 def skip_if_no_preload(p):
     if p.returncode == 77:
-        print("SKIP: " + p.stderr.strip())
-        sys.exit(77)
+        skip(p.stderr.strip())
 
 
 def hint_paths(stderr):
@@ -56,8 +53,7 @@ def hint_paths(stderr):
 
 def case_targets(src, build):
     if not shutil.which("ninja"):
-        print("SKIP: ninja not found")
-        sys.exit(77)
+        skip("ninja not found")
     targets = run(["bash", os.path.join(src, "bootstrap.sh"), "run-targets"]).stdout.split()
     check(targets == ["usbsat"], f"bootstrap run-targets: {targets}")
     p = run(["ninja", "-C", build, "-t", "commands", *targets])
@@ -148,8 +144,7 @@ def main():
     else:
         print(__doc__, file=sys.stderr)
         return 2
-    print(f"{'FAILED' if failures else 'passed'}: {len(failures)} failure(s)")
-    return 1 if failures else 0
+    return finish("passed")
 
 
 if __name__ == "__main__":

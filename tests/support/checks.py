@@ -2,7 +2,7 @@
 of a table test):
 
   fail(msg)         record a failure and print it (FAIL: msg); the script goes on, to report everything
-  check(ok, msg)    fail(msg) unless ok; returns ok
+  check(ok, msg)    fail(msg) unless ok; returns ok; with `checks.verbose = True` a passed check prints "ok: msg"
   skip(reason)      print SKIP: reason and exit 77, CTest's SKIP_RETURN_CODE for a missing tool or preload
   finish(passed)    the end of a run: the number of failures and exit status 1, or `passed` and 0
   main_with(main, n, doc)  run main(*argv) with exactly n arguments, else print doc and exit 2
@@ -15,6 +15,7 @@ import sys
 from typing import Callable
 
 failures: list[str] = []
+verbose = False
 
 
 def fail(msg: str) -> None:
@@ -25,6 +26,8 @@ def fail(msg: str) -> None:
 def check(ok: object, msg: str) -> bool:
     if not ok:
         fail(msg)
+    elif verbose:
+        print(f"ok: {msg}")
     return bool(ok)
 
 
