@@ -18,6 +18,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import check, fail, finish, main_with, skip  # noqa: E402  (tests/support/checks.py: one rule for all)
+
 MARKER = re.compile(r"^(\s*)# @export (\S+)(?: (\d+))?(?: stale=(\S+)@(\d+))?\s*$")
 SAMPLE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$")
 
@@ -26,11 +29,8 @@ def export(usbsat, with_fixture, scenario_dir):
     p = subprocess.run([with_fixture, scenario_dir, "--", usbsat, "export", "--prometheus"], capture_output=True,
                        text=True)
     if p.returncode == 77:
-        print(f"SKIP: {p.stderr.strip()}")
-        sys.exit(77)
-    if p.returncode != 0:
-        print(f"FAIL: usbsat export on {scenario_dir} exited {p.returncode}: {p.stderr.strip()}")
-        sys.exit(1)
+        skip(p.stderr.strip())
+    check(p.returncode == 0, f"usbsat export on {scenario_dir} exited {p.returncode}: {p.stderr.strip()}")
     return p.stdout
 
 
@@ -56,13 +56,10 @@ def series_lines(text, scenario, indent, minutes, stale_dev, stale_at):
 def main(rules, test_yml, usbsat, with_fixture, fixtures_dir):
     promtool = shutil.which("promtool")
     if not promtool:
-        print("SKIP: promtool not found (Debian: prometheus)")
-        return 77
-    failures = 0
+        skip("promtool not found (Debian: prometheus)")
     p = subprocess.run([promtool, "check", "rules", rules], capture_output=True, text=True)
     if p.returncode != 0:
-        print(f"FAIL: promtool check rules {rules}: {p.stdout}{p.stderr}")
-        failures += 1
+        fail(f"promtool check rules {rules}: {p.stdout}{p.stderr}")
     else:
         print(f"ok: promtool check rules: {p.stdout.strip().splitlines()[-1].strip()}")
 
@@ -79,8 +76,8 @@ def main(rules, test_yml, usbsat, with_fixture, fixtures_dir):
                 exports[scenario] = export(usbsat, with_fixture, os.path.join(fixtures_dir, scenario))
             lines += series_lines(exports[scenario], scenario, indent, minutes or "90", stale_dev, stale_at)
     if not exports:
-        print(f"FAIL: {test_yml} has no '# @export SCENARIO' line: the test would run on no real export")
-        return 1
+        fail(f"{test_yml} has no '# @export SCENARIO' line: the test would run on no real export")
+        return finish()
     with tempfile.TemporaryDirectory() as tmp:
         shutil.copy(rules, os.path.join(tmp, "usbsat-rules.yml"))
         test = os.path.join(tmp, "usbsat-rules.test.yml")
@@ -88,15 +85,11 @@ def main(rules, test_yml, usbsat, with_fixture, fixtures_dir):
             f.writelines(lines)
         p = subprocess.run([promtool, "test", "rules", test], capture_output=True, text=True, cwd=tmp)
         if p.returncode != 0:
-            print(f"FAIL: promtool test rules (exports of {', '.join(sorted(exports))}):\n{p.stdout}{p.stderr}")
-            failures += 1
+            fail(f"promtool test rules (exports of {', '.join(sorted(exports))}):\n{p.stdout}{p.stderr}")
         else:
             print(f"ok: promtool test rules on the exports of {', '.join(sorted(exports))}")
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 6:
-        print(__doc__, file=sys.stderr)
-        sys.exit(2)
-    sys.exit(main(*sys.argv[1:]))
+    main_with(main, 5, __doc__)

@@ -23,13 +23,11 @@ import xml.etree.ElementTree as ET
 NS = {"t": "http://schemas.microsoft.com/windows/2004/02/mit/task"}
 OUT = r"C:\Program Files\windows_exporter\textfile_inputs\usbsat.prom"
 ARGS = f'export --prometheus -o "{OUT}"'
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import checks  # noqa: E402  (tests/support/checks.py: one rule for every script)
+from checks import check, finish, main_with  # noqa: E402
 
-
-def check(cond, what):
-    print(f"{'ok' if cond else 'FAIL'}: {what}")
-    if not cond:
-        failures.append(what)
+checks.verbose = True
 
 
 def main(task_xml, usbsat, recording):
@@ -63,7 +61,7 @@ def main(task_xml, usbsat, recording):
         wine = shutil.which("wine")
         if not wine:
             print("note: wine not found: schtasks /create /xml not tried")
-            return 1 if failures else 0
+            return finish()
         env = dict(os.environ, WINEPREFIX=os.path.join(tmp, "wine"), WINEDEBUG="-all", WINEDLLOVERRIDES="mscoree,mshtml=")
         # Both files in the prefix's working directory, named relatively (wine maps it to a Windows path).
         with open(task_xml) as f:
@@ -84,11 +82,8 @@ def main(task_xml, usbsat, recording):
         bad_rc = schtasks("usbsat-export-broken", "broken.xml")
         check(bad_rc not in (0, "timeout"), f"and refuses a broken copy (exit {bad_rc})")
         subprocess.run(["wineserver", "-k"], env=env, capture_output=True, timeout=30)
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4:
-        print(__doc__, file=sys.stderr)
-        sys.exit(2)
-    sys.exit(main(*sys.argv[1:]))
+    main_with(main, 3, __doc__)
