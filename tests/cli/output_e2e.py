@@ -41,19 +41,12 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import skip, stop as fail  # noqa: E402  (tests/support/checks.py; each failure here ends the case)
+
 TIMEOUT = 60
 # A prefix every output of each command starts with (where it is written is not part of it).
 HEAD = {"export": b"# HELP", "report": b"<!DOCTYPE html>", "record": b"{"}
-
-
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
-
-
-def skip(msg):
-    print("SKIP:", msg)
-    sys.exit(77)
 
 
 def argv_for(usbsat, sample, command, output):

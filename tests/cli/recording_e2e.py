@@ -19,13 +19,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import skip, stop as fail  # noqa: E402  (tests/support/checks.py; each failure here ends the run)
+
 VIEWS = [["topo", "--json"], ["drives", "--json"], ["ports", "--json"], ["doctor", "--json"],
          ["plan", "--predict", "--json"]]
-
-
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
 
 
 def run(argv, env=None):
@@ -73,8 +71,7 @@ def roundtrip(usbsat, with_fixture, scenario):
         for v in VIEWS:
             live[tuple(v)] = run([with_fixture, scenario, "--", usbsat, *v])
             if live[tuple(v)].returncode == 77:
-                print("SKIP: no umockdev preload")
-                sys.exit(77)
+                skip("no umockdev preload")
         for path, extra in ((kept, ["--keep-serials"]), (hidden, [])):
             p = run([with_fixture, scenario, "--", usbsat, "record", "-o", path, *extra])
             if p.returncode not in (0, 4) or not os.path.exists(path):

@@ -3,6 +3,7 @@ of a table test):
 
   fail(msg)         record a failure and print it (FAIL: msg); the script goes on, to report everything
   check(ok, msg)    fail(msg) unless ok; returns ok; with `checks.verbose = True` a passed check prints "ok: msg"
+  stop(msg)         fail(msg) and exit 1 at once: a failure after which the script cannot go on
   skip(reason)      print SKIP: reason and exit 77, CTest's SKIP_RETURN_CODE for a missing tool or preload
   finish(passed)    the end of a run: the number of failures and exit status 1, or `passed` and 0
   main_with(main, n, doc)  run main(*argv) with exactly n arguments, else print doc and exit 2
@@ -29,6 +30,11 @@ def check(ok: object, msg: str) -> bool:
     elif verbose:
         print(f"ok: {msg}")
     return bool(ok)
+
+
+def stop(msg: str) -> None:
+    fail(msg)
+    sys.exit(1)
 
 
 def skip(reason: str) -> None:
