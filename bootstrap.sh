@@ -30,12 +30,21 @@ TEST_DEPS=(umockdev libumockdev-dev usbutils udev fio util-linux e2fsprogs dmset
            python3-jsonschema prometheus prometheus-node-exporter man-db zsh chromium graphviz clang libclang-rt-14-dev
            g++-mingw-w64-x86-64-posix wine wine64 clang-format)
 
+# The arm64 leg: Debian's cross toolchain, the libraries usbsat links as :arm64 multiarch packages (Graphviz
+# excepted: Debian 12's libgvc6 cannot be installed for two architectures, so the arm64 build runs the `dot`
+# program), and qemu-user, which runs the cross-built tests and usbsat.
+ARM64_DEPS=(crossbuild-essential-arm64 qemu-user libudev-dev:arm64 libboost-graph-dev:arm64 libfmt-dev:arm64
+            liburing-dev:arm64)
+
 install_deps() {
   local missing=()
   for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   if ((${#missing[@]})); then
+    if [[ " ${missing[*]}" == *:arm64* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+      dpkg --add-architecture arm64  # apt then fetches the arm64 package lists beside the amd64 ones
+    fi
     echo "bootstrap: installing ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
@@ -89,6 +98,10 @@ leg_sanitize() {  # one clang ASan + UBSan build: every libFuzzer target for USB
 leg_windows() {   # the Windows cross-build (mingw-w64) and its unit tests under wine
   test_windows
 }
+leg_arm64() {     # the arm64 cross-build, its unit tests and usbsat under qemu-user, and its .deb
+  cmake --preset arm64 >/dev/null && "${LEG_NICE[@]}" cmake --build --preset arm64 &&
+    ctest --preset arm64 --repeat until-pass:2
+}
 leg_builds() {    # the extra variants, one build at a time (two cores)
   local rc=0 l
   # The compilers run at the lowest CPU priority: the main suite's throughput tests (workers on throttled loop
@@ -96,7 +109,7 @@ leg_builds() {    # the extra variants, one build at a time (two cores)
   # windows, and a thread at nice 19 beside two busy cores gets about 1.5 % of one (CI saw a worker there make
   # no I/O at all in its window).
   LEG_NICE=(nice -n 19)
-  for l in tsan sanitize windows; do
+  for l in tsan sanitize windows arm64; do
     local t0=$SECONDS
     if "leg_$l" >"$LOGDIR/$l.log" 2>&1; then
       echo "bootstrap: leg $l passed in $((SECONDS - t0)) s"
@@ -131,7 +144,7 @@ run_test_legs() {
     done <"$LOGDIR/failed"
   fi
   local again
-  again=$(for l in main windows; do if [[ -f $LOGDIR/$l.log ]]; then second_runs "$LOGDIR/$l.log"; fi; done |
+  again=$(for l in main windows arm64; do if [[ -f $LOGDIR/$l.log ]]; then second_runs "$LOGDIR/$l.log"; fi; done |
     paste -sd' ' -)
   echo "bootstrap: tests that needed a second run: ${again:-none}"
   echo "bootstrap: all legs done in $((SECONDS - t0)) s (main suite rc $main_rc, sanitizer/fuzz legs rc $builds_rc)"
@@ -179,15 +192,19 @@ case "${1:-}" in
     echo "${RUN_TARGETS[@]}"
     ;;
   test)
-    install_deps "${BUILD_DEPS[@]}" "${TEST_DEPS[@]}"
+    install_deps "${BUILD_DEPS[@]}" "${TEST_DEPS[@]}" "${ARM64_DEPS[@]}"
     run_test_legs
     ;;
   test-windows)
     install_deps g++-mingw-w64-x86-64-posix wine wine64 "${BUILD_DEPS[@]}"
     test_windows
     ;;
+  test-arm64)   # the arm64 leg alone; it compares with the Linux build's usbsat and package (./build, preset ci)
+    install_deps "${BUILD_DEPS[@]}" "${ARM64_DEPS[@]}" umockdev graphviz
+    leg_arm64
+    ;;
   *)
-    echo "usage: $0 run [usbsat arguments] | test | test-windows" >&2
+    echo "usage: $0 run [usbsat arguments] | test | test-windows | test-arm64" >&2
     exit 2
     ;;
 esac

@@ -84,9 +84,4 @@ std::string layout_svg(std::string_view dot) {
   return std::string(data, length);
 }
 
-std::string inline_svg(std::string_view svg_document) {
-  const auto start = svg_document.find("<svg");
-  return std::string(start == std::string_view::npos ? svg_document : svg_document.substr(start));
-}
-
 }  // namespace usbsat::report

@@ -1,4 +1,4 @@
-// usbsat report: one self-contained HTML page: the topology picture (laid out by Graphviz in process), the
+// usbsat report: one self-contained HTML page: the topology picture (laid out by Graphviz), the
 // doctor's findings, the predicted shares and, when given, the saturate bars and the load lines.
 #include <unistd.h>
 

@@ -4,7 +4,7 @@
   deb_test.py build BUILD_DIR      rm BUILD_DIR/package, run cpack: exactly one usbsat_*.deb (the CTest fixture)
   deb_test.py contents BUILD_DIR   dpkg-deb --info: Section, Maintainer, Description, Depends with libudev1 and
                                    liburing2 (dpkg-shlibdeps); dpkg -x into a temporary root; the extracted
-                                   `usbsat --version`; `man -l` on its page: NAME, SYNOPSIS, DESCRIPTION, EXAMPLES
+                                   usbsat is a stripped program for the package's Architecture; its `--version`; `man -l` on its page: NAME, SYNOPSIS, DESCRIPTION, EXAMPLES
                                    and every command of `usbsat --help`; bash completes with the installed
                                    script, zsh -n parses _usbsat; the units, the schemas, the
                                    Prometheus rules (promtool check rules on the shipped copy)
@@ -14,6 +14,10 @@
                                    shipped recording), and dpkg removes every file again
   deb_test.py systemd BUILD_DIR    systemd-analyze verify on the extracted units (ExecStart pointed at the
                                    extracted binary, MANPATH at its man page, so Documentation=man:usbsat(1) resolves)
+  deb_test.py same_files BUILD_DIR LINUX_BUILD_DIR
+                                   a cross-built package (arm64) holds the same files as the Linux build's, which
+                                   cpack packages into a temporary directory for the comparison
+USBSAT_EMULATOR (a command, e.g. qemu-aarch64): the packaged usbsat runs under it (the arm64 leg).
 Exit 77 (skip) only when a tool the step needs is absent.
 """
 import glob
@@ -24,18 +28,14 @@ import subprocess
 import sys
 import tempfile
 
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import fail, finish, skip  # noqa: E402  (tests/support/checks.py: one rule for every script)
 
 
 def need(*tools):
     for t in tools:
         if not shutil.which(t):
-            print(f"SKIP: {t} not found")
-            sys.exit(77)
+            skip(f"{t} not found")
 
 
 def the_deb(build_dir):
@@ -50,6 +50,11 @@ def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
+def run_usbsat(usbsat, *args):
+    """The packaged usbsat, under USBSAT_EMULATOR where that is set (a cross-built package)."""
+    return run([*os.environ.get("USBSAT_EMULATOR", "").split(), usbsat, *args])
+
+
 def build(build_dir):
     need("cpack", "dpkg-shlibdeps", "file")
     shutil.rmtree(os.path.join(build_dir, "package"), ignore_errors=True)
@@ -62,7 +67,7 @@ def build(build_dir):
 
 def commands_of(usbsat):
     """The subcommand names `usbsat --help` lists (its Subcommands: section)."""
-    text = run([usbsat, "--help"]).stdout
+    text = run_usbsat(usbsat, "--help").stdout
     section = text.split("Subcommands:", 1)[-1]
     return re.findall(r"^  (\w+)\s", section, re.M)
 
@@ -81,7 +86,12 @@ def contents(build_dir):
     with tempfile.TemporaryDirectory() as root:
         subprocess.run(["dpkg-deb", "-x", deb, root], check=True)
         usbsat = os.path.join(root, "usr/bin/usbsat")
-        version = run([usbsat, "--version"])
+        arch = run(["dpkg-deb", "--field", deb, "Architecture"]).stdout.strip()
+        machine = {"amd64": "x86-64", "arm64": "ARM aarch64"}.get(arch, arch)
+        described = run(["file", "-b", usbsat]).stdout
+        if machine not in described or "not stripped" in described:
+            fail(f"the package is for {arch}, its usbsat is not a stripped {machine} program: {described.strip()}")
+        version = run_usbsat(usbsat, "--version")
         if version.returncode != 0 or not re.fullmatch(r"usbsat \d+\.\d+\.\d+\n", version.stdout):
             fail(f"extracted usbsat --version: exit {version.returncode}, {version.stdout!r} {version.stderr!r}")
         page = os.path.join(root, "usr/share/man/man1/usbsat.1")
@@ -136,8 +146,7 @@ def install(build_dir):
     if sim.returncode != 0 or not re.search(r"^Inst usbsat ", sim.stdout, re.M):
         fail(f"apt-get -s install {deb}: exit {sim.returncode}: {sim.stdout[-800:]}{sim.stderr[-800:]}")
     if os.geteuid() != 0:
-        print("SKIP: installing into a scratch dpkg root needs root")
-        sys.exit(77)
+        skip("installing into a scratch dpkg root needs root")
     with tempfile.TemporaryDirectory() as root:
         admin = os.path.join(root, "var/lib/dpkg")
         for d in ("updates", "info", "triggers"):
@@ -186,18 +195,49 @@ def systemd(build_dir):
             fail(f"systemd-analyze verify: exit {p.returncode}: {p.stdout}{p.stderr}")
 
 
+def files_of(deb):
+    """The paths a package installs (dpkg-deb --contents), directories left out."""
+    listing = run(["dpkg-deb", "--contents", deb]).stdout
+    return sorted(line.split()[-1] for line in listing.splitlines() if not line.startswith("d"))
+
+
+def same_files(build_dir, linux_build_dir):
+    need("cpack", "dpkg-deb", "dpkg-shlibdeps")
+    deb = the_deb(build_dir)
+    if not os.path.isfile(os.path.join(linux_build_dir, "CPackConfig.cmake")):
+        fail(f"no Linux build at {linux_build_dir} to compare the package with (cmake --preset ci && cmake --build build)")
+        return
+    with tempfile.TemporaryDirectory() as out:
+        # The Linux build's own package.deb_build may be writing LINUX_BUILD_DIR/package at the same time: this
+        # package goes to `out` (a copy of the CPack configuration with its output directory changed).
+        with open(os.path.join(linux_build_dir, "CPackConfig.cmake"), encoding="utf-8") as f:
+            config = re.sub(r'^set\(CPACK_OUTPUT_FILE_PREFIX "[^"]*"\)$', f'set(CPACK_OUTPUT_FILE_PREFIX "{out}")',
+                            f.read(), flags=re.M)
+        with open(os.path.join(out, "CPackConfig.cmake"), "w", encoding="utf-8") as f:
+            f.write(config)
+        p = run(["cpack", "--config", os.path.join(out, "CPackConfig.cmake"), "-B", out], cwd=out)
+        linux_debs = glob.glob(os.path.join(out, "usbsat_*.deb"))
+        if p.returncode != 0 or len(linux_debs) != 1:
+            fail(f"cpack of the Linux build: exit {p.returncode}, {linux_debs}: {p.stdout[-400:]}{p.stderr[-400:]}")
+            return
+        ours, theirs = files_of(deb), files_of(linux_debs[0])
+        arch = run(["dpkg-deb", "--field", deb, "Architecture"]).stdout.strip()
+        linux_arch = run(["dpkg-deb", "--field", linux_debs[0], "Architecture"]).stdout.strip()
+    if ours != theirs:
+        fail(f"{os.path.basename(deb)} and the Linux build's package differ: only in {arch}: "
+             f"{sorted(set(ours) - set(theirs))}, only in {linux_arch}: {sorted(set(theirs) - set(ours))}")
+    if arch == linux_arch:
+        fail(f"both packages are for {arch}: the cross-built one should not be")
+    print(f"{len(ours)} files, the same in {os.path.basename(deb)} ({arch}) and the {linux_arch} package")
+
+
 def main(argv):
-    steps = {"build": build, "contents": contents, "install": install, "systemd": systemd}
-    if len(argv) != 3 or argv[1] not in steps:
+    steps = {"build": build, "contents": contents, "install": install, "systemd": systemd, "same_files": same_files}
+    if len(argv) < 3 or argv[1] not in steps or len(argv) != (4 if argv[1] == "same_files" else 3):
         print(__doc__, file=sys.stderr)
         return 2
-    steps[argv[1]](argv[2])
-    for f in failures:
-        print(f"FAIL: {f}", file=sys.stderr)
-    if failures:
-        return 1
-    print("ok")
-    return 0
+    steps[argv[1]](*argv[2:])
+    return finish()
 
 
 if __name__ == "__main__":
