@@ -1,6 +1,6 @@
 // A WindowsSnapshot into the model: PCI hops and controllers, the root hub split into its USB2 and SuperSpeed
 // halves, hubs, ports with companion peers, devices with their descriptors, interfaces with the service that
-// drives them, and disks attached to the USB device among their PnP ancestors.
+// drives them; then the disks, attached to the USB device among their PnP ancestors (disk_attach.cpp).
 #include "topology/windows/builder.hpp"
 
 #include <algorithm>
@@ -14,20 +14,13 @@
 #include "topology/descriptors.hpp"
 #include "topology/sysfs_parse.hpp"
 #include "topology/text.hpp"
+#include "topology/windows/disk_attach.hpp"
 #include "topology/windows/parse.hpp"
 #include "topology/windows/safe_snapshot.hpp"
 #include "topology/windows/snapshot_json.hpp"
 
 namespace usbsat::topology::windows {
 namespace {
-
-/// Instance IDs and symbolic links compare case-insensitively; a symbolic link with or without "\\?\".
-std::string key_of(std::string_view id) {
-  if (id.starts_with("\\\\?\\") || id.starts_with("\\\\.\\")) id.remove_prefix(4);
-  std::string k(id);
-  for (auto& c : k) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return k;
-}
 
 PcieLink pcie_link(const PcieLinkProps& p) {
   PcieLink l;
@@ -38,20 +31,9 @@ PcieLink pcie_link(const PcieLinkProps& p) {
   return l;
 }
 
-std::optional<std::string> trimmed(const std::optional<std::string>& s) {
-  if (!s) return std::nullopt;
-  return std::string(trim(*s));
-}
-
 bool is_uas_alt(const AltSetting& a) {
   return a.interface_class == 0x08 && a.interface_subclass == 0x06 && a.interface_protocol == 0x62;
 }
-
-/// Where a USB device or function lives in the model.
-struct UsbPlace {
-  std::string device;                 ///< syspath of the Device/Hub node
-  std::optional<unsigned> interface;  ///< the function's interface number (composite devices)
-};
 
 class Build {
  public:
@@ -75,7 +57,6 @@ class Build {
                       const UsbDescriptors& desc, HcdKind controller_kind);
   std::optional<std::string> uas_blocked_reason(const UsbDeviceInfo& info, HcdKind controller_kind) const;
   void resolve_peers();
-  void add_disk(const Disk& disk);
 
   const WindowsSnapshot& s_;
   TopologyBuilder builder_;
@@ -89,8 +70,7 @@ class Build {
     const UsbPort* port;
   };
   std::vector<Peer> peers_;
-  std::map<std::string, UsbPlace> usb_by_instance_;
-  std::map<std::string, std::vector<std::pair<unsigned, std::string>>> interfaces_;
+  UsbPlaces usb_;                         ///< where each USB device and function went, for attach_disk
   std::vector<std::string> controllers_;  ///< syspaths, in the order added  ///< device -> (number, syspath)
 };
 
@@ -130,7 +110,7 @@ ScanResult Build::run() {
   for (const auto& d : s_.disks) disks.push_back(&d);
   std::stable_sort(disks.begin(), disks.end(),
                    [](const Disk* a, const Disk* b) { return a->device_number < b->device_number; });
-  for (const auto* d : disks) add_disk(*d);
+  for (const auto* d : disks) attach_disk(builder_, usb_, *d, diags_);
   ScanResult result{std::move(builder_).finish(diags_), {}};
   result.diagnostics = std::move(diags_);
   return result;
@@ -345,9 +325,9 @@ void Build::add_device(const std::string& port_syspath, const std::string& hub_s
     warn(dev.instance_id, "USB device listed twice; the second entry is ignored");
     return;
   }
-  usb_by_instance_.emplace(key_of(dev.instance_id), UsbPlace{syspath, std::nullopt});
+  usb_.by_instance.emplace(key_of(dev.instance_id), UsbPlace{syspath, std::nullopt});
   for (const auto& f : dev.functions)
-    usb_by_instance_.emplace(key_of(f.instance_id), UsbPlace{syspath, f.interface_number});
+    usb_.by_instance.emplace(key_of(f.instance_id), UsbPlace{syspath, f.interface_number});
   if (dev.hub) {
     std::vector<const UsbPort*> ports;
     for (const auto& p : dev.hub->ports) ports.push_back(&p);
@@ -412,7 +392,7 @@ void Build::add_interfaces(const std::string& dev_syspath, const UsbDeviceInfo& 
     }
     if (i.uas_capable && i.storage == StorageProtocol::Bot)
       i.uas_blocked_reason = uas_blocked_reason(info, controller_kind);
-    interfaces_[dev_syspath].emplace_back(n, i.syspath);
+    usb_.interfaces[dev_syspath].emplace_back(n, i.syspath);
     builder_.add(Node{NodeKind::Interface, std::move(i)}, dev_syspath);
   }
 }
@@ -429,80 +409,6 @@ std::optional<std::string> Build::uas_blocked_reason(const UsbDeviceInfo& info,
     return "device runs at " + std::string(to_sysfs_string(*info.speed)) +
            " Mb/s (USB 1.1): UAS needs high speed or better";
   return std::nullopt;
-}
-
-void Build::add_disk(const Disk& disk) {
-  const std::string name = "PhysicalDrive" + std::to_string(disk.device_number);
-  std::optional<UsbPlace> place;
-  for (const auto& a : disk.ancestors)
-    if (auto it = usb_by_instance_.find(key_of(a)); it != usb_by_instance_.end()) {
-      place = it->second;
-      break;
-    }
-  std::optional<std::string> up;
-  BlockInfo b;
-  b.name = name;
-  b.devnode = "\\\\.\\" + name;
-  b.transport = transport_from_bus_type(disk.bus_type);
-  if (disk.scsi_address) {
-    const auto& a = *disk.scsi_address;
-    b.hctl = std::to_string(a.port) + ":" + std::to_string(a.path) + ":" + std::to_string(a.target) + ":" +
-             std::to_string(a.lun);
-  }
-  if (place) {
-    b.usb = true;
-    b.transport = "usb";
-    // The interface: the function's own, else the device's storage interface, else its first.
-    const auto& ifs = interfaces_[place->device];
-    std::optional<std::string> intf;
-    for (const auto& [n, sp] : ifs)
-      if (place->interface && n == *place->interface) intf = sp;
-    for (const auto& [n, sp] : ifs)
-      if (!intf && !place->interface &&
-          builder_.get(sp)->as<InterfaceInfo>().storage != StorageProtocol::None)
-        intf = sp;
-    if (!intf && !ifs.empty()) intf = ifs.front().second;
-    up = intf ? *intf : place->device;
-    if (b.hctl && intf) {
-      const std::string scsi = *intf + "/" + *b.hctl;
-      ScsiDeviceInfo s;
-      s.syspath = scsi;
-      s.hctl = *b.hctl;
-      s.host = "port" + std::to_string(disk.scsi_address->port);
-      s.vendor = trimmed(disk.vendor);
-      s.model = trimmed(disk.product);
-      s.rev = trimmed(disk.revision);
-      s.type = 0;
-      if (builder_.add(Node{NodeKind::ScsiDevice, std::move(s)}, *intf)) up = scsi;
-    }
-    if (const auto* dev = builder_.get(place->device)) b.serial = dev->as<UsbDeviceInfo>().serial;
-  } else if (disk.bus_type == kBusTypeUsb) {
-    warn(disk.instance_id.value_or(name), name +
-                                              " is a USB disk but none of its ancestors is a USB device in "
-                                              "the snapshot; it is shown on its own");
-  }
-  b.syspath = (up ? *up : std::string("/windows/disk")) + "/" + name;
-  b.vendor = trimmed(disk.vendor);
-  b.model = trimmed(disk.product);
-  if (!b.serial) b.serial = trimmed(disk.serial);
-  b.size_bytes = disk.size_bytes;
-  b.removable = disk.removable;
-  b.read_only = disk.read_only;
-  if (disk.incurs_seek_penalty) b.rotational = *disk.incurs_seek_penalty;
-  b.logical_block_size = disk.logical_sector_bytes;
-  b.physical_block_size = disk.physical_sector_bytes;
-  if (disk.max_transfer_bytes) b.max_hw_sectors_kb = *disk.max_transfer_bytes / 1024;
-  for (std::size_t i = 0; i < disk.volumes.size(); ++i) {
-    const auto& v = disk.volumes[i];
-    Partition p;
-    p.name = name + (v.partition_number ? "-part" + std::to_string(*v.partition_number)
-                                        : "-vol" + std::to_string(i + 1));
-    p.size_bytes = v.size_bytes;
-    p.mountpoints = v.mount_points;
-    b.partitions.push_back(std::move(p));
-  }
-  if (!builder_.add(Node{NodeKind::Block, std::move(b)}, up))
-    warn(name, "disk listed twice; the second entry is ignored");
 }
 
 }  // namespace
