@@ -262,7 +262,9 @@ def case_sigterm(usbsat):
     # 2 s (the phase had > 2 s left), the finished solo phases printed, the pair dropped, exit 130.
     with Bed("sat-term", "bus:a:40M:2") as bed:
         d = bed.drives["a"]
-        p = bed.popen(usbsat, "saturate", "--json", *group_arg("a", d, "40M"), "--ramp", "0.2", "--runtime", "4")
+        # Fixed-length phases (--steady off): the signal must land in the pair phase, by the clock.
+        p = bed.popen(usbsat, "saturate", "--json", *group_arg("a", d, "40M"), "--ramp", "0.2", "--runtime", "4",
+                      "--steady", "off")
         time.sleep(9.4)
         t0 = time.monotonic()
         p.send_signal(signal.SIGTERM)
