@@ -2,7 +2,8 @@
 """End-to-end tests of `usbsat saturate --group` on the loop-device test bed (root only; exit 77 = SKIP).
 
     saturate_e2e_test.py USBSAT CASE     CASE: shared_bus | capped | two_buses | slow_mixed | interrupt |
-                                                fault | cap_too_high | cap_too_low | sigterm | open_group
+                                                fault | cap_too_high | cap_too_low | sigterm | open_group |
+                                                drift
 
 shared_bus and the cap_too_* cases assert accuracy (1 s ramp + 5 s, the settings under which the bed is
 accurate to <0.5%); the other cases judge verdicts with short phases to keep the suite fast. Every result
@@ -332,10 +333,38 @@ def case_fault(usbsat):
         check(g["verdict"] is not None and g["complete"] is True, "the group still gets a verdict")
 
 
+def case_drift(usbsat):
+    # Two drives capped at 100 MB/s on an uncapped bus; the first one's cap changes by 10% every ~0.3 s for
+    # the whole run (down to a third and back), so its rate drifts in every phase it is in. Phases end when
+    # settled by default, but no phase with the drifting drive settles early: each runs to its 4 s limit, and
+    # the report says it did not settle (JSON and a note). Without the drift the same group settles.
+    with Bed("sat-drift", "bus:d:0:2:100M") as bed:
+        a, b = bed.drives["d"]
+        with bed.drifting(a, 100e6, 0.10) as drift:
+            res = saturate(bed, usbsat, *group_arg("d", [a, b]), "--ramp", "0.5", "--runtime", "4")
+        check(drift.changes >= 20, f"the cap kept changing through the run ({drift.changes} times)")
+        g = res["groups"][0]
+        check(res["job"]["steady"] is not None, f"settled phases are the default: {res['job']['steady']}")
+        for n in (1, 2):
+            p = phase(g, n)
+            check(p["settled"] is False and p["settled_after_s"] is None,
+                  f"{n} at once (with the drifting drive): not settled ({p['settled']}, {p['settled_after_s']})")
+            check(p["window_spread"] is not None, f"{n} at once: its last window's spread is reported")
+        check(any("did not settle in" in n_ for n_ in g["notes"]),
+              f"a note says the rate did not settle before the limit: {g['notes']}")
+        check(g["tolerance"] >= 0.07, f"a phase that did not settle keeps the tolerance at 7% or more ({g['tolerance']})")
+        check(g["confidence"] == "low", f"one run that did not settle: confidence low ({g['confidence']})")
+        # Without the drift the same group settles in every phase, before the limit.
+        flat = saturate(bed, usbsat, *group_arg("d", [a, b]), "--ramp", "0.5", "--runtime", "4")["groups"][0]
+        for p in flat["phases"]:
+            check(p["settled"] is True and p["settled_after_s"] < 4.5,
+                  f"without the drift, {p['n']} at once settles ({p['settled']}, {p['settled_after_s']})")
+
+
 CASES = {"shared_bus": case_shared_bus, "capped": case_capped, "two_buses": case_two_buses,
          "slow_mixed": case_slow_mixed, "interrupt": case_interrupt, "fault": case_fault,
          "cap_too_high": case_cap_too_high, "cap_too_low": case_cap_too_low, "sigterm": case_sigterm,
-         "open_group": case_open_group}
+         "open_group": case_open_group, "drift": case_drift}
 
 if __name__ == "__main__":
     e2e_test.run_cases(CASES, __doc__)
