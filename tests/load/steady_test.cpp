@@ -119,8 +119,8 @@ TEST_CASE("parse_steady: on, off and a bound") {
 }
 
 TEST_CASE("SteadySampler: rates between a worker's marks, whatever the batch it counts in") {
-  // Two targets: one completes 1 MB every 30 ms (100/3 MB/s, counted a batch at a time, so the bytes seen at
-  // a 250 ms tick lag by up to a batch: 8 or 9 batches per tick), one stalls after 1 s.
+  // Two targets: each completes 1 MB every 40 ms (25 MB/s, counted a batch at a time, so the bytes seen at
+  // a tick lag by up to a batch: 18 or 19 batches in 750 ms, ±2.7%; between marks the rate is exact).
   const SteadyRule rule;  // 250 ms ticks, 500 ms ramp, 6 samples
   const std::int64_t start = 5'000'000'000;
   SteadySampler s(rule, 2, start);
@@ -132,7 +132,7 @@ TEST_CASE("SteadySampler: rates between a worker's marks, whatever the batch it 
   std::optional<int> settled_at;
   for (int k = 1; k <= 16 && !settled_at; ++k) {
     const std::int64_t t = 250 * k;
-    const std::vector<LiveMark> marks = {mark_at(t, 30, 1'000'000), mark_at(t, 30, 1'000'000)};
+    const std::vector<LiveMark> marks = {mark_at(t, 40, 1'000'000), mark_at(t, 40, 1'000'000)};
     if (s.add(start + t * kMs, marks)) settled_at = k;
   }
   REQUIRE(settled_at.has_value());
@@ -141,7 +141,7 @@ TEST_CASE("SteadySampler: rates between a worker's marks, whatever the batch it 
   CHECK(o.settled);
   CHECK(o.after_ns == 2'000 * kMs);
   REQUIRE(o.targets.size() == 2);
-  CHECK(o.targets[0].mbs == doctest::Approx(100.0 / 3));
+  CHECK(o.targets[0].mbs == doctest::Approx(25));
   CHECK(o.spread() == doctest::Approx(0).epsilon(1e-9));
 
   // Two targets that share a link and swing ±20% against each other (three ticks up, three down) while

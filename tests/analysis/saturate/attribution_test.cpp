@@ -331,7 +331,7 @@ TEST_CASE("tolerance from settled phases: 2 x the largest in-window spread, 7% o
     return DriveRates{std::move(dev), {mbs}, {RunSettle{settled, 2.0, spread}}};
   };
   struct Row {
-    const char* what;
+    std::string what;
     std::vector<PhaseMeasurement> phases;
     double tolerance;
   };
