@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -106,17 +107,50 @@ void phase_worker(const RunTarget& t, std::size_t target, const JobSpec& job, co
   sync.finished.fetch_add(1, std::memory_order_release);
 }
 
-/// Sample progress every snapshot interval until the window ends, the run stops or every worker finished.
-/// Returns the process CPU time over the measurement window (zero when it never started).
-CpuTime supervise(const std::vector<RunTarget>& targets, const RunConfig& cfg, std::size_t phase_index,
-                  std::stop_token stop, const Clock& clock, const SnapshotFn& on_snapshot, PhaseSync& sync) {
+/// What supervising a phase gave: the process CPU time over the measurement window (zero when it never
+/// started) and, under the settle rule, how the phase ended.
+struct Supervised {
+  CpuTime cpu;
+  std::optional<SteadyOutcome> steady;
+};
+
+/// One live-progress snapshot of the running phase: each target's bytes and its rate since the last one.
+Snapshot take_snapshot(const std::vector<RunTarget>& targets, const RunConfig& cfg, std::size_t phase_index,
+                       const PhaseSync& sync, std::vector<std::uint64_t>& last_bytes, double dt) {
   const PhaseTargets& members = cfg.phases[phase_index];
-  const std::size_t n = members.size();
+  const PhaseTiming& timing = sync.timing;
+  Snapshot s{phase_index, cfg.phases.size(), timing.start_ns, timing.measure_ns, timing.end_ns, {}};
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    const auto b = sync.live[i].bytes.load(std::memory_order_relaxed);
+    s.targets.push_back(
+        {targets[members[i]].label, b, dt > 0 ? static_cast<double>(b - last_bytes[i]) / 1e6 / dt : 0.0});
+    last_bytes[i] = b;
+  }
+  return s;
+}
+
+/// Sample progress every snapshot interval, and under the settle rule every tick, until the window ends, the
+/// rate settles, the run stops or every worker finished.
+Supervised supervise(const std::vector<RunTarget>& targets, const RunConfig& cfg, std::size_t phase_index,
+                     std::stop_token stop, const Clock& clock, const SnapshotFn& on_snapshot,
+                     PhaseSync& sync) {
+  const std::size_t n = cfg.phases[phase_index].size();
   const PhaseTiming& timing = sync.timing;
   const auto interval = std::chrono::duration_cast<std::chrono::nanoseconds>(cfg.snapshot_interval).count();
+  std::optional<SteadySampler> sampler;
+  std::int64_t tick = 0, next_tick = std::numeric_limits<std::int64_t>::max();
+  if (cfg.steady) {
+    SteadyRule rule = *cfg.steady;
+    rule.ramp = cfg.job.ramp;
+    sampler.emplace(rule, n, timing.start_ns);
+    tick = std::max<std::int64_t>(std::chrono::nanoseconds(rule.tick).count(), 1'000'000);
+    next_tick = timing.start_ns + tick;
+  }
   std::vector<std::uint64_t> last_bytes(n, 0);
+  std::vector<LiveMark> marks(n);
   std::int64_t last_ns = timing.start_ns;
-  bool cpu_started = false;
+  bool cpu_started = false, settled = false;
+  Supervised out;
   CpuTime cpu0{};
   for (;;) {
     const std::int64_t now = clock.now_ns();
@@ -124,27 +158,28 @@ CpuTime supervise(const std::vector<RunTarget>& targets, const RunConfig& cfg, s
       cpu_started = true;
       cpu0 = process_cpu();
     }
-    if (now >= timing.end_ns || stop.stop_requested() || sync.finished.load(std::memory_order_acquire) == n)
+    if (sampler && now >= next_tick) {
+      for (std::size_t i = 0; i < n; ++i) marks[i] = sync.live[i].mark();
+      settled = sampler->add(now, marks);
+      next_tick += tick * ((now - next_tick) / tick + 1);  // a late wake skips ticks, never bunches them
+    }
+    if (settled || now >= timing.end_ns || stop.stop_requested() ||
+        sync.finished.load(std::memory_order_acquire) == n)
       break;
     if (on_snapshot && now - last_ns >= interval / 2) {  // not at t=0: a rate needs an interval
-      Snapshot s{phase_index, cfg.phases.size(), timing.start_ns, timing.measure_ns, timing.end_ns, {}};
-      const double dt = static_cast<double>(now - last_ns) / 1e9;
-      for (std::size_t i = 0; i < n; ++i) {
-        const auto b = sync.live[i].bytes.load(std::memory_order_relaxed);
-        s.targets.push_back(
-            {targets[members[i]].label, b, dt > 0 ? static_cast<double>(b - last_bytes[i]) / 1e6 / dt : 0.0});
-        last_bytes[i] = b;
-      }
+      on_snapshot(take_snapshot(targets, cfg, phase_index, sync, last_bytes,
+                                static_cast<double>(now - last_ns) / 1e9));
       last_ns = now;
-      on_snapshot(s);
     }
-    std::int64_t next = now + interval;
+    std::int64_t next = std::min(now + interval, next_tick);
     if (!cpu_started) next = std::min(next, timing.measure_ns);
     sleep_until(clock, std::min(next, timing.end_ns), stop);
   }
-  if (!cpu_started) return {};
+  if (sampler) out.steady = sampler->outcome(clock.now_ns());
+  if (!cpu_started) return out;
   const CpuTime cpu1 = process_cpu();
-  return {cpu1.user_s - cpu0.user_s, cpu1.sys_s - cpu0.sys_s};
+  out.cpu = {cpu1.user_s - cpu0.user_s, cpu1.sys_s - cpu0.sys_s};
+  return out;
 }
 
 /// One phase: start the workers behind a latch, sample progress, join, collect.
@@ -188,7 +223,9 @@ PhaseResult run_phase(const std::vector<RunTarget>& targets, const RunConfig& cf
   sync.timing.end_ns = sync.timing.measure_ns + result.window_ns;
   sync.go.count_down();
 
-  result.cpu = supervise(targets, cfg, phase_index, stop, clock, on_snapshot, sync);
+  auto supervised = supervise(targets, cfg, phase_index, stop, clock, on_snapshot, sync);
+  result.cpu = supervised.cpu;
+  result.steady = std::move(supervised.steady);
   result.complete = !stop.stop_requested();
   sync.stop.request_stop();
   for (auto& t : threads) t.join();

@@ -14,6 +14,8 @@
 #include "load/job.hpp"
 #include "load/phases.hpp"
 #include "load/stats.hpp"
+#include "load/steady.hpp"
+#include "load/steady_sampler.hpp"
 
 namespace usbsat::load {
 
@@ -40,6 +42,10 @@ struct RunConfig {
   /// Keep each worker on one CPU, the allowed CPUs in turn (`load --pin-cpus`). Off by default: a kept
   /// worker cannot leave a CPU that other work holds, and drives sharing a bus then split it unevenly.
   bool pin_workers = false;
+  /// End each phase when its rate has settled (steady.hpp): job.ramp is then the least ramp (the rule's own
+  /// `ramp` is replaced by it) and job.runtime the most a phase measures. nullopt: every phase measures its
+  /// full runtime.
+  std::optional<SteadyRule> steady;
 };
 
 /// One target in one phase.
@@ -56,6 +62,7 @@ struct PhaseResult {
   CpuTime cpu;                           ///< getrusage(RUSAGE_SELF) over the measurement window
   std::int64_t window_ns = 0;            ///< planned measurement window (runtime)
   bool complete = true;                  ///< false when interrupted inside this phase
+  std::optional<SteadyOutcome> steady;   ///< under RunConfig::steady: settled or not, and the last window
 
   /// Per-target stats merged (sum of bytes/IOs, merged latency); throughput is over the common window.
   WorkerStats aggregate() const;

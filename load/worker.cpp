@@ -88,6 +88,9 @@ class WorkerLoop {
       st.cpu = {end.user_s - cpu_start_.user_s, end.sys_s - cpu_start_.sys_s};
     }
     st.measured_ns = stop_ns_ > timing_.measure_ns ? stop_ns_ - timing_.measure_ns : 0;
+    // A phase that ended early (it settled, load/steady.hpp) has no seconds after its end.
+    const auto seconds = static_cast<std::size_t>((st.measured_ns + 999'999'999) / 1'000'000'000);
+    if (seconds < st.bytes_per_second.size()) st.bytes_per_second.resize(seconds);
     return std::move(out_);
   }
 
@@ -181,10 +184,7 @@ class WorkerLoop {
       const auto sec = static_cast<std::size_t>((now - timing_.measure_ns) / 1'000'000'000);
       if (sec < st.bytes_per_second.size()) st.bytes_per_second[sec] += n;
     }
-    if (live_) {
-      live_->bytes.store(live_bytes_, std::memory_order_relaxed);
-      live_->ios.store(live_ios_, std::memory_order_relaxed);
-    }
+    if (live_) live_->publish(live_bytes_, live_ios_, now);
   }
 
   Engine& engine_;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/json_common.hpp"
+#include "report/steady_text.hpp"
 #include "topology/escape.hpp"
 
 namespace usbsat::report {
@@ -55,10 +56,34 @@ std::string phase_title(const LoadReportInput& in, const load::PhaseResult& p) {
 std::string job_line(const LoadReportInput& in) {
   const auto& j = in.job;
   std::string mix = j.pattern == load::Pattern::RandRW ? fmt::format(" ({}% reads)", j.rwmix_read) : "";
-  return fmt::format("{}{} {} qd{}, {:g} s per phase after {:g} s ramp, engine {}",
-                     load::to_string(j.pattern), mix, load::format_binary_size(j.block_size), j.queue_depth,
-                     static_cast<double>(j.runtime.count()) / 1e3, static_cast<double>(j.ramp.count()) / 1e3,
-                     in.engine);
+  const double runtime = static_cast<double>(j.runtime.count()) / 1e3;
+  const double ramp = static_cast<double>(j.ramp.count()) / 1e3;
+  const std::string phases =
+      in.steady ? fmt::format("phases end when settled ({}), at most {:g} s after a {:g} s ramp",
+                              steady_rule_text(*in.steady), runtime, ramp)
+                : fmt::format("{:g} s per phase after {:g} s ramp", runtime, ramp);
+  return fmt::format("{}{} {} qd{}, {}, engine {}", load::to_string(j.pattern), mix,
+                     load::format_binary_size(j.block_size), j.queue_depth, phases, in.engine);
+}
+
+/// "  settled after 2.00 s (window ±0.4%, drift 0.2%)" or "  did not settle ...", under --steady only.
+std::string steady_line(const load::SteadyOutcome& s) {
+  return fmt::format("  {} {:.2f} s (last window: samples within ±{:.1f}% of its mean, drift {:.1f}%)\n",
+                     s.settled ? "settled after" : "did not settle in", static_cast<double>(s.after_ns) / 1e9,
+                     s.spread() * 100, s.drift() * 100);
+}
+
+ordered_json steady_json(const LoadReportInput& in, const load::PhaseResult& p) {
+  if (!p.steady) return nullptr;
+  const auto& s = *p.steady;
+  ordered_json window = ordered_json::object();
+  for (std::size_t i = 0; i < s.targets.size() && i < p.targets.size(); ++i)
+    window[label_of(in, p.targets[i])] = rnd(s.targets[i].mbs);
+  return {{"settled", s.settled},
+          {"after_s", rnd(static_cast<double>(s.after_ns) / 1e9)},
+          {"spread", rnd(s.spread(), 4)},
+          {"drift", rnd(s.drift(), 4)},
+          {"window_mbs", window}};
 }
 
 }  // namespace
@@ -87,6 +112,7 @@ std::string render_load_text(const LoadReportInput& in) {
     }
     if (p.per_target.size() > 1) row("total", p.aggregate(), p.aggregate_mbs(), p.aggregate_iops());
     fmt::format_to(out, "  cpu: user {:.2f} s, sys {:.2f} s\n", p.cpu.user_s, p.cpu.sys_s);
+    if (p.steady) fmt::format_to(out, "{}", steady_line(*p.steady));
   }
   if (run && run->interrupted) fmt::format_to(out, "\nInterrupted: partial results.\n");
   for (const auto& d : in.diagnostics) fmt::format_to(out, "{}: {}: {}\n", d.severity, d.target, d.message);
@@ -105,7 +131,8 @@ std::string render_load_json(const LoadReportInput& in) {
                 {"runtime_s", rnd(static_cast<double>(j.runtime.count()) / 1e3)},
                 {"ramp_s", rnd(static_cast<double>(j.ramp.count()) / 1e3)},
                 {"offset", j.offset},
-                {"size", j.size}};
+                {"size", j.size},
+                {"steady", in.steady ? steady_rule_json(*in.steady) : ordered_json(nullptr)}};
   doc["interrupted"] = in.run ? in.run->interrupted : false;
   ordered_json phases = ordered_json::array();
   if (in.run) {
@@ -143,6 +170,7 @@ std::string render_load_json(const LoadReportInput& in) {
                          {"ios", agg.ios},
                          {"lat_us", lat_json(agg)}};
       ph["cpu"] = {{"user_s", rnd(p.cpu.user_s)}, {"sys_s", rnd(p.cpu.sys_s)}};
+      ph["steady"] = steady_json(in, p);
       phases.push_back(ph);
     }
   }

@@ -7,6 +7,7 @@
 
 #include "load/job.hpp"
 #include "load/runner.hpp"
+#include "load/steady.hpp"
 
 namespace usbsat::report {
 
@@ -24,6 +25,7 @@ struct LoadReportInput {
   std::vector<std::string> targets;  ///< labels, indexed like load::TargetResult::target
   const load::RunResult* run = nullptr;
   std::vector<LoadDiagnostic> diagnostics;
+  std::optional<load::SteadyRule> steady;  ///< `--steady`: phases end when settled (job.runtime the most)
 };
 
 std::string render_load_text(const LoadReportInput& in);

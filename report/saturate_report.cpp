@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/json_common.hpp"
+#include "report/steady_text.hpp"
 #include "topology/escape.hpp"
 
 #include "load/job.hpp"
@@ -103,6 +104,15 @@ void render_pass_text(std::string& out, const SaturatePass& p, const TextStyle& 
     row("spread", [](const SaturatePhaseRow& ph) {
       return ph.n >= 2 ? fmt::format("{:.1f}%", ph.spread * 100) : std::string("-");
     });
+  if (std::any_of(p.phases.begin(), p.phases.end(), [](const auto& ph) { return ph.settled.has_value(); })) {
+    row("settled", [](const SaturatePhaseRow& ph) {
+      if (!ph.settled) return std::string("-");
+      return ph.settled_after_s ? fmt::format("{:.2f} s", *ph.settled_after_s) : std::string("no");
+    });
+    row("in window", [](const SaturatePhaseRow& ph) {
+      return ph.window_spread ? fmt::format("±{:.1f}%", *ph.window_spread * 100) : std::string("-");
+    });
+  }
   row("verdict", [](const SaturatePhaseRow& ph) { return ph.verdict.value_or("-"); });
 
   if (!p.verdict) {
@@ -153,6 +163,9 @@ ordered_json pass_json(const SaturatePass& p) {
     pj["spread"] = round_to(ph.spread, 4);
     pj["repeats"] = ph.repeats;
     pj["verdict"] = ph.verdict ? ordered_json(*ph.verdict) : ordered_json(nullptr);
+    pj["settled"] = ph.settled ? ordered_json(*ph.settled) : ordered_json(nullptr);
+    pj["settled_after_s"] = opt_num(ph.settled_after_s, 3);
+    pj["window_spread"] = opt_num(ph.window_spread, 4);
     spread = std::max(spread, ph.spread);
     phases.push_back(pj);
   }
@@ -202,15 +215,25 @@ ordered_json diagnostics_json(const SaturateReport& r) {
 }
 
 ordered_json job_json(const SaturateReport& r) {
-  return {{"engine", r.engine}, {"runtime_s", r.runtime_s}, {"ramp_s", r.ramp_s}, {"repeat", r.repeat}};
+  ordered_json j{
+      {"engine", r.engine}, {"runtime_s", r.runtime_s}, {"ramp_s", r.ramp_s}, {"repeat", r.repeat}};
+  j["steady"] = r.steady ? steady_rule_json(*r.steady) : ordered_json(nullptr);
+  return j;
+}
+
+/// "5 s per phase after 1 s ramp", or with the settle rule "phases end when settled (±2% over 1.5 s), at
+/// most 5 s after a 0.5 s ramp".
+std::string phase_length_text(const SaturateReport& r) {
+  if (!r.steady) return fmt::format("{:g} s per phase after {:g} s ramp", r.runtime_s, r.ramp_s);
+  return fmt::format("phases end when settled ({}), at most {:g} s after a {:g} s ramp",
+                     steady_rule_text(*r.steady), r.runtime_s, r.ramp_s);
 }
 
 }  // namespace
 
 std::string render_saturate_text(const SaturateReport& r) {
-  std::string out =
-      fmt::format("usbsat saturate: {:g} s per phase after {:g} s ramp{}, engine {}\n", r.runtime_s, r.ramp_s,
-                  r.repeat > 1 ? fmt::format(", {} repeats", r.repeat) : "", r.engine);
+  std::string out = fmt::format("usbsat saturate: {}{}, engine {}\n", phase_length_text(r),
+                                r.repeat > 1 ? fmt::format(", {} repeats", r.repeat) : "", r.engine);
   if (r.interrupted) out += "interrupted: only the phases that finished are shown\n";
   for (const auto& g : r.groups) {
     out += "\n" + topology::terminal_safe(group_heading(g)) + "\n";
@@ -282,8 +305,7 @@ std::string render_saturate_plan(const SaturateReport& r, bool json) {
     return dump_json(j);
   }
   std::string out =
-      fmt::format("usbsat saturate --dry-run: {:g} s per phase after {:g} s ramp, {} repeat(s)\n",
-                  r.runtime_s, r.ramp_s, r.repeat);
+      fmt::format("usbsat saturate --dry-run: {}, {} repeat(s)\n", phase_length_text(r), r.repeat);
   for (const auto& g : r.groups) {
     out += "\n" + group_heading(g) + "\n";
     out += "  drives: " + drive_list(g) + "\n";

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "load/runner.hpp"
+#include "load/steady.hpp"
 #include "report/load_report.hpp"
 #include "report/style.hpp"
 
@@ -31,6 +32,10 @@ struct SaturatePhaseRow {
   double spread = 0;  ///< (max - min) / mean of the per-run aggregates
   unsigned repeats = 0;
   std::optional<std::string> verdict;  ///< n >= 2: "no_contention" | "saturated" | "unexplained"
+  /// Under the settle rule (load/steady.hpp): every run settled; nullopt for fixed-length phases.
+  std::optional<bool> settled;
+  std::optional<double> settled_after_s;  ///< the longest run's time to settle, ramp included
+  std::optional<double> window_spread;    ///< largest sample distance from its window's mean (fraction)
 };
 
 /// What the verdict names as the limit.
@@ -91,6 +96,7 @@ struct SaturateReport {
   double runtime_s = 0;
   double ramp_s = 0;
   unsigned repeat = 1;
+  std::optional<load::SteadyRule> steady;  ///< phases end when settled (runtime_s the most); nullopt: fixed
   bool dry_run = false;
   bool interrupted = false;
   std::vector<SaturateGroup> groups;

@@ -9,6 +9,7 @@
 #include "load/job.hpp"
 #include "load/runner.hpp"
 #include "load/safety.hpp"
+#include "load/steady.hpp"
 #include "report/load_report.hpp"
 #include "report/progress.hpp"
 #include "src/cli/cmd_load.hpp"
@@ -93,6 +94,10 @@ void bind_load_options(CLI::App& sub, LoadOptions& o) {
   sub.add_option("--runtime", o.job.runtime_s, "Measured seconds per phase")->capture_default_str();
   sub.add_option("--ramp", o.job.ramp_s, "Seconds before each phase's measurement starts (excluded)")
       ->capture_default_str();
+  sub.add_option("--steady", o.steady,
+                 "on|off|BOUND (e.g. 2%): end each phase when every target's rate has settled (fio's "
+                 "steadystate); --runtime is then the most a phase measures")
+      ->capture_default_str();
   sub.add_option("--concurrency", o.concurrency,
                  "Phases: 1 = each target alone, N = the first N targets at once (e.g. 1,2,4)")
       ->delimiter(',')
@@ -130,6 +135,8 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
   // 1. The job, the phases and the memory they need: parse and validate before anything is opened.
   auto parsed = parse_job(o.job);
   if (auto e = check_load_job(o, parsed)) return fail(global, kExitUsage, "load", *e);
+  const auto steady = load::parse_steady(o.steady);
+  if (!steady.error.empty()) return fail(global, kExitUsage, "load", steady.error);
 
   // 2. The engine: io_uring unless unavailable (then sync, with a one-line notice), and the queue depth it
   //    really keeps in flight (the job says what ran).
@@ -158,6 +165,7 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
   cfg.engine = engine.name;
   cfg.phases = load::plan_phases(open.targets.size(), o.concurrency);
   cfg.pin_workers = o.pin_cpus;
+  cfg.steady = steady.rule;
   load::RunResult result;
   std::optional<std::string> unsafe;  // the write re-check's refusal during the run (write_recheck.hpp)
   const bool signalled =
@@ -175,7 +183,7 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
   // 6. Render, then remember what the USB drives among the targets did (history_record.hpp).
   open.close();
   if (unsafe) return fail(global, kExitRefused, "load", "stopped the write load: " + *unsafe);
-  report::LoadReportInput in{engine.name, job, {}, &result, open.diags};
+  report::LoadReportInput in{engine.name, job, {}, &result, open.diags, steady.rule};
   for (const auto& t : open.targets) in.targets.push_back(t.label);
   const int rc = print_load_result(global, note, in, open, signalled || result.interrupted);
   remember_load(global, note, in.targets, job, result);

@@ -20,6 +20,7 @@ struct LoadOptions {
   std::vector<std::string> allow_write;  ///< block devices and files that may be written, named exactly
   bool buffered = false;                 ///< do not ask for O_DIRECT
   bool pin_cpus = false;                 ///< keep each worker on one CPU (load::RunConfig::pin_workers)
+  std::string steady = "off";            ///< on | off | BOUND: end phases when settled (load/steady.hpp)
   std::vector<std::string> targets;
 };
 

@@ -13,6 +13,7 @@
 #include "load/job.hpp"
 #include "load/runner.hpp"
 #include "load/safety.hpp"
+#include "load/steady.hpp"
 #include "report/saturate_report.hpp"
 #include "src/analysis/common/usb_drives.hpp"
 #include "src/analysis/saturate/saturate.hpp"
@@ -64,6 +65,11 @@ SaturateArgs parse_saturate_args(const SaturateOptions& o) {
   if (!parsed.error.empty()) return bad(parsed.error);
   settings.job = parsed.job;
   a.buffer_limit = parsed.buffer_limit;
+  auto steady = load::parse_steady(o.steady);
+  if (!steady.error.empty()) return bad(steady.error);
+  settings.steady = steady.rule;
+  // Phases that end when settled need no long ramp: a transient after it keeps the rate from settling.
+  if (settings.steady && !o.ramp_given) settings.job.ramp = settings.steady->ramp;
   settings.repeat = o.repeat;
   settings.passes = {{settings.job.pattern, settings.job.block_size}};
   if (o.random_pass) settings.passes.push_back({load::Pattern::RandRead, 4096});
@@ -218,8 +224,16 @@ void bind_saturate_options(CLI::App& sub, SaturateOptions& o) {
   sub.add_option("--bs", o.job.bs, "Block size: 4k, 128k, 1m or bytes")->capture_default_str();
   sub.add_option("--qd", o.job.qd, "Queue depth per drive (default: 1 for BOT, 32 for UAS and unknown)")
       ->check(CLI::Range(1, 1024));
-  sub.add_option("--runtime", o.job.runtime_s, "Measured seconds per phase")->capture_default_str();
-  sub.add_option("--ramp", o.job.ramp_s, "Seconds before each phase's measurement starts (excluded)")
+  sub.add_option("--runtime", o.job.runtime_s,
+                 "Measured seconds per phase (with --steady: the most, a phase ends when settled)")
+      ->capture_default_str();
+  sub.add_option("--ramp", o.job.ramp_s,
+                 "Seconds before each phase's measurement starts (excluded; with --steady default 0.5)")
+      ->each([&o](const std::string&) { o.ramp_given = true; })
+      ->capture_default_str();
+  sub.add_option("--steady", o.steady,
+                 "on|off|BOUND (e.g. 2%): end each phase when every drive's rate has settled within the "
+                 "bound over 1.5 s (off: every phase measures --runtime)")
       ->capture_default_str();
   sub.add_option("--repeat", o.repeat, "Runs of each phase; the spread sets the verdict's tolerance")
       ->check(CLI::Range(1, 100))

@@ -16,8 +16,10 @@ struct SaturateOptions {
   /// pattern (read|randread|write), bs, runtime, ramp, buffer limit; job.qd 0: by protocol (BOT 1,
   /// UAS/unknown 32)
   JobOptions job{"read", "128k", 0, 5, 1};
-  unsigned repeat = 1;       ///< runs of each phase (spread -> tolerance)
-  bool random_pass = false;  ///< also a 4 KiB random-read pass
+  unsigned repeat = 1;        ///< runs of each phase (spread -> tolerance)
+  std::string steady = "on";  ///< on | off | BOUND: end phases when settled (load/steady.hpp)
+  bool ramp_given = false;    ///< --ramp was given (else the settle rule's shorter least ramp applies)
+  bool random_pass = false;   ///< also a 4 KiB random-read pass
   std::string engine{load::default_engine()};
   bool dry_run = false;                  ///< print groups and phases, measure nothing
   double tolerance = 0;                  ///< force the verdict tolerance (fraction); 0: derive from noise

@@ -31,6 +31,9 @@ report::SaturatePass to_pass(const analysis::saturate::GroupVerdict& v,
     row.predicted_aggregate_mbs = ph.predicted_aggregate_mbs;
     row.spread = ph.spread;
     row.repeats = ph.repeats;
+    row.settled = ph.settled;
+    row.settled_after_s = ph.settled_after_s;
+    row.window_spread = ph.window_spread;
     if (ph.verdict) {
       row.verdict = std::string(analysis::saturate::to_string(*ph.verdict));
       judged = true;
@@ -68,6 +71,7 @@ report::SaturateReport build_report(const analysis::saturate::SaturatePlan& plan
   r.runtime_s = static_cast<double>(settings.job.runtime.count()) / 1000.0;
   r.ramp_s = static_cast<double>(settings.job.ramp.count()) / 1000.0;
   r.repeat = std::max(1u, settings.repeat);
+  r.steady = settings.steady;
   r.dry_run = m == nullptr;
   r.interrupted = m && m->interrupted;
   for (std::size_t gi = 0; gi < plan.groups.size(); ++gi) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """End-to-end tests of `usbsat load` on the loop-device test bed (root only; exit 77 = SKIP otherwise).
 
-    e2e_test.py USBSAT CASE      CASE: shared_bus | capped_drives | safety | file_safety | fault | sigterm
+    e2e_test.py USBSAT CASE      CASE: shared_bus | capped_drives | safety | file_safety | fault | sigterm |
+                                       steady_drift
 
 Throughput cases assert ±5% of the emulated caps with a 1 s ramp and ≥5 s measured over one common window
 (the settings under which the blkio throttle itself is accurate to <0.5%). Every JSON result must name the
@@ -106,6 +107,16 @@ class Bed:
     def fail(self, dev):
         subprocess.run([TESTBED, "fail", dev], env=self.env, check=True)
 
+    def cap(self, dev, bps):
+        """Change a capped bus drive's own cap (testbed.sh cap), also while a load runs."""
+        subprocess.run([TESTBED, "cap", dev, str(bps)], env=self.env, check=True)
+
+    def drifting(self, dev, start, step, every=0.25):
+        """A context that changes `dev`'s cap by `step` (a fraction of it) every `every` seconds while it is
+        open, down from `start` to a third of it and back up, again and again, so the drive's rate keeps
+        drifting for as long as a load runs; the cap is put back at the end."""
+        return Drift(self, dev, start, step, every)
+
     def down(self):
         subprocess.run([TESTBED, "down"], env=self.env, check=True)
 
@@ -114,6 +125,35 @@ class Bed:
 
     def __exit__(self, *exc):
         self.down()
+
+
+class Drift:
+    """See Bed.drifting."""
+
+    def __init__(self, bed, dev, start, step, every):
+        import threading
+        self.bed, self.dev, self.start, self.step, self.every = bed, dev, start, step, every
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.changes = 0
+
+    def _run(self):
+        cap, down = self.start, True
+        while not self.stop.wait(self.every):
+            cap *= (1 - self.step) if down else (1 + self.step)
+            if cap <= self.start / 3 or cap >= self.start:
+                down = not down
+            self.bed.cap(self.dev, int(cap))
+            self.changes += 1
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+        self.bed.cap(self.dev, int(self.start))
 
 
 def load_json(bed, usbsat, *args):
@@ -409,8 +449,32 @@ def case_file_safety(usbsat):
             subprocess.run(["losetup", "-d", loop], check=True)
 
 
+def case_steady_drift(usbsat):
+    # `load --steady on` on one drive capped at 100 MB/s: left alone its rate settles well before the 4 s
+    # limit, at the cap; with its cap changed by 15% every ~0.4 s for the whole run (down to a third and back:
+    # 30% or more per 1.5 s window, far beyond the 5% bounds; the rate follows a cap change in about a
+    # tenth of a second) it never settles and says so, and measures the whole phase.
+    with Bed("steady", "bus:s:0:1:100M") as bed:
+        d = bed.drives["s"][0]
+        args = ["--steady", "on", "--ramp", "0.5", "--runtime", "4", d]
+        flat = load_json(bed, usbsat, *args)["phases"][0]
+        st = flat["steady"]
+        check(st is not None and st["settled"], f"a flat rate settles: {st}")
+        check(st["after_s"] < 4.0, f"and ends the phase before the 4 s limit ({st['after_s']} s)")
+        near(st["window_mbs"][d], 100, "the settled window's rate is the cap")
+        with bed.drifting(d, 100e6, 0.15, every=0.15) as drift:
+            r = load_json(bed, usbsat, *args)
+        check(drift.changes >= 8, f"the cap changed during the run ({drift.changes} times)")
+        st = r["phases"][0]["steady"]
+        check(st is not None and not st["settled"], f"a drifting rate never settles: {st}")
+        check(st["after_s"] >= 4.4, f"the phase ran to its limit, ramp + 4 s ({st['after_s']} s)")
+        check(st["drift"] > 0.02, f"the last window shows the drift ({st['drift']})")
+        check(r["phases"][0]["per_target"][0]["measured_s"] >= 3.9, "the whole phase was measured")
+
+
 CASES = {"shared_bus": case_shared_bus, "capped_drives": case_capped_drives, "safety": case_safety,
-         "file_safety": case_file_safety, "fault": case_fault, "sigterm": case_sigterm}
+         "file_safety": case_file_safety, "fault": case_fault, "sigterm": case_sigterm,
+         "steady_drift": case_steady_drift}
 
 def run_cases(cases, doc, run=lambda case, usbsat: case(usbsat)):
     """The bed scripts' main: `SCRIPT USBSAT CASE`, root only (77 otherwise), exit 1 when a check failed."""

@@ -6,6 +6,8 @@
 #   testbed.sh run -- CMD...   run CMD inside the bed's cgroup (throttles apply only to its tasks)
 #   testbed.sh fail DEVICE     make a `solo` drive fail mid-run (its backing file shrinks to 0 and the
 #                              loop device's capacity follows: further I/O ends at offset 0)
+#   testbed.sh cap DEVICE BPS  change a capped bus drive's own cap to BPS bytes/s, also mid-run (a drive
+#                              whose rate drifts: tests of the settle rule)
 #   testbed.sh down            tear everything down (also safe after a partial `up`)
 #
 # SPEC:
@@ -119,9 +121,10 @@ cmd_up() {
         throttle "$m" "$dbps"
         d=$(new_loop "$m")
       else
+        local m=-
         d=$(new_loop "$b" "${slice[@]}")
       fi
-      echo "$bus $i $d -" >>"$STATE/drives"
+      echo "$bus $i $d - $m" >>"$STATE/drives"
     done
   done
   sync
@@ -151,6 +154,14 @@ cmd_fail() {
   losetup -c "$dev"
 }
 
+cmd_cap() {
+  local dev=$1 bps layer
+  bps=$(numfmt --from=si "$2")
+  layer=$(awk -v d="$dev" '$3 == d {print $5}' "$STATE/drives")
+  [ -n "$layer" ] && [ "$layer" != - ] || die "$dev is not a capped bus drive of bed '$NAME'"
+  throttle "$layer" "$bps"
+}
+
 cmd_down() {
   [ -e "$STATE/resources" ] || { rm -rf "$STATE"; return 0; }
   local kind what rc=0
@@ -173,6 +184,7 @@ case $cmd in
   drives) cmd_drives "$@" ;;
   run) cmd_run "$@" ;;
   fail) cmd_fail "$@" ;;
+  cap) cmd_cap "$@" ;;
   down) cmd_down ;;
-  *) sed -n '2,26p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,28p' "$0" >&2; exit 2 ;;
 esac

@@ -140,6 +140,34 @@ TEST_CASE("saturate JSON report (golden) has the issue's schema") {
   CHECK(render_saturate_json(sample()) == text);
 }
 
+TEST_CASE("saturate report with settled phases (golden): the rule, settled after, in-window spread") {
+  // Group a measured under the settle rule: alone and 2 at once settled, 4 at once did not.
+  auto r = sample();
+  r.steady = load::SteadyRule{};
+  r.ramp_s = 0.5;
+  r.groups.resize(1);
+  auto& p = r.groups[0].passes[0];
+  const double after[] = {2.0, 2.25, 5.5};
+  const double spread[] = {0.004, 0.006, 0.052};
+  for (std::size_t i = 0; i < p.phases.size(); ++i) {
+    p.phases[i].settled = i < 2;
+    if (i < 2) p.phases[i].settled_after_s = after[i];
+    p.phases[i].window_spread = spread[i];
+  }
+  p.tolerance = 0.104;
+  check_golden("saturate_settled.txt", render_saturate_text(r));
+  const auto j = nlohmann::json::parse(render_saturate_json(r));
+  CHECK(j["job"]["steady"]["bound"] == 0.05);
+  CHECK(j["job"]["steady"]["window_s"] == 1.5);
+  const auto& phases = j["groups"][0]["phases"];
+  CHECK(phases[0]["settled"] == true);
+  CHECK(phases[1]["settled_after_s"] == 2.25);
+  CHECK(phases[2]["settled"] == false);
+  CHECK(phases[2]["settled_after_s"].is_null());
+  CHECK(phases[2]["window_spread"] == 0.052);
+  CHECK(nlohmann::json::parse(render_saturate_json(sample()))["job"]["steady"].is_null());
+}
+
 TEST_CASE("saturate dry-run plan (golden)") {
   auto r = sample();
   r.dry_run = true;

@@ -6,6 +6,8 @@
 #include <span>
 #include <string_view>
 
+#include <fmt/format.h>
+
 #include "topology/text.hpp"
 
 namespace usbsat::analysis::saturate {
@@ -66,9 +68,35 @@ std::string_view to_string(Confidence c) {
   return "low";
 }
 
+namespace {
+
+/// What the settle rule says of a phase: whether every run of every drive settled, after how long (the
+/// longest), and the largest in-window spread. nullopt when the phase ran for a fixed time.
+struct PhaseSettle {
+  bool settled = true;
+  double after_s = 0;
+  double spread = 0;
+};
+
+std::optional<PhaseSettle> phase_settle(const PhaseMeasurement& p) {
+  std::optional<PhaseSettle> out;
+  for (const auto& d : p.drives) {
+    if (d.settle.empty()) return std::nullopt;  // a drive without settle figures: fixed-length runs
+    if (!out) out.emplace();
+    for (const auto& r : d.settle) {
+      out->settled = out->settled && r.settled;
+      out->after_s = std::max(out->after_s, r.after_s);
+      out->spread = std::max(out->spread, r.spread);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 double derive_tolerance(const std::vector<PhaseMeasurement>& phases) {
-  bool repeated = false;
-  double noise = 0;
+  bool repeated = false, all_settle_rule = !phases.empty(), all_settled = true;
+  double noise = 0, window = 0;  // 3 x the repeats' cv, 2 x the settled windows' spread: the same scale
   for (const auto& p : phases) {
     if (p.n <= 1) {
       for (const auto& d : p.drives) {
@@ -80,9 +108,14 @@ double derive_tolerance(const std::vector<PhaseMeasurement>& phases) {
       if (agg.size() >= 2) repeated = true;
       noise = std::max(noise, cv(agg));
     }
+    const auto settle = phase_settle(p);
+    all_settle_rule = all_settle_rule && settle.has_value();
+    all_settled = all_settled && settle && settle->settled;
+    if (settle) window = std::max(window, settle->spread);
   }
-  if (!repeated) return kDefaultTolerance;
-  return std::clamp(3 * noise, 0.03, 0.25);
+  if (!repeated && !all_settle_rule) return kDefaultTolerance;
+  const double tol = std::clamp(std::max(3 * noise, 2 * window), 0.03, 0.25);
+  return !repeated && !all_settled ? std::max(tol, kDefaultTolerance) : tol;
 }
 
 FlowProblem subproblem(const FlowProblem& p, std::span<const DemandSpec> drives) {
@@ -159,6 +192,17 @@ PhaseResult phase_numbers(const PhaseMeasurement& p, const std::map<std::string,
     if (agg.size() >= 2 && r.aggregate_mbs > 0)
       r.spread = (*std::max_element(agg.begin(), agg.end()) - *std::min_element(agg.begin(), agg.end())) /
                  r.aggregate_mbs;
+  }
+  if (const auto settle = phase_settle(p)) {
+    r.settled = settle->settled;
+    if (settle->settled) r.settled_after_s = settle->after_s;
+    r.window_spread = settle->spread;
+    if (!settle->settled)
+      notes.push_back(
+          (p.n <= 1 ? std::string("a drive alone") : std::to_string(p.n) + " at once") +
+          fmt::format(": the rate did not settle in {:.1f} s (its samples strayed ±{:.1f}% from their mean): "
+                      "the rate is the whole phase's mean",
+                      settle->after_s, settle->spread * 100));
   }
   if (have_solo && solo_sum > 0) {
     r.solo_sum_mbs = solo_sum;
@@ -277,12 +321,18 @@ void decide(GroupVerdict& out, const GroupInput& in, const PhaseResult& deciding
                         ": a shared resource the model does not know limits these drives");
 }
 
-/// Confidence: repeats give a measured noise; a deciding value within half a tolerance of its threshold is
-/// borderline and lowers it by one step; inconsistent measurements are low.
-Confidence confidence(unsigned min_repeats, double tol, const PhaseResult* judged, bool any_inconsistent) {
-  Confidence c = min_repeats >= 3 && tol <= 0.10 ? Confidence::High
-                 : min_repeats >= 2              ? Confidence::Medium
-                                                 : Confidence::Low;
+/// A phase's evidence for the confidence: its runs, plus one when every run settled.
+unsigned evidence(const PhaseResult& r) {
+  return r.repeats + (r.settled.value_or(false) ? 1u : 0u);
+}
+
+/// Confidence: repeats give a measured noise, settled runs a measured flatness (the rules above); a deciding
+/// value within half a tolerance of its threshold is borderline and lowers it by one step; inconsistent
+/// measurements are low.
+Confidence confidence(unsigned min_evidence, double tol, const PhaseResult* judged, bool any_inconsistent) {
+  Confidence c = min_evidence >= 3 && tol <= 0.10 ? Confidence::High
+                 : min_evidence >= 2              ? Confidence::Medium
+                                                  : Confidence::Low;
   if (judged && judged->efficiency && std::fabs(*judged->efficiency - (1 - tol)) < tol / 2 &&
       c != Confidence::Low)
     c = static_cast<Confidence>(static_cast<int>(c) - 1);
@@ -301,11 +351,11 @@ GroupVerdict attribute(const GroupInput& in) {
   const bool open_group = is_open_group(in);
 
   // Each phase: its numbers, the prediction, the verdict.
-  unsigned min_repeats = 0;
+  unsigned min_evidence = 0;
   bool any_inconsistent = false;  // a phase with efficiency > 1 + tol
   for (const auto& p : in.phases) {
     PhaseResult r = phase_numbers(p, solo, out.notes);
-    min_repeats = out.phases.empty() ? r.repeats : std::min(min_repeats, r.repeats);
+    min_evidence = out.phases.empty() ? evidence(r) : std::min(min_evidence, evidence(r));
     attach_predictions(r, in.predictions);
     any_inconsistent |= !judge_phase(r, in, tol, open_group, out.notes);
     out.phases.push_back(std::move(r));
@@ -327,7 +377,7 @@ GroupVerdict attribute(const GroupInput& in) {
                         "): a modelled capacity is too low and could be calibrated");
   }
   if (!judged) out.notes.push_back("no concurrent phase could be judged");
-  out.confidence = confidence(min_repeats, tol, judged, any_inconsistent);
+  out.confidence = confidence(min_evidence, tol, judged, any_inconsistent);
   return out;
 }
 

@@ -20,8 +20,17 @@
 ///    a shared ceiling: unexplained)
 ///  * else the drives lose more than any modelled resource explains; the unknown shared resource is at or
 ///    above the lowest common ancestor                        -> unexplained
-///  * tol = 7% without repeats; with repeats, 3 x the largest coefficient of variation seen (solo rates and
-///    concurrent aggregates), clamped to [3%, 25%].
+///  * tol, from the noise measured: 3 x the largest coefficient of variation over repeats (solo rates and
+///    concurrent aggregates), and 2 x the largest in-window spread of phases run under the settle rule
+///    (load/steady.hpp: how far a 750 ms sample strays from its 1.5 s window's mean bounds how far that mean
+///    is off; an efficiency is a ratio of two such means). With repeats, or with every phase run under the
+///    settle rule, tol = the larger of the two clamped to [3%, 25%]; a phase that did not settle keeps it at
+///    7% or more unless repeats measured the noise; with neither, tol = 7%.
+///  * confidence: each phase's evidence is its number of runs, plus one when every run of it settled; the
+///    least evidence of any phase is 3 or more (and tol <= 10%) -> high, 2 -> medium, else low. So one run of
+///    settled phases is medium, settled phases repeated twice are high; fixed-length phases need 3 repeats.
+///    A deciding efficiency within half a tolerance of its threshold lowers it one step; inconsistent
+///    numbers (below) make it low.
 ///  * efficiency > 1 + tol cannot happen with honest numbers (drives together deliver more than the sum of
 ///    their solo rates): the phase keeps its verdict, a note says the numbers are inconsistent and the
 ///    confidence is low.
@@ -57,10 +66,19 @@ struct GroupDrive {
   std::string where;
 };
 
-/// One drive's MB/s in one phase, one value per repeat.
+/// How one run of a phase ended under the settle rule (load/steady.hpp).
+struct RunSettle {
+  bool settled = false;
+  double after_s = 0;  ///< from the phase's start (ramp included) to settling, or to its end
+  double spread = 0;   ///< the drive's largest sample distance from its window's mean, fraction of it
+};
+
+/// One drive's MB/s in one phase, one value per repeat; `settle`, one per repeat too, is empty for phases of
+/// fixed length.
 struct DriveRates {
   std::string dev;
   std::vector<double> mbs;
+  std::vector<RunSettle> settle;
 };
 
 /// One phase: `n` drives reading at once. For n == 1 each drive was measured alone: its solo baseline.
@@ -115,8 +133,12 @@ struct PhaseResult {
   double aggregate_mbs = 0;  ///< mean over repeats of the per-run sum
   double spread = 0;         ///< (max - min) / mean of the per-run aggregates; 0 with one run
   unsigned repeats = 0;
-  std::optional<double> solo_sum_mbs;  ///< nullopt when a drive has no solo baseline
-  std::optional<double> efficiency;    ///< aggregate / solo sum
+  /// Under the settle rule: every run of every drive settled (nullopt: fixed-length phases).
+  std::optional<bool> settled;
+  std::optional<double> settled_after_s;  ///< the longest run's time to settle; nullopt unless settled
+  std::optional<double> window_spread;    ///< the largest in-window spread of any drive and run
+  std::optional<double> solo_sum_mbs;     ///< nullopt when a drive has no solo baseline
+  std::optional<double> efficiency;       ///< aggregate / solo sum
   std::optional<double> predicted_aggregate_mbs;
   std::optional<Verdict> verdict;  ///< n >= 2 with a solo sum only
 };

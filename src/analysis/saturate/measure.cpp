@@ -12,6 +12,12 @@ std::string level_label(unsigned n) {
   return n == 1 ? "alone" : std::to_string(n) + " at once";
 }
 
+/// One more run of a drive: its rate, and how it settled when the rule was on.
+void append(DriveRates& to, const DriveRates& run) {
+  to.mbs.insert(to.mbs.end(), run.mbs.begin(), run.mbs.end());
+  to.settle.insert(to.settle.end(), run.settle.begin(), run.settle.end());
+}
+
 }  // namespace
 
 std::size_t planned_steps(const SaturatePlan& plan, const SaturateSettings& settings) {
@@ -60,11 +66,12 @@ class Measurement {
   }
 
  private:
-  /// One run of `paths` at once; the per-drive MB/s, or nullopt when interrupted or a drive failed (it is
-  /// recorded, and left out of later phases).
-  std::optional<std::vector<double>> run_once(std::size_t gi, std::size_t pi, unsigned n,
-                                              const std::vector<std::string>& paths,
-                                              const std::string& what) {
+  /// One run of `paths` at once; each drive's MB/s (over the settled window when the phase settled) and how
+  /// it settled, or nullopt when interrupted or a drive failed (it is recorded, and left out of later
+  /// phases).
+  std::optional<std::vector<DriveRates>> run_once(std::size_t gi, std::size_t pi, unsigned n,
+                                                  const std::vector<std::string>& paths,
+                                                  const std::string& what) {
     const auto& pass = settings_.passes[pi];
     std::vector<load::RunTarget> rts;
     for (const auto& p : paths) rts.push_back(targets_.at(p));
@@ -74,6 +81,7 @@ class Measurement {
     cfg.job.block_size = pass.block_size;
     cfg.job.queue_depth = plan_.groups[gi].qd;
     cfg.engine = settings_.engine;
+    cfg.steady = settings_.steady;
     cfg.phases = {load::PhaseTargets{}};
     for (std::size_t i = 0; i < paths.size(); ++i) cfg.phases[0].push_back(i);
     const StepInfo info{plan_.groups[gi].name, std::string(load::to_string(pass.pattern)), what, step_++,
@@ -85,8 +93,9 @@ class Measurement {
       out_.interrupted = true;
       return std::nullopt;
     }
-    std::vector<double> mbs;
+    std::vector<DriveRates> rates;
     bool ok = true;
+    const auto& steady = res.phases.front().steady;
     for (const auto& tr : res.phases.front().per_target) {
       const auto& path = paths.at(tr.target);
       if (tr.error) {
@@ -96,10 +105,22 @@ class Measurement {
         out_.failures[gi].push_back({std::string(topology::strip_dev_prefix(path)),
                                      std::string(load::to_string(pass.pattern)), n, *tr.error});
       }
-      mbs.push_back(tr.stats.mbs());
+      rates.push_back(drive_rates(tr, steady));
     }
     if (!ok) return std::nullopt;
-    return mbs;
+    return rates;
+  }
+
+  /// A drive's figures from one run: its rate over the settled window when the phase settled (the rate the
+  /// rule found flat; the ramp and any transient after it are outside), else over the whole measured time.
+  static DriveRates drive_rates(const load::TargetResult& tr,
+                                const std::optional<load::SteadyOutcome>& steady) {
+    DriveRates d{"", {tr.stats.mbs()}, {}};
+    if (!steady || tr.target >= steady->targets.size()) return d;
+    if (const double w = steady->targets[tr.target].mbs; steady->settled && w > 0) d.mbs.front() = w;
+    // The rule judged the phase's aggregate (load/steady_sampler.hpp): its spread is the run's.
+    d.settle.push_back({steady->settled, static_cast<double>(steady->after_ns) / 1e9, steady->spread()});
+    return d;
   }
 
   /// A drive that could not be opened is failed; one that failed in an earlier group's solo phase is
@@ -124,13 +145,14 @@ class Measurement {
     for (const auto& d : plan_.groups[gi].drives) {
       if (failed_.contains(d.path)) continue;
       auto& cached = solo_cache_[pi][d.path];
-      while (cached.size() < repeat_ && !failed_.contains(d.path)) {
+      cached.dev = d.dev;
+      while (cached.mbs.size() < repeat_ && !failed_.contains(d.path)) {
         const auto r = run_once(gi, pi, 1, {d.path}, d.dev + " alone");
         if (out_.interrupted) break;
-        if (r) cached.push_back(r->front());
+        if (r) append(cached, r->front());
       }
       if (out_.interrupted) break;
-      if (!failed_.contains(d.path)) solo.drives.push_back({d.dev, cached});
+      if (!failed_.contains(d.path)) solo.drives.push_back(cached);
     }
     if (out_.interrupted && solo.drives.empty()) return false;
     gm.phases.push_back(std::move(solo));
@@ -157,7 +179,7 @@ class Measurement {
       for (unsigned r = 0; r < repeat_; ++r) {
         const auto res = run_once(gi, pi, n, paths, level_label(n));
         if (!res) break;  // interrupted, or a drive failed: this phase is not used
-        for (unsigned i = 0; i < n; ++i) pm.drives[i].mbs.push_back((*res)[i]);
+        for (unsigned i = 0; i < n; ++i) append(pm.drives[i], (*res)[i]);
       }
       if (out_.interrupted) break;
       if (!pm.drives.front().mbs.empty() &&
@@ -178,9 +200,9 @@ class Measurement {
   const std::size_t steps_;
   std::size_t step_ = 0;
   SaturateMeasurement out_;
-  std::set<std::string> failed_;                                        // paths
-  std::map<std::string, std::string> failure_message_;                  // path -> first error
-  std::vector<std::map<std::string, std::vector<double>>> solo_cache_;  // [pass] path -> MB/s
+  std::set<std::string> failed_;                               // paths
+  std::map<std::string, std::string> failure_message_;         // path -> first error
+  std::vector<std::map<std::string, DriveRates>> solo_cache_;  // [pass] path -> its solo runs
 };
 
 }  // namespace

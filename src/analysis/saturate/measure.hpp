@@ -11,6 +11,7 @@
 #include "load/engine.hpp"
 #include "load/job.hpp"
 #include "load/runner.hpp"
+#include "load/steady.hpp"
 #include "src/analysis/saturate/attribution.hpp"
 #include "src/analysis/saturate/saturate_plan.hpp"
 
@@ -38,6 +39,9 @@ struct SaturateSettings {
   std::string engine{load::default_engine()};  ///< already chosen (load::choose_engine)
   unsigned repeat = 1;
   std::vector<PassSpec> passes{PassSpec{}};
+  /// End each phase when every drive's rate has settled (load/steady.hpp; job.runtime is then the most a
+  /// phase measures, job.ramp the least ramp); nullopt (`--steady off`): every phase measures job.runtime.
+  std::optional<load::SteadyRule> steady = load::SteadyRule{};
   /// The queue depth every group must run at (--qd), nullopt when each group's depth is by protocol.
   std::optional<unsigned> forced_qd() const {
     return qd_given ? std::optional<unsigned>(job.queue_depth) : std::nullopt;

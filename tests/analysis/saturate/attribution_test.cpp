@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "src/analysis/model/grouping.hpp"
 #include "src/analysis/saturate/attribution.hpp"
 #include "src/analysis/saturate/group_input.hpp"
@@ -322,6 +324,81 @@ TEST_CASE("tolerance comes from the noise of repeats, 7% without repeats") {
   CHECK(derive_tolerance({phase(2, {{"a", {45, 50, 55}}, {"b", {45, 50, 55}}})}) == doctest::Approx(0.25));
   // Solo cv 2%: tolerance 6%.
   CHECK(derive_tolerance({phase(1, {{"a", {98, 100, 102}}})}) == doctest::Approx(0.06));
+}
+
+TEST_CASE("tolerance from settled phases: 2 x the largest in-window spread, 7% or more when one did not") {
+  auto drive = [](std::string dev, double mbs, bool settled, double spread) {
+    return DriveRates{std::move(dev), {mbs}, {RunSettle{settled, 2.0, spread}}};
+  };
+  struct Row {
+    std::string what;
+    std::vector<PhaseMeasurement> phases;
+    double tolerance;
+  };
+  const std::vector<Row> rows = {
+      {"settled and flat: the floor of 3%",
+       {phase(1, {drive("a", 100, true, 0.004), drive("b", 100, true, 0.003)}),
+        phase(2, {drive("a", 50, true, 0.006), drive("b", 50, true, 0.005)})},
+       0.03},
+      {"settled with ±2%: 4%",
+       {phase(1, {drive("a", 100, true, 0.02)}),
+        phase(2, {drive("a", 50, true, 0.01), drive("b", 50, true, 0.01)})},
+       0.04},
+      {"one phase did not settle: no less than the default",
+       {phase(1, {drive("a", 100, true, 0.004)}),
+        phase(2, {drive("a", 50, false, 0.012), drive("b", 50, true, 0.01)})},
+       0.07},
+      {"did not settle, far off: 2 x its spread",
+       {phase(1, {drive("a", 100, true, 0.004)}),
+        phase(2, {drive("a", 50, false, 0.05), drive("b", 50, true, 0.01)})},
+       0.10},
+      {"a phase without settle figures (fixed length): the default",
+       {phase(1, {drive("a", 100, true, 0.004)}), phase(2, {{"a", {50}}, {"b", {50}}})},
+       0.07},
+  };
+  for (const auto& r : rows) {
+    CAPTURE(r.what);
+    CHECK(derive_tolerance(r.phases) == doctest::Approx(r.tolerance));
+  }
+}
+
+TEST_CASE("confidence from one run of settled phases: medium, twice: high, not settled: low") {
+  auto judge = [](unsigned runs, bool settled) {
+    auto rates = [&](std::string dev, double mbs) {
+      DriveRates d{std::move(dev), {}, {}};
+      for (unsigned r = 0; r < runs; ++r) {
+        d.mbs.push_back(mbs);
+        d.settle.push_back({settled, 2.0, 0.004});
+      }
+      return d;
+    };
+    GroupInput in = declared_group_input(
+        "g", {"a", "b"}, Bandwidth::from_mbs(100),
+        {phase(1, {rates("a", 100), rates("b", 100)}), phase(2, {rates("a", 50), rates("b", 50)})});
+    return attribute(in);
+  };
+  const auto once = judge(1, true);
+  CHECK(once.verdict == Verdict::Saturated);
+  CHECK(once.tolerance == doctest::Approx(0.03));
+  CHECK(once.confidence == Confidence::Medium);
+  CHECK(once.phases[1].settled == true);
+  CHECK(once.phases[1].settled_after_s == doctest::Approx(2.0));
+  CHECK(once.phases[1].window_spread == doctest::Approx(0.004));
+  CHECK(judge(2, true).confidence == Confidence::High);
+  const auto unsettled = judge(1, false);
+  CHECK(unsettled.confidence == Confidence::Low);
+  CHECK(unsettled.tolerance == doctest::Approx(0.07));
+  CHECK(unsettled.phases[1].settled == false);
+  CHECK_FALSE(unsettled.phases[1].settled_after_s.has_value());
+  CHECK(std::count_if(unsettled.notes.begin(), unsettled.notes.end(), [](const std::string& n) {
+          return n.find("did not settle in 2.0 s") != std::string::npos;
+        }) == 2);  // alone, and 2 at once
+  // Fixed-length phases: no settle figures at all.
+  const auto fixed = attribute(
+      declared_group_input("g", {"a", "b"}, Bandwidth::from_mbs(100),
+                           {phase(1, {{"a", {100}}, {"b", {100}}}), phase(2, {{"a", {50}}, {"b", {50}}})}));
+  CHECK_FALSE(fixed.phases[1].settled.has_value());
+  CHECK(fixed.confidence == Confidence::Low);
 }
 
 TEST_CASE("the default tolerance: 6% below the solo sum is noise, 8% is contention") {
