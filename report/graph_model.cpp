@@ -470,7 +470,7 @@ class GraphBuilder {
         node.lines.emplace_back(fmt::format("{} {}: {}", sev, i + 1, f.id), "",
                                 fmt::format("#finding-{}", i + 1), fill);
         node.tooltip += (node.tooltip.empty() ? "" : " | ") +
-                        fmt::format("{}: {}", i + 1, topology::text_safe(f.message));
+                        fmt::format("{}: {}", i + 1, topology::escape_unprintable(f.message));
         g_.finding_nodes[i] = id;
         break;
       }

@@ -83,7 +83,7 @@ void render_pass_text(std::string& out, const SaturatePass& p, const TextStyle& 
   };
   row("MB/s", [](const SaturatePhaseRow& ph) { return level_label(ph.n); });
   for (const auto& dev : devs)
-    row(topology::text_safe(dev), [&](const SaturatePhaseRow& ph) {
+    row(topology::escape_unprintable(dev), [&](const SaturatePhaseRow& ph) {
       for (const auto& d : ph.per_drive)
         if (d.dev == dev) return cell(d.mbs);
       return std::string("-");
@@ -108,7 +108,7 @@ void render_pass_text(std::string& out, const SaturatePass& p, const TextStyle& 
   if (!p.verdict) {
     out += "    verdict: none (no concurrent phase finished)\n";
   } else if (*p.verdict == "saturated" && p.plateau_mbs) {
-    std::string by = p.bottleneck ? " by " + topology::text_safe(p.bottleneck->label) : "";
+    std::string by = p.bottleneck ? " by " + topology::escape_unprintable(p.bottleneck->label) : "";
     if (p.bottleneck && p.bottleneck->capacity_mbs)
       by += fmt::format(" ({:.1f} MB/s modelled)", *p.bottleneck->capacity_mbs);
     out += fmt::format("    verdict: {} at {:.1f} MB/s{}\n", paint("saturated", Color::Warning, style),

@@ -2,8 +2,8 @@
 /// The one home for wording that names drives, controllers, ports, connectors, links and nodes: the text
 /// views, the doctor, plan and saturate all build these phrases here ("0781:5567 SanDisk Cruzer Blade",
 /// "sdc (Samsung Portable SSD T7, 04e8:4001)", "usb1-port3 (USB3 side usb2-port3, back panel, upper left)").
-/// All device-supplied strings pass through text_safe() (display_string()), so no phrase built here carries
-/// a control character.
+/// All device-supplied strings pass through escape_unprintable() (display_string()), so no phrase built here
+/// carries a control character.
 #include <cstdint>
 #include <optional>
 #include <string>

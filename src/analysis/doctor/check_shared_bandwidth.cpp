@@ -102,7 +102,7 @@ std::string bases_text(const Context& cx, const std::vector<const DriveShare*>& 
 Finding link_finding(const Context& cx, FindingSeverity severity, const std::string& key,
                      const DriveShare& s) {
   auto f = cx.finding(severity, {});
-  ev(f, key, topology::text_safe(s.bottleneck_label));
+  ev(f, key, topology::escape_unprintable(s.bottleneck_label));
   ev(f, key + " capacity (MB/s)", fmt::format("{:.0f}", s.bottleneck_capacity_mbps));
   if (s.bottleneck_basis)
     ev(f, key + " capacity basis",
@@ -120,7 +120,7 @@ std::string add_drive(const Context& cx, Finding& f, const DriveShare& s, std::v
 }
 
 void warn_group(const Context& cx, const FreeConnectors& fc, const std::vector<const DriveShare*>& g) {
-  const std::string label = topology::text_safe(g.front()->bottleneck_label);
+  const std::string label = topology::escape_unprintable(g.front()->bottleneck_label);
   std::vector<std::string> devices, shares_txt;
   double demand = 0;
   auto f = link_finding(cx, FindingSeverity::Warning, "bottleneck", *g.front());
@@ -162,7 +162,7 @@ void inform_group(const Context& cx, const std::vector<const DriveShare*>& at_ce
   double demand = 0, ceiling = 0;
   for (const auto* s : g) demand += s->demand_mbps;
   for (const auto* s : at_ceiling) ceiling += s->demand_mbps;
-  const std::string label = topology::text_safe(at_ceiling.front()->bottleneck_label);
+  const std::string label = topology::escape_unprintable(at_ceiling.front()->bottleneck_label);
   std::vector<std::string> devices;
   auto f = link_finding(cx, FindingSeverity::Info, "shared link", *at_ceiling.front());
   for (const auto* s : g)
