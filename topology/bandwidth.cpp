@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 
+#include "topology/describe.hpp"
 #include "topology/pcie_tunnels.hpp"
 #include "topology/text.hpp"
 #include "topology/usb4_tunnels.hpp"
@@ -68,15 +69,6 @@ constexpr double kPcieEfficiency = 0.80;
 std::string product_suffix(const Topology& t, Vertex v) {
   const std::string what = node_product(t, v);
   return what.empty() ? std::string{} : " (" + what + ")";
-}
-
-std::string format_mbs(double v) {
-  // Labels are built without fmt (topology links nothing of ours); one decimal when not integral.
-  const double r = std::round(v * 10) / 10;
-  std::string s = std::to_string(r);
-  s.erase(s.find_last_not_of('0') + 1);
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  return s;
 }
 
 std::optional<Bandwidth> override_or(const CapacityModel& m, const std::string& id,
@@ -274,20 +266,6 @@ Usb3TunnelCeilings usb3_tunnel_ceilings(Bandwidth adapter_max, Bandwidth link_us
           std::min(adapter, (link_usable - dp_down) * efficiency), adapter_max * kUsb3IsochronousShare};
 }
 
-std::string pcie_name(const PcieLink& l) {
-  const auto gts = l.speed_gts ? l.speed_gts : l.max_speed_gts;
-  const auto width = l.width ? l.width : l.max_width;
-  std::string s = "PCIe";
-  if (gts) {
-    if (auto gen = pcie_generation(*gts))
-      s += " " + std::to_string(*gen) + ".0";
-    else
-      s += " " + format_mbs(*gts) + " GT/s";
-  }
-  if (width) s += " x" + std::to_string(*width);
-  return s;
-}
-
 Bandwidth pcie_tunnel_share(Bandwidth link_usable, const CapacityModel& m) {
   return link_usable * m.pcie_efficiency;
 }
@@ -466,7 +444,7 @@ std::vector<Resource> upstream_resources(const Topology& t, Vertex port, const C
   auto add_pcie = [&](Vertex v, const PcieLink& l) {
     if (l.empty()) return;
     add(ResourceKind::PcieLink, v, pcie_capacity(l, m),
-        pcie_name(l) + " link of " + node_id(t, v) + product_suffix(t, v));
+        pcie_link_text(l) + " link of " + node_id(t, v) + product_suffix(t, v));
   };
   add_pcie(*ctrl, controller_pcie_link(t, *ctrl));
   // 5b. A controller in a Thunderbolt dock: the PCIe tunnel replaces the two ends of the tunnelled link (the

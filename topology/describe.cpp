@@ -141,15 +141,50 @@ std::string describe_hub(const topology::UsbDeviceInfo& hub) {
   return out;
 }
 
+std::string controller_name(topology::HcdKind k, std::string_view bdf) {
+  return fmt::format("{} controller {}", hcd_label(k), escape_unprintable(bdf));
+}
+
 std::string controller_label(const topology::ControllerInfo& c) {
-  std::string out = fmt::format("{} controller {}", topology::to_string(c.kind), escape_unprintable(c.bdf));
+  std::string out = controller_name(c.kind, c.bdf);
   if (!c.model_name.empty()) out += " (" + display_string(c.model_name) + ")";
   return out;
 }
 
 std::string bandwidth_text(Bandwidth b) {
   const double v = b.mbs();
-  return v >= 1000 ? fmt::format("{:.0f} MB/s", v) : fmt::format("{:.3g} MB/s", v);
+  return v >= 1000 ? mbs_text(v) : fmt::format("{:.3g} MB/s", v);
+}
+
+std::string mbs_figure(double mbs, int decimals) {
+  return fmt::format("{:.{}f}", mbs, decimals);
+}
+
+std::string mbs_text(double mbs, int decimals) {
+  return mbs_figure(mbs, decimals) + " MB/s";
+}
+
+std::string mbs_list_text(const std::vector<double>& mbs, std::string_view sep) {
+  std::string out;
+  for (std::size_t i = 0; i < mbs.size(); ++i) out += (i ? std::string(sep) : "") + mbs_figure(mbs[i]);
+  return out + " MB/s";
+}
+
+std::string pcie_rate_text(std::optional<double> gts, std::optional<unsigned> width) {
+  std::string out;
+  if (gts) out = fmt::format("{:g} GT/s", *gts);
+  if (width) out += fmt::format("{}x{}", out.empty() ? "" : " ", *width);
+  return out;
+}
+
+std::string pcie_link_text(const PcieLink& l) {
+  if (l.empty()) return "";
+  const std::string now = pcie_rate_text(l.speed_gts, l.width);
+  const std::string max = pcie_rate_text(l.max_speed_gts, l.max_width);
+  // "Unknown" speed with width 0 (a link that is down, or a kernel that cannot tell): say so, with the
+  // maximum when known.
+  if (now.empty()) return max.empty() ? "PCIe link unknown" : "PCIe link unknown (max " + max + ")";
+  return "PCIe " + now + (l.degraded() ? " (max " + max + ")" : "");
 }
 
 std::string gbit_text(Bandwidth b) {
@@ -276,12 +311,15 @@ std::string sysfs_pcie_speed(double gts) {
 }
 
 std::string describe_location(const topology::PhysicalLocation& l) {
+  auto known = [](const std::optional<std::string>& s) { return s && !s->empty() && *s != "unknown"; };
   std::vector<std::string> parts;
-  if (l.panel) parts.push_back(display_string(*l.panel) + " panel");
+  if (known(l.panel)) parts.push_back(display_string(*l.panel) + " panel");
   std::string pos;
-  if (l.vertical_position) pos = display_string(*l.vertical_position);
-  if (l.horizontal_position) pos += (pos.empty() ? "" : " ") + display_string(*l.horizontal_position);
+  if (known(l.vertical_position)) pos = display_string(*l.vertical_position);
+  if (known(l.horizontal_position)) pos += (pos.empty() ? "" : " ") + display_string(*l.horizontal_position);
   if (!pos.empty()) parts.push_back(pos);
+  if (l.dock.value_or(false)) parts.emplace_back("dock");
+  if (l.lid.value_or(false)) parts.emplace_back("lid");
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
