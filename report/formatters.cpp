@@ -2,6 +2,8 @@
 
 #include <iterator>
 
+#include "topology/string_table.hpp"
+
 namespace usbsat::report {
 
 std::string format_disk_size(std::uint64_t bytes) {
@@ -72,18 +74,14 @@ std::string usb_class_name(std::uint8_t cls) {
   }
 }
 
+constexpr topology::StringTable<topology::StorageProtocol, 3> kProtocolLabels{{{
+    {topology::StorageProtocol::Uas, "UAS"},
+    {topology::StorageProtocol::Bot, "BOT"},
+    {topology::StorageProtocol::Other, "other"},
+}}};
+
 std::string_view protocol_label(topology::StorageProtocol p) {
-  switch (p) {
-    case topology::StorageProtocol::Uas:
-      return "UAS";
-    case topology::StorageProtocol::Bot:
-      return "BOT";
-    case topology::StorageProtocol::Other:
-      return "other";
-    case topology::StorageProtocol::None:
-      break;
-  }
-  return "";
+  return kProtocolLabels.name(p, "");
 }
 
 }  // namespace usbsat::report

@@ -11,6 +11,7 @@
 
 #include "topology/describe.hpp"
 #include "topology/pcie_tunnels.hpp"
+#include "topology/string_table.hpp"
 #include "topology/text.hpp"
 #include "topology/usb4_tunnels.hpp"
 
@@ -122,50 +123,34 @@ UsbRate usb_rate(UsbSpeed speed, unsigned lanes) {
   return UsbRate::Unknown;
 }
 
+constexpr StringTable<UsbRate, 8> kUsbRateNames{{{
+    {UsbRate::Low, "USB 1.1 low speed"},
+    {UsbRate::Full, "USB 1.1"},
+    {UsbRate::High, "USB 2.0"},
+    {UsbRate::Gen1, "USB 3.2 Gen 1"},
+    {UsbRate::Gen1x2, "USB 3.2 Gen 1x2"},
+    {UsbRate::Gen2, "USB 3.2 Gen 2"},
+    {UsbRate::Gen2x2, "USB 3.2 Gen 2x2"},
+    {UsbRate::Usb4, "USB4"},
+}}};
+
 std::string_view to_string(UsbRate r) {
-  switch (r) {
-    case UsbRate::Low:
-      return "USB 1.1 low speed";
-    case UsbRate::Full:
-      return "USB 1.1";
-    case UsbRate::High:
-      return "USB 2.0";
-    case UsbRate::Gen1:
-      return "USB 3.2 Gen 1";
-    case UsbRate::Gen1x2:
-      return "USB 3.2 Gen 1x2";
-    case UsbRate::Gen2:
-      return "USB 3.2 Gen 2";
-    case UsbRate::Gen2x2:
-      return "USB 3.2 Gen 2x2";
-    case UsbRate::Usb4:
-      return "USB4";
-    case UsbRate::Unknown:
-      break;
-  }
-  return "USB (unknown speed)";
+  return kUsbRateNames.name(r, "USB (unknown speed)");
 }
 
+constexpr StringTable<ResourceKind, 8> kResourceKindTokens{{{
+    {ResourceKind::DriveLink, "drive_link"},
+    {ResourceKind::HubUplink, "hub_uplink"},
+    {ResourceKind::UsbBus, "usb_bus"},
+    {ResourceKind::Controller, "controller"},
+    {ResourceKind::PcieLink, "pcie_link"},
+    {ResourceKind::Usb4Tunnel, "usb4_tunnel"},
+    {ResourceKind::PcieTunnel, "pcie_tunnel"},
+    {ResourceKind::Declared, "declared"},
+}}};
+
 std::string_view to_string(ResourceKind k) {
-  switch (k) {
-    case ResourceKind::DriveLink:
-      return "drive_link";
-    case ResourceKind::HubUplink:
-      return "hub_uplink";
-    case ResourceKind::UsbBus:
-      return "usb_bus";
-    case ResourceKind::Controller:
-      return "controller";
-    case ResourceKind::PcieLink:
-      return "pcie_link";
-    case ResourceKind::Usb4Tunnel:
-      return "usb4_tunnel";
-    case ResourceKind::PcieTunnel:
-      return "pcie_tunnel";
-    case ResourceKind::Declared:
-      return "declared";
-  }
-  return "unknown";
+  return kResourceKindTokens.name(k, "unknown");
 }
 
 const CapacityModel& nominal_model() {

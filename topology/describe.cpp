@@ -4,6 +4,7 @@
 
 #include "topology/bandwidth.hpp"
 #include "topology/escape.hpp"
+#include "topology/string_table.hpp"
 #include "topology/text.hpp"
 
 namespace usbsat::topology {
@@ -18,24 +19,17 @@ std::string describe_usb_device(const topology::UsbDeviceInfo& d) {
   return out;
 }
 
+constexpr StringTable<topology::HcdKind, 6> kHcdKindWords{{{
+    {topology::HcdKind::Uhci, "UHCI"},
+    {topology::HcdKind::Ohci, "OHCI"},
+    {topology::HcdKind::Ehci, "EHCI"},
+    {topology::HcdKind::Xhci, "xHCI"},
+    {topology::HcdKind::Usb4, "USB4"},
+    {topology::HcdKind::Otg, "OTG"},
+}}};
+
 std::string_view hcd_label(topology::HcdKind k) {
-  switch (k) {
-    case topology::HcdKind::Uhci:
-      return "UHCI";
-    case topology::HcdKind::Ohci:
-      return "OHCI";
-    case topology::HcdKind::Ehci:
-      return "EHCI";
-    case topology::HcdKind::Xhci:
-      return "xHCI";
-    case topology::HcdKind::Usb4:
-      return "USB4";
-    case topology::HcdKind::Otg:
-      return "OTG";
-    case topology::HcdKind::Unknown:
-      break;
-  }
-  return "unknown";
+  return kHcdKindWords.name(k, "unknown");
 }
 
 std::string describe_controller(const topology::ControllerSummary& c) {
