@@ -8,9 +8,9 @@
 namespace usbsat::topology {
 
 /// Escapes what a terminal would not print as text: control characters (C0, DEL and the C1 range
-/// U+0080..U+009F) become
-/// "\xNN" byte by byte, invalid UTF-8 bytes become "\xNN", bidirectional formatting characters (U+202A..202E,
-/// U+2066..2069, U+200E, U+200F, U+061C) become "\uNNNN", other valid multi-byte UTF-8 is kept.
+/// U+0080..U+009F) become "\xNN" byte by byte, invalid UTF-8 bytes become "\xNN", bidirectional formatting
+/// characters (U+202A..202E, U+2066..2069, U+200E, U+200F, U+061C) become "\uNNNN", other valid multi-byte
+/// UTF-8 is kept.
 std::string escape_unprintable(std::string_view s);
 
 /// THE sanitiser for every string that enters the topology model from a device source (sysfs/udev or a
