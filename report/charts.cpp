@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "report/html_escape.hpp"
+#include "topology/describe.hpp"
 
 namespace usbsat::report {
 namespace {
@@ -93,7 +94,7 @@ std::string render_bar_chart_svg(const BarChart& c) {
       R"(<line x1="{7}" y1="27" x2="{8}" y2="27" stroke="#e03131" stroke-dasharray="6 3" stroke-width="2"/><text x="{9}" y="31">{10}</text></g>)",
       num(kLeft), num(kLeft + 14), num(kLeft + 50), num(kLeft + 64), num(kLeft + 120), num(kLeft + 140),
       num(kLeft + 144), num(kLeft + 186), num(kLeft + 206), num(kLeft + 210),
-      c.plateau ? fmt::format("plateau {} MB/s", num(*c.plateau)) : "plateau");
+      c.plateau ? "plateau " + topology::mbs_text(*c.plateau, 1) : "plateau");
   out += value_axis(top, width);
   double x = kLeft + kGroupGap / 2;
   for (const auto& g : c.groups) {
@@ -101,9 +102,9 @@ std::string render_bar_chart_svg(const BarChart& c) {
     for (const auto& b : g.bars) {
       const double y = y_of(b.value, top);
       out += fmt::format(
-          R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"><title>{}: {} MB/s</title></rect>)", num(x),
+          R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"><title>{}: {}</title></rect>)", num(x),
           num(y), num(kBar), num(kTop + kPlotHeight - y), b.aggregate ? "#1864ab" : "#74c0fc",
-          html_escape(b.label), num(b.value));
+          html_escape(b.label), topology::mbs_text(b.value, 1));
       out += fmt::format(R"(<text x="{}" y="{}" font-size="9" text-anchor="middle">{:.0f}</text>)",
                          num(x + kBar / 2), num(y - 3), b.value);
       out += fmt::format(R"(<text x="{}" y="{}" font-size="9" text-anchor="middle">{}</text>)",
@@ -115,8 +116,8 @@ std::string render_bar_chart_svg(const BarChart& c) {
     if (g.predicted) {
       const double y = y_of(*g.predicted, top);
       out += fmt::format(
-          R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#212529" stroke-dasharray="4 2" stroke-width="2"><title>model: {} MB/s</title></line>)",
-          num(start - 3), num(y), num(end + 3), num(y), num(*g.predicted));
+          R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#212529" stroke-dasharray="4 2" stroke-width="2"><title>model: {}</title></line>)",
+          num(start - 3), num(y), num(end + 3), num(y), topology::mbs_text(*g.predicted, 1));
     }
     out += fmt::format(R"(<text x="{}" y="{}" font-size="11" text-anchor="middle">{}</text>)",
                        num((start + end) / 2), num(kTop + kPlotHeight + 30), html_escape(g.label));
@@ -126,8 +127,8 @@ std::string render_bar_chart_svg(const BarChart& c) {
     const double y = y_of(*c.plateau, top);
     out += fmt::format(
         R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#e03131" stroke-dasharray="6 3" stroke-width="2">)"
-        R"(<title>plateau {} MB/s</title></line>)",
-        num(kLeft), num(y), num(width - kRight), num(y), num(*c.plateau));
+        R"(<title>plateau {}</title></line>)",
+        num(kLeft), num(y), num(width - kRight), num(y), topology::mbs_text(*c.plateau, 1));
   }
   return out + "</svg>";
 }

@@ -64,8 +64,8 @@ std::string render_doctor_text(const DoctorReportInput& in) {
 
   for (const auto& f : in.findings) {
     std::vector<std::string> devices;
-    for (const auto& d : f.devices) devices.push_back(topology::text_safe(d));
-    fmt::format_to(it, "\n{} {}", label(f.severity, in.style), topology::text_safe(f.id));
+    for (const auto& d : f.devices) devices.push_back(topology::escape_unprintable(d));
+    fmt::format_to(it, "\n{} {}", label(f.severity, in.style), topology::escape_unprintable(f.id));
     if (!devices.empty()) fmt::format_to(it, ": {}", fmt::join(devices, ", "));
     fmt::format_to(it, "\n");
     append_indented(out, f.message, "  ");
@@ -77,7 +77,7 @@ std::string render_doctor_text(const DoctorReportInput& in) {
       std::vector<std::pair<std::string, std::string>> evidence;
       std::size_t width = 0;
       for (const auto& [k, v] : f.evidence) {
-        evidence.emplace_back(topology::text_safe(k), topology::text_safe(v));
+        evidence.emplace_back(topology::escape_unprintable(k), topology::escape_unprintable(v));
         width = std::max(width, evidence.back().first.size());
       }
       fmt::format_to(it, "  Evidence:\n");

@@ -2,30 +2,9 @@
 
 #include <iterator>
 
+#include "topology/string_table.hpp"
+
 namespace usbsat::report {
-
-std::string format_gts(double gts) {
-  return fmt::format("{:g}", gts);
-}
-
-std::string format_pcie_link(const topology::PcieLink& l) {
-  auto side = [](std::optional<double> s, std::optional<unsigned> w) {
-    std::string out;
-    if (s) out = format_gts(*s) + " GT/s";
-    if (w) out += (out.empty() ? "x" : " x") + std::to_string(*w);
-    return out;
-  };
-  if (l.empty()) return "";
-  std::string out = side(l.speed_gts, l.width);
-  // "Unknown" speed with width 0 (a link that is down, or a kernel that cannot tell): say so, with the
-  // maximum when known, instead of an empty phrase after "PCIe".
-  if (out.empty()) {
-    const std::string max = side(l.max_speed_gts, l.max_width);
-    return max.empty() ? "link unknown" : "link unknown (max " + max + ")";
-  }
-  if (l.degraded()) out += " (max " + side(l.max_speed_gts, l.max_width) + ")";
-  return out;
-}
 
 std::string format_disk_size(std::uint64_t bytes) {
   static constexpr const char* kUnits[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
@@ -41,19 +20,6 @@ std::string format_disk_size(std::uint64_t bytes) {
 
 std::string format_mbps(double mbps) {
   return fmt::format("{:g}", mbps);
-}
-
-std::string format_physical_location(const topology::PhysicalLocation& p) {
-  std::string out;
-  auto add = [&](const std::optional<std::string>& s) {
-    if (s && !s->empty() && *s != "unknown") out += (out.empty() ? "" : " ") + *s;
-  };
-  add(p.panel);
-  add(p.vertical_position);
-  add(p.horizontal_position);
-  if (p.dock.value_or(false)) out += out.empty() ? "dock" : ", dock";
-  if (p.lid.value_or(false)) out += out.empty() ? "lid" : ", lid";
-  return out;
 }
 
 std::string format_class_triple(std::uint8_t cls, std::uint8_t sub, std::uint8_t proto) {
@@ -108,18 +74,14 @@ std::string usb_class_name(std::uint8_t cls) {
   }
 }
 
+constexpr topology::StringTable<topology::StorageProtocol, 3> kProtocolLabels{{{
+    {topology::StorageProtocol::Uas, "UAS"},
+    {topology::StorageProtocol::Bot, "BOT"},
+    {topology::StorageProtocol::Other, "other"},
+}}};
+
 std::string_view protocol_label(topology::StorageProtocol p) {
-  switch (p) {
-    case topology::StorageProtocol::Uas:
-      return "UAS";
-    case topology::StorageProtocol::Bot:
-      return "BOT";
-    case topology::StorageProtocol::Other:
-      return "other";
-    case topology::StorageProtocol::None:
-      break;
-  }
-  return "";
+  return kProtocolLabels.name(p, "");
 }
 
 }  // namespace usbsat::report

@@ -1,5 +1,6 @@
 #pragma once
-/// fmt::formatter specializations for the unit and id types of topology/ (fmt 9: const format()).
+/// fmt::formatter specializations for the unit and id types of topology/ (fmt 9: const format()); the
+/// human ones print topology/describe.hpp's wording.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -14,16 +15,10 @@
 #include "topology/speed.hpp"
 
 namespace usbsat::report {
-/// "8 GT/s x4" or "5 GT/s x1 (max 8 GT/s x4)"; "" when nothing is known.
-std::string format_pcie_link(const topology::PcieLink& l);
-/// "2.5", "5", "8", "16": GT/s without trailing zeros.
-std::string format_gts(double gts);
 /// Disk size in decimal units as drive vendors label them: "500.1 GB", "2.0 TB", "16.0 GB", "512 B".
 std::string format_disk_size(std::uint64_t bytes);
 /// Mb/s without trailing zeros: "1.5", "12", "480", "5000".
 std::string format_mbps(double mbps);
-/// "back upper left", "front center right, dock", "" when nothing is known.
-std::string format_physical_location(const topology::PhysicalLocation& p);
 /// "08/06/62": class/subclass/protocol in hex.
 std::string format_class_triple(std::uint8_t cls, std::uint8_t sub, std::uint8_t proto);
 /// Human name of a USB interface class as lsusb -t prints it ("Mass Storage", "Hub", "Human Interface
@@ -50,7 +45,7 @@ struct fmt::formatter<usbsat::topology::HcdKind> : fmt::formatter<std::string_vi
 template <>
 struct fmt::formatter<usbsat::topology::PcieLink> : fmt::formatter<std::string_view> {
   auto format(const usbsat::topology::PcieLink& l, format_context& ctx) const {
-    return fmt::formatter<std::string_view>::format(usbsat::report::format_pcie_link(l), ctx);
+    return fmt::formatter<std::string_view>::format(usbsat::topology::pcie_link_text(l), ctx);
   }
 };
 

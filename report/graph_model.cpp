@@ -33,7 +33,7 @@ std::string number_ranges(const std::vector<unsigned>& n) {
 }
 
 std::string capacity_text(std::optional<topology::Bandwidth> b) {
-  return b ? fmt::format("{:.0f} MB/s", b->mbs()) : "";
+  return b ? topology::bandwidth_text(*b) : "";
 }
 
 std::string join_label(const std::string& a, const std::string& b) {
@@ -93,7 +93,7 @@ class GraphBuilder {
         GraphNode g{h.bdf, "pci", {{"PCI " + h.bdf, "", "", "", true}}, {"box", "filled", "#e7e7f3", "", 1},
                     "",    ""};
         if (!h.model_name.empty()) g.lines.emplace_back(topology::display_string(h.model_name));
-        if (!h.link.empty()) g.lines.emplace_back("PCIe " + format_pcie_link(h.link));
+        if (!h.link.empty()) g.lines.emplace_back(topology::pcie_link_text(h.link));
         add(std::move(g));
         for (Vertex k : children(t_, v)) pci_child(v, k);
         return;
@@ -188,7 +188,7 @@ class GraphBuilder {
     const auto up = topology::uplink(t_, k);
     std::string label;
     if (up && t_[*up].kind == topology::LinkKind::Pci && !t_[*up].pcie.empty())
-      label = join_label("PCIe " + format_pcie_link(t_[*up].pcie),
+      label = join_label(topology::pcie_link_text(t_[*up].pcie),
                          capacity_text(topology::pcie_capacity(t_[*up].pcie)));
     walk(k);
     if (ids_.count(topology::node_id(t_, k)))
@@ -199,7 +199,7 @@ class GraphBuilder {
   /// whatever without a drive is plugged in there. A controller with no drive is a row of the summary.
   void controller(Vertex v) {
     const auto c = topology::summarize_controller(t_, v);
-    std::string title = fmt::format("{} controller {}", topology::hcd_label(c.kind), c.pci);
+    std::string title = topology::controller_name(c.kind, c.pci);
     if (c.vendor_id && c.device_id) title += fmt::format(" [{:04x}:{:04x}]", *c.vendor_id, *c.device_id);
     if (!drawn(v)) {
       std::string buses;
@@ -321,7 +321,7 @@ class GraphBuilder {
         tags.push_back(side);
       }
       if (c.physical_location)
-        if (auto where = format_physical_location(*c.physical_location); !where.empty())
+        if (auto where = topology::describe_location(*c.physical_location); !where.empty())
           tags.push_back(where);
     }
     if (p.connect_type && *p.connect_type != "hotplug") tags.push_back(*p.connect_type);
@@ -434,7 +434,7 @@ class GraphBuilder {
         g.style.penwidth = 3;
       }
       if (auto it = prediction_.find(b.name); it != prediction_.end()) {
-        g.lines.emplace_back(fmt::format("predicted {:.0f} MB/s", it->second->predicted_mbs));
+        g.lines.emplace_back("predicted " + topology::mbs_text(it->second->predicted_mbs));
         if (const auto& lim = it->second->bottleneck) {
           std::string kind = lim->kind;
           for (auto& ch : kind) ch = ch == '_' ? ' ' : ch;
@@ -470,7 +470,7 @@ class GraphBuilder {
         node.lines.emplace_back(fmt::format("{} {}: {}", sev, i + 1, f.id), "",
                                 fmt::format("#finding-{}", i + 1), fill);
         node.tooltip += (node.tooltip.empty() ? "" : " | ") +
-                        fmt::format("{}: {}", i + 1, topology::text_safe(f.message));
+                        fmt::format("{}: {}", i + 1, topology::escape_unprintable(f.message));
         g_.finding_nodes[i] = id;
         break;
       }

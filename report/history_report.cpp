@@ -4,6 +4,7 @@
 
 #include "report/json_common.hpp"
 #include "report/table.hpp"
+#include "topology/describe.hpp"
 #include "topology/escape.hpp"
 #include "topology/history/store_json.hpp"
 #include "topology/text.hpp"
@@ -64,11 +65,10 @@ std::string render_history_text(const HistoryReportInput& in) {
   }
   if (!s.resources.empty()) out += "\nMeasured capacities (plan, doctor, report and export use them):\n";
   for (const auto& r : s.resources)
-    out +=
-        fmt::format("  {}: {}{:.0f} MB/s ({}), measured {} with {}\n", r.label, r.at_least ? "at least " : "",
-                    r.measured_mbs,
-                    r.model_mbs ? fmt::format("model {:.0f} MB/s", *r.model_mbs) : "not limited in the model",
-                    r.date.substr(0, 10), topology::join(r.drives, ", "));
+    out += fmt::format("  {}: {}{} ({}), measured {} with {}\n", r.label, r.at_least ? "at least " : "",
+                       topology::mbs_text(r.measured_mbs),
+                       r.model_mbs ? "model " + topology::mbs_text(*r.model_mbs) : "not limited in the model",
+                       r.date.substr(0, 10), topology::join(r.drives, ", "));
   return topology::terminal_safe(out);
 }
 

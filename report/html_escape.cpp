@@ -6,7 +6,7 @@ namespace usbsat::report {
 
 std::string html_escape(std::string_view s) {
   std::string out;
-  for (char c : topology::text_safe(s)) {
+  for (char c : topology::escape_unprintable(s)) {
     switch (c) {
       case '&':
         out += "&amp;";

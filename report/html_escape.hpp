@@ -6,8 +6,8 @@
 namespace usbsat::report {
 
 /// `s` made safe as HTML/SVG character data or a double- or single-quoted attribute value: control
-/// characters and invalid UTF-8 become `\xNN` (topology::text_safe()), then & < > " ' become character
-/// references.
+/// characters and invalid UTF-8 become `\xNN` (topology::escape_unprintable()), then & < > " ' become
+/// character references.
 std::string html_escape(std::string_view s);
 
 }  // namespace usbsat::report

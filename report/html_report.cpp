@@ -5,6 +5,7 @@
 #include "report/formatters.hpp"
 #include "report/graph_model.hpp"
 #include "report/html_escape.hpp"
+#include "topology/describe.hpp"
 
 namespace usbsat::report {
 namespace {
@@ -92,9 +93,8 @@ std::string predict_section(const PredictInput* p) {
         html_escape(d.dev), html_escape(d.where), d.demand_mbs, html_escape(d.demand_basis),
         html_escape(d.basis), d.predicted_mbs, html_escape(limit));
   }
-  out +=
-      fmt::format("</table>\n<p>All at once: {:.0f} MB/s in total (max-flow cross-check {:.0f} MB/s).</p>\n",
-                  p->aggregate_mbs, p->max_flow_mbs);
+  out += fmt::format("</table>\n<p>All at once: {} in total (max-flow cross-check {}).</p>\n",
+                     topology::mbs_text(p->aggregate_mbs), topology::mbs_text(p->max_flow_mbs));
   return out;
 }
 

@@ -10,9 +10,13 @@
 namespace usbsat::report {
 namespace {
 
-/// MB/s with one decimal: "400.0".
+/// A figure for the MB/s columns, one decimal: "400.0".
 std::string mbs(double v) {
-  return fmt::format("{:.1f}", v);
+  return topology::mbs_figure(v, 1);
+}
+/// A rate in the plan's sentences, one decimal as in its tables: "400.0 MB/s".
+std::string rate(double v) {
+  return topology::mbs_text(v, 1);
 }
 /// JSON rates rounded to 0.1 MB/s so documents do not carry float noise.
 double round1(double v) {
@@ -49,7 +53,7 @@ Json json_predict(const PredictInput& in) {
 std::string limit_text(const std::optional<PlanBottleneck>& b) {
   if (!b) return "its own demand (nothing shared)";
   return b->capacity_basis ? fmt::format("{} ({})", b->label, *b->capacity_basis)
-                           : fmt::format("{} ({} MB/s)", b->label, mbs(b->capacity_mbs));
+                           : fmt::format("{} ({})", b->label, rate(b->capacity_mbs));
 }
 
 /// "  sdb: measured 2026-12-06 (...)": each drive's demand basis in a sentence, one line each.
@@ -101,7 +105,7 @@ std::string controller_text(const topology::ControllerSummary& c) {
 }
 
 std::string where_text(const topology::ConnectorSummary& c) {
-  std::string s = c.physical_location ? format_physical_location(*c.physical_location) : "";
+  std::string s = c.physical_location ? topology::describe_location(*c.physical_location) : "";
   if (!c.on_root_hub) s += std::string(s.empty() ? "" : ", ") + "behind hub " + c.hub;
   return s.empty() ? "-" : s;
 }
@@ -117,8 +121,7 @@ std::string render_predict_text(const PredictInput& in) {
       "Predicted throughput of the current placement, all drives at once (max-min fair share):\n\n";
   if (in.drives.empty()) return out + "  no USB drives to predict\n";
   out += indent(predict_table(in), "  ");
-  out += fmt::format("\n  aggregate {} MB/s (max-flow bound {} MB/s)\n", mbs(in.aggregate_mbs),
-                     mbs(in.max_flow_mbs));
+  out += fmt::format("\n  aggregate {} (max-flow bound {})\n", rate(in.aggregate_mbs), rate(in.max_flow_mbs));
   out += "\n" + basis_lines(in.drives, [](const PredictRow& d) { return d.dev; });
   out += published_lines(in.drives);
   return topology::terminal_safe(out);  // labels and places carry device strings
@@ -182,7 +185,7 @@ std::string render_plan_text(const PlanInput& in) {
   const std::string what = in.replace ? fmt::format("re-place {} connected drive{}", n, n == 1 ? "" : "s")
                                       : fmt::format("{} new drive{}", n, n == 1 ? "" : "s");
   out += fmt::format("Plan: {}{}, prefer {}\n", what,
-                     in.demand_mbs ? ", demand " + mbs(*in.demand_mbs) + " MB/s each" : "", in.prefer);
+                     in.demand_mbs ? ", demand " + rate(*in.demand_mbs) + " each" : "", in.prefer);
   if (in.rows.empty()) return out + "\n  no placement (see the messages above)\n";
 
   std::vector<std::vector<std::string>> rows;
@@ -198,26 +201,26 @@ std::string render_plan_text(const PlanInput& in) {
   out += "\n" + indent(render_table({"drive", "connector", "controller", "where", "link", "demand", "MB/s"},
                                     rows, {in.style.width > 2 ? in.style.width - 2 : 0, {2}}),
                        "  ");
-  out += fmt::format("\n  all at once: slowest {} MB/s, total {} MB/s", mbs(in.min_mbs), mbs(in.total_mbs));
+  out += fmt::format("\n  all at once: slowest {}, total {}", rate(in.min_mbs), rate(in.total_mbs));
   if (in.replace) out += fmt::format(", {} move{}", in.moves, in.moves == 1 ? "" : "s");
   out += "\n";
   for (const auto& r : in.rows)
     if (r.bottleneck && r.predicted_mbs + 0.05 < r.demand_mbs)
-      out += fmt::format("  {} is limited by the {} ({} MB/s)\n", r.drive, r.bottleneck->label,
-                         mbs(r.bottleneck->capacity_mbs));
+      out += fmt::format("  {} is limited by the {} ({})\n", r.drive, r.bottleneck->label,
+                         rate(r.bottleneck->capacity_mbs));
   if (in.current) {
     double lo = 0;
     for (std::size_t i = 0; i < in.current->drives.size(); ++i)
       lo = i == 0 ? in.current->drives[i].predicted_mbs : std::min(lo, in.current->drives[i].predicted_mbs);
-    out += fmt::format("  now: slowest {} MB/s, total {} MB/s\n", mbs(lo), mbs(in.current->aggregate_mbs));
+    out += fmt::format("  now: slowest {}, total {}\n", rate(lo), rate(in.current->aggregate_mbs));
   }
   if (in.already_optimal)
     out += "  already optimal: no move would make the slowest drive or the total faster; every drive stays\n";
   if (in.headroom)
-    out +=
-        fmt::format("  headroom: {} MB/s more per drive before the {} is full ({} of {} MB/s, {} drive{})\n",
-                    mbs(in.headroom->per_drive_mbs), in.headroom->label, mbs(in.headroom->load_mbs),
-                    mbs(in.headroom->capacity_mbs), in.headroom->drives, in.headroom->drives == 1 ? "" : "s");
+    out += fmt::format("  headroom: {} more per drive before the {} is full ({} of {}, {} drive{})\n",
+                       rate(in.headroom->per_drive_mbs), in.headroom->label, mbs(in.headroom->load_mbs),
+                       rate(in.headroom->capacity_mbs), in.headroom->drives,
+                       in.headroom->drives == 1 ? "" : "s");
   // Each drive's demand, in a sentence (the table's "demand" column says its basis in a word).
   out += "\n" + basis_lines(in.rows, [](const PlanRow& r) { return r.drive; });
   if (!in.avoid.empty()) {

@@ -67,9 +67,9 @@ std::string render_ports_text(const ViewInput& in) {
                             d.speed ? topology::short_label(*d.speed) : std::string_view("?"));
       }
     if (!hubs.empty()) out += "  root hubs: " + hubs + "\n";
-    if (!cp.controller.link.empty()) out += "  PCIe link: " + format_pcie_link(cp.controller.link) + "\n";
+    if (!cp.controller.link.empty()) out += "  link: " + topology::pcie_link_text(cp.controller.link) + "\n";
     for (const auto& h : cp.pcie_uplink)
-      out += fmt::format("  PCIe uplink: {} {}{}\n", h.pci, format_pcie_link(h.link),
+      out += fmt::format("  uplink: {} {}{}\n", h.pci, topology::pcie_link_text(h.link),
                          h.name.empty() ? "" : " (" + topology::display_string(h.name) + ")");
     if (!cp.controller.companions.empty())
       out += "  companions: " + topology::join(cp.controller.companions, " ") + "\n";
@@ -78,7 +78,7 @@ std::string render_ports_text(const ViewInput& in) {
     if (!cp.connectors.empty()) {
       std::vector<std::vector<std::string>> rows;
       for (const auto& c : cp.connectors) {
-        std::string where = c.physical_location ? format_physical_location(*c.physical_location) : "";
+        std::string where = c.physical_location ? topology::describe_location(*c.physical_location) : "";
         rows.push_back({c.id, c.label, std::string(topology::to_string(c.speed_class)),
                         c.connect_type.value_or("-"), where.empty() ? "-" : where, occupant_text(t, c),
                         c.drives.empty() ? "-" : topology::join(c.drives, " ")});

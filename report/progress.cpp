@@ -1,5 +1,6 @@
 #include "report/progress.hpp"
 
+#include "topology/describe.hpp"
 #include "topology/escape.hpp"
 
 #include <fmt/format.h>
@@ -21,7 +22,8 @@ std::string format_progress(const load::Snapshot& s, std::int64_t now_ns) {
   const double elapsed = std::clamp(static_cast<double>(now_ns - s.start_ns) / 1e9, 0.0, total);
   std::string out = fmt::format("[phase {}/{}] {:.1f}/{:.1f} s{}", s.phase + 1, s.phase_count, elapsed, total,
                                 now_ns < s.measure_ns ? " ramp" : "");
-  for (const auto& t : s.targets) out += fmt::format(" | {} {:.1f} MB/s", basename(t.label), t.mbs);
+  for (const auto& t : s.targets)
+    out += fmt::format(" | {} {}", basename(t.label), topology::mbs_text(t.mbs, 1));
   return topology::terminal_safe(out);  // target names are user text
 }
 

@@ -11,7 +11,8 @@
 namespace usbsat::report {
 namespace {
 
-/// `"` and `\` escaped; the pieces between newlines are already text_safe (valid UTF-8, no controls).
+/// `"` and `\` escaped; the pieces between newlines are already escape_unprintable (valid UTF-8, no
+/// controls).
 void append_escaped(std::string& out, std::string_view safe) {
   for (char c : safe) {
     if (c == '\\' || c == '"') out += '\\';
@@ -124,8 +125,8 @@ std::string prometheus_label_value(std::string_view raw) {
   std::size_t start = 0;
   while (true) {
     const auto nl = raw.find('\n', start);
-    append_escaped(out,
-                   topology::text_safe(raw.substr(start, nl == std::string_view::npos ? nl : nl - start)));
+    append_escaped(
+        out, topology::escape_unprintable(raw.substr(start, nl == std::string_view::npos ? nl : nl - start)));
     if (nl == std::string_view::npos) break;
     out += "\\n";
     start = nl + 1;

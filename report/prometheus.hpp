@@ -73,8 +73,8 @@ struct PrometheusInput {
 };
 
 /// A label value as the text format wants it: `\` -> `\\`, `"` -> `\"`, newline -> `\n`. Bytes that are not
-/// valid UTF-8 (which the format forbids) become the text `\xNN` first (topology::text_safe), as do other
-/// control characters, so any firmware string yields a value promtool accepts.
+/// valid UTF-8 (which the format forbids) become the text `\xNN` first (topology::escape_unprintable), as do
+/// other control characters, so any firmware string yields a value promtool accepts.
 std::string prometheus_label_value(std::string_view raw);
 
 /// The whole file: every family with HELP and TYPE, series sorted by their labels, one trailing newline.

@@ -8,6 +8,7 @@
 
 #include "report/json_common.hpp"
 #include "report/steady_text.hpp"
+#include "topology/describe.hpp"
 #include "topology/escape.hpp"
 
 #include "load/job.hpp"
@@ -55,7 +56,7 @@ std::string group_heading(const SaturateGroup& g) {
   std::string s = "Group " + g.name;
   if (g.node_label != "group " + g.name) s += ": " + g.node_label;
   if (g.declared_capacity_mbs)
-    s += fmt::format(" (declared capacity {:.1f} MB/s)", *g.declared_capacity_mbs);
+    s += " (declared capacity " + topology::mbs_text(*g.declared_capacity_mbs, 1) + ")";
   else if (g.node_kind == "declared")
     s += " (no declared capacity)";
   if (!g.same_drives_as.empty()) {
@@ -84,7 +85,7 @@ void render_pass_text(std::string& out, const SaturatePass& p, const TextStyle& 
   };
   row("MB/s", [](const SaturatePhaseRow& ph) { return level_label(ph.n); });
   for (const auto& dev : devs)
-    row(topology::text_safe(dev), [&](const SaturatePhaseRow& ph) {
+    row(topology::escape_unprintable(dev), [&](const SaturatePhaseRow& ph) {
       for (const auto& d : ph.per_drive)
         if (d.dev == dev) return cell(d.mbs);
       return std::string("-");
@@ -118,15 +119,15 @@ void render_pass_text(std::string& out, const SaturatePass& p, const TextStyle& 
   if (!p.verdict) {
     out += "    verdict: none (no concurrent phase finished)\n";
   } else if (*p.verdict == "saturated" && p.plateau_mbs) {
-    std::string by = p.bottleneck ? " by " + topology::text_safe(p.bottleneck->label) : "";
+    std::string by = p.bottleneck ? " by " + topology::escape_unprintable(p.bottleneck->label) : "";
     if (p.bottleneck && p.bottleneck->capacity_mbs)
-      by += fmt::format(" ({:.1f} MB/s modelled)", *p.bottleneck->capacity_mbs);
-    out += fmt::format("    verdict: {} at {:.1f} MB/s{}\n", paint("saturated", Color::Warning, style),
-                       *p.plateau_mbs, by);
+      by += " (" + topology::mbs_text(*p.bottleneck->capacity_mbs, 1) + " modelled)";
+    out += fmt::format("    verdict: {} at {}{}\n", paint("saturated", Color::Warning, style),
+                       topology::mbs_text(*p.plateau_mbs, 1), by);
   } else if (*p.verdict == "unexplained") {
     out += fmt::format("    verdict: {} (unexplained shared resource){}\n",
                        paint("contention above the model", Color::Problem, style),
-                       p.plateau_mbs ? fmt::format(", plateau {:.1f} MB/s", *p.plateau_mbs) : "");
+                       p.plateau_mbs ? ", plateau " + topology::mbs_text(*p.plateau_mbs, 1) : "");
   } else {
     out += "    verdict: " + paint("no contention", Color::Good, style) + "\n";
   }

@@ -115,7 +115,7 @@ class TreeWriter {
       const auto c = topology::summarize_connector(t_, it->second);
       tags.emplace_back(topology::to_string(c.speed_class));
       if (c.physical_location)
-        if (auto where = format_physical_location(*c.physical_location); !where.empty())
+        if (auto where = topology::describe_location(*c.physical_location); !where.empty())
           tags.push_back(where);
     }
     if (p.peer) tags.push_back("peer " + basename(*p.peer));
@@ -172,14 +172,14 @@ class TreeWriter {
         if (h.vendor_id && h.device_id) s += fmt::format(" [{:04x}:{:04x}]", *h.vendor_id, *h.device_id);
         if (!h.model_name.empty()) s += " " + topology::display_string(h.model_name);
         if (!h.driver.empty()) s += " (" + h.driver + ")";
-        if (!h.link.empty()) s += ", PCIe " + format_pcie_link(h.link);
+        if (!h.link.empty()) s += ", " + topology::pcie_link_text(h.link);
         return s;
       }
       case NodeKind::Controller: {
         const auto c = topology::summarize_controller(t_, v);
         std::string s = "Controller " + topology::describe_controller(c);
         if (!c.driver.empty()) s += " (" + c.driver + ")";
-        if (!c.link.empty()) s += ", PCIe " + format_pcie_link(c.link);
+        if (!c.link.empty()) s += ", " + topology::pcie_link_text(c.link);
         if (!c.companions.empty()) s += ", companions " + topology::join(c.companions, " ");
         return s;
       }

@@ -75,9 +75,9 @@ std::string render_watch_text(const WatchEvent& e, const TextStyle& style) {
         fmt::format("  {} {}: {}\n", paint(upper(to_string(f.severity)), severity_color(f.severity), style),
                     f.id, f.message);
   if (e.move)
-    out += fmt::format("  move it to {}: {}, {}{}: {:.1f} MB/s instead of {:.1f} MB/s\n", e.move->description,
-                       e.move->speed, e.move->controller, e.move->own_controller ? " (own controller)" : "",
-                       e.move->then_mbs, e.move->now_mbs);
+    out += fmt::format("  move it to {}: {}, {}{}: {} instead of {}\n", e.move->description, e.move->speed,
+                       e.move->controller, e.move->own_controller ? " (own controller)" : "",
+                       topology::mbs_text(e.move->then_mbs, 1), topology::mbs_text(e.move->now_mbs, 1));
   else if (!e.connector_text.empty() && e.has_media)
     out += "  placement: no free connector would be faster for it\n";
   return out;

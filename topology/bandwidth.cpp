@@ -9,7 +9,9 @@
 #include <cmath>
 #include <limits>
 
+#include "topology/describe.hpp"
 #include "topology/pcie_tunnels.hpp"
+#include "topology/string_table.hpp"
 #include "topology/text.hpp"
 #include "topology/usb4_tunnels.hpp"
 
@@ -70,15 +72,6 @@ std::string product_suffix(const Topology& t, Vertex v) {
   return what.empty() ? std::string{} : " (" + what + ")";
 }
 
-std::string format_mbs(double v) {
-  // Labels are built without fmt (topology links nothing of ours); one decimal when not integral.
-  const double r = std::round(v * 10) / 10;
-  std::string s = std::to_string(r);
-  s.erase(s.find_last_not_of('0') + 1);
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  return s;
-}
-
 std::optional<Bandwidth> override_or(const CapacityModel& m, const std::string& id,
                                      std::optional<Bandwidth> v) {
   if (auto it = m.overrides_mbs.find(id); it != m.overrides_mbs.end()) return Bandwidth::from_mbs(it->second);
@@ -130,50 +123,34 @@ UsbRate usb_rate(UsbSpeed speed, unsigned lanes) {
   return UsbRate::Unknown;
 }
 
+constexpr StringTable<UsbRate, 8> kUsbRateNames{{{
+    {UsbRate::Low, "USB 1.1 low speed"},
+    {UsbRate::Full, "USB 1.1"},
+    {UsbRate::High, "USB 2.0"},
+    {UsbRate::Gen1, "USB 3.2 Gen 1"},
+    {UsbRate::Gen1x2, "USB 3.2 Gen 1x2"},
+    {UsbRate::Gen2, "USB 3.2 Gen 2"},
+    {UsbRate::Gen2x2, "USB 3.2 Gen 2x2"},
+    {UsbRate::Usb4, "USB4"},
+}}};
+
 std::string_view to_string(UsbRate r) {
-  switch (r) {
-    case UsbRate::Low:
-      return "USB 1.1 low speed";
-    case UsbRate::Full:
-      return "USB 1.1";
-    case UsbRate::High:
-      return "USB 2.0";
-    case UsbRate::Gen1:
-      return "USB 3.2 Gen 1";
-    case UsbRate::Gen1x2:
-      return "USB 3.2 Gen 1x2";
-    case UsbRate::Gen2:
-      return "USB 3.2 Gen 2";
-    case UsbRate::Gen2x2:
-      return "USB 3.2 Gen 2x2";
-    case UsbRate::Usb4:
-      return "USB4";
-    case UsbRate::Unknown:
-      break;
-  }
-  return "USB (unknown speed)";
+  return kUsbRateNames.name(r, "USB (unknown speed)");
 }
 
+constexpr StringTable<ResourceKind, 8> kResourceKindTokens{{{
+    {ResourceKind::DriveLink, "drive_link"},
+    {ResourceKind::HubUplink, "hub_uplink"},
+    {ResourceKind::UsbBus, "usb_bus"},
+    {ResourceKind::Controller, "controller"},
+    {ResourceKind::PcieLink, "pcie_link"},
+    {ResourceKind::Usb4Tunnel, "usb4_tunnel"},
+    {ResourceKind::PcieTunnel, "pcie_tunnel"},
+    {ResourceKind::Declared, "declared"},
+}}};
+
 std::string_view to_string(ResourceKind k) {
-  switch (k) {
-    case ResourceKind::DriveLink:
-      return "drive_link";
-    case ResourceKind::HubUplink:
-      return "hub_uplink";
-    case ResourceKind::UsbBus:
-      return "usb_bus";
-    case ResourceKind::Controller:
-      return "controller";
-    case ResourceKind::PcieLink:
-      return "pcie_link";
-    case ResourceKind::Usb4Tunnel:
-      return "usb4_tunnel";
-    case ResourceKind::PcieTunnel:
-      return "pcie_tunnel";
-    case ResourceKind::Declared:
-      return "declared";
-  }
-  return "unknown";
+  return kResourceKindTokens.name(k, "unknown");
 }
 
 const CapacityModel& nominal_model() {
@@ -272,20 +249,6 @@ Usb3TunnelCeilings usb3_tunnel_ceilings(Bandwidth adapter_max, Bandwidth link_us
   const Bandwidth adapter = adapter_max * efficiency;
   return {std::min(adapter, link_usable * efficiency),
           std::min(adapter, (link_usable - dp_down) * efficiency), adapter_max * kUsb3IsochronousShare};
-}
-
-std::string pcie_name(const PcieLink& l) {
-  const auto gts = l.speed_gts ? l.speed_gts : l.max_speed_gts;
-  const auto width = l.width ? l.width : l.max_width;
-  std::string s = "PCIe";
-  if (gts) {
-    if (auto gen = pcie_generation(*gts))
-      s += " " + std::to_string(*gen) + ".0";
-    else
-      s += " " + format_mbs(*gts) + " GT/s";
-  }
-  if (width) s += " x" + std::to_string(*width);
-  return s;
 }
 
 Bandwidth pcie_tunnel_share(Bandwidth link_usable, const CapacityModel& m) {
@@ -466,7 +429,7 @@ std::vector<Resource> upstream_resources(const Topology& t, Vertex port, const C
   auto add_pcie = [&](Vertex v, const PcieLink& l) {
     if (l.empty()) return;
     add(ResourceKind::PcieLink, v, pcie_capacity(l, m),
-        pcie_name(l) + " link of " + node_id(t, v) + product_suffix(t, v));
+        pcie_link_text(l) + " link of " + node_id(t, v) + product_suffix(t, v));
   };
   add_pcie(*ctrl, controller_pcie_link(t, *ctrl));
   // 5b. A controller in a Thunderbolt dock: the PCIe tunnel replaces the two ends of the tunnelled link (the

@@ -163,9 +163,6 @@ struct Usb3TunnelCeilings {
 /// `dp_down` taken host -> dock by DisplayPort streams.
 Usb3TunnelCeilings usb3_tunnel_ceilings(Bandwidth adapter_max, Bandwidth link_usable, Bandwidth dp_down,
                                         const CapacityModel& m = nominal_model());
-/// A PCIe link as resource labels and findings name it: "PCIe 2.0 x1" (its current speed and width, else the
-/// maximum ones; "PCIe 7 GT/s x1" for a speed of no generation).
-std::string pcie_name(const PcieLink& l);
 /// The PCIe payload a Thunderbolt link's PCIe tunnel can move: the link's usable bandwidth x the PCIe payload
 /// efficiency of the table (0.80: the tunnel carries whole TLPs): 36 Gb/s -> 3600 MB/s. The PCIe links at
 /// either end (the dock's controller, the host's root port) are resources of their own and often narrower.

@@ -4,6 +4,7 @@
 
 #include "topology/bandwidth.hpp"
 #include "topology/escape.hpp"
+#include "topology/string_table.hpp"
 #include "topology/text.hpp"
 
 namespace usbsat::topology {
@@ -18,24 +19,17 @@ std::string describe_usb_device(const topology::UsbDeviceInfo& d) {
   return out;
 }
 
+constexpr StringTable<topology::HcdKind, 6> kHcdKindWords{{{
+    {topology::HcdKind::Uhci, "UHCI"},
+    {topology::HcdKind::Ohci, "OHCI"},
+    {topology::HcdKind::Ehci, "EHCI"},
+    {topology::HcdKind::Xhci, "xHCI"},
+    {topology::HcdKind::Usb4, "USB4"},
+    {topology::HcdKind::Otg, "OTG"},
+}}};
+
 std::string_view hcd_label(topology::HcdKind k) {
-  switch (k) {
-    case topology::HcdKind::Uhci:
-      return "UHCI";
-    case topology::HcdKind::Ohci:
-      return "OHCI";
-    case topology::HcdKind::Ehci:
-      return "EHCI";
-    case topology::HcdKind::Xhci:
-      return "xHCI";
-    case topology::HcdKind::Usb4:
-      return "USB4";
-    case topology::HcdKind::Otg:
-      return "OTG";
-    case topology::HcdKind::Unknown:
-      break;
-  }
-  return "unknown";
+  return kHcdKindWords.name(k, "unknown");
 }
 
 std::string describe_controller(const topology::ControllerSummary& c) {
@@ -131,25 +125,60 @@ std::string describe_drive(const topology::UsbDeviceInfo& u, std::string_view na
   if (!maker.empty() && who.find(maker) == std::string::npos) who = who.empty() ? maker : maker + " " + who;
   const std::string ids = usb_ids(u);
   if (!ids.empty()) who = who.empty() ? ids : who + ", " + ids;
-  const std::string safe_name = text_safe(name);
+  const std::string safe_name = escape_unprintable(name);
   return who.empty() ? safe_name : safe_name + " (" + who + ")";
 }
 
 std::string describe_hub(const topology::UsbDeviceInfo& hub) {
-  std::string out = "hub " + text_safe(hub.name);
+  std::string out = "hub " + escape_unprintable(hub.name);
   if (hub.product) out += " (" + display_string(*hub.product) + ")";
   return out;
 }
 
+std::string controller_name(topology::HcdKind k, std::string_view bdf) {
+  return fmt::format("{} controller {}", hcd_label(k), escape_unprintable(bdf));
+}
+
 std::string controller_label(const topology::ControllerInfo& c) {
-  std::string out = fmt::format("{} controller {}", topology::to_string(c.kind), text_safe(c.bdf));
+  std::string out = controller_name(c.kind, c.bdf);
   if (!c.model_name.empty()) out += " (" + display_string(c.model_name) + ")";
   return out;
 }
 
 std::string bandwidth_text(Bandwidth b) {
   const double v = b.mbs();
-  return v >= 1000 ? fmt::format("{:.0f} MB/s", v) : fmt::format("{:.3g} MB/s", v);
+  return v >= 1000 ? mbs_text(v) : fmt::format("{:.3g} MB/s", v);
+}
+
+std::string mbs_figure(double mbs, int decimals) {
+  return fmt::format("{:.{}f}", mbs, decimals);
+}
+
+std::string mbs_text(double mbs, int decimals) {
+  return mbs_figure(mbs, decimals) + " MB/s";
+}
+
+std::string mbs_list_text(const std::vector<double>& mbs, std::string_view sep) {
+  std::string out;
+  for (std::size_t i = 0; i < mbs.size(); ++i) out += (i ? std::string(sep) : "") + mbs_figure(mbs[i]);
+  return out + " MB/s";
+}
+
+std::string pcie_rate_text(std::optional<double> gts, std::optional<unsigned> width) {
+  std::string out;
+  if (gts) out = fmt::format("{:g} GT/s", *gts);
+  if (width) out += fmt::format("{}x{}", out.empty() ? "" : " ", *width);
+  return out;
+}
+
+std::string pcie_link_text(const PcieLink& l) {
+  if (l.empty()) return "";
+  const std::string now = pcie_rate_text(l.speed_gts, l.width);
+  const std::string max = pcie_rate_text(l.max_speed_gts, l.max_width);
+  // "Unknown" speed with width 0 (a link that is down, or a kernel that cannot tell): say so, with the
+  // maximum when known.
+  if (now.empty()) return max.empty() ? "PCIe link unknown" : "PCIe link unknown (max " + max + ")";
+  return "PCIe " + now + (l.degraded() ? " (max " + max + ")" : "");
 }
 
 std::string gbit_text(Bandwidth b) {
@@ -276,12 +305,15 @@ std::string sysfs_pcie_speed(double gts) {
 }
 
 std::string describe_location(const topology::PhysicalLocation& l) {
+  auto known = [](const std::optional<std::string>& s) { return s && !s->empty() && *s != "unknown"; };
   std::vector<std::string> parts;
-  if (l.panel) parts.push_back(display_string(*l.panel) + " panel");
+  if (known(l.panel)) parts.push_back(display_string(*l.panel) + " panel");
   std::string pos;
-  if (l.vertical_position) pos = display_string(*l.vertical_position);
-  if (l.horizontal_position) pos += (pos.empty() ? "" : " ") + display_string(*l.horizontal_position);
+  if (known(l.vertical_position)) pos = display_string(*l.vertical_position);
+  if (known(l.horizontal_position)) pos += (pos.empty() ? "" : " ") + display_string(*l.horizontal_position);
   if (!pos.empty()) parts.push_back(pos);
+  if (l.dock.value_or(false)) parts.emplace_back("dock");
+  if (l.lid.value_or(false)) parts.emplace_back("lid");
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
@@ -289,7 +321,7 @@ std::string describe_connector(const topology::Topology& t, const topology::Conn
   using topology::PortInfo;
   std::vector<std::string> extra;
   if (c.usb3_port && c.usb2_port)
-    extra.push_back("USB3 side " + text_safe(t[*c.usb3_port].as<PortInfo>().name));
+    extra.push_back("USB3 side " + escape_unprintable(t[*c.usb3_port].as<PortInfo>().name));
   for (const auto& side : {c.usb3_port, c.usb2_port}) {
     if (!side) continue;
     if (const auto& loc = t[*side].as<PortInfo>().physical_location) {
@@ -299,7 +331,7 @@ std::string describe_connector(const topology::Topology& t, const topology::Conn
       }
     }
   }
-  const std::string id = text_safe(c.id);
+  const std::string id = escape_unprintable(c.id);
   return extra.empty() ? id : fmt::format("{} ({})", id, fmt::join(extra, ", "));
 }
 
@@ -316,8 +348,8 @@ std::optional<topology::Vertex> peer_port(const topology::Topology& t, const top
 std::string describe_peer(const topology::Topology& t, const topology::PortInfo& p) {
   if (!p.peer) return "(none)";
   if (*p.peer == p.syspath) return "(itself)";
-  if (const auto v = peer_port(t, p)) return text_safe(t[*v].as<topology::PortInfo>().name);
-  return "(not found: " + text_safe(*p.peer) + ")";
+  if (const auto v = peer_port(t, p)) return escape_unprintable(t[*v].as<topology::PortInfo>().name);
+  return "(not found: " + escape_unprintable(*p.peer) + ")";
 }
 
 bool peer_resolves(const topology::Topology& t, const topology::PortInfo& p) {
@@ -325,26 +357,26 @@ bool peer_resolves(const topology::Topology& t, const topology::PortInfo& p) {
 }
 
 std::string drive_at(std::string_view dev, std::string_view where) {
-  const std::string d = text_safe(dev);
-  return where.empty() ? d : d + " (" + text_safe(where) + ")";
+  const std::string d = escape_unprintable(dev);
+  return where.empty() ? d : d + " (" + escape_unprintable(where) + ")";
 }
 
 namespace {
 /// "2026-12-06": the day of an RFC 3339 time stamp.
 std::string day_of(const std::optional<std::string>& date) {
-  return date ? text_safe(date->substr(0, 10)) : "";
+  return date ? escape_unprintable(date->substr(0, 10)) : "";
 }
 std::string with_note(std::string s, const Basis& b) {
-  return b.note.empty() ? s : s + "; " + text_safe(b.note);
+  return b.note.empty() ? s : s + "; " + escape_unprintable(b.note);
 }
 /// "published: VL805 on Raspberry Pi 4, UAS ~297 MB/s (Jeff Geerling, ..., 2020; SATA SSD in a UAS
 /// enclosure, hdparm)".
 std::string published_text(const Basis& b) {
-  std::string s = "published: " + text_safe(b.what);
+  std::string s = "published: " + escape_unprintable(b.what);
   if (b.where || b.figure_mbs) s += ",";
-  if (b.where) s += " " + text_safe(*b.where);
+  if (b.where) s += " " + escape_unprintable(*b.where);
   if (b.figure_mbs) s += " ~" + bandwidth_text(Bandwidth::from_mbs(*b.figure_mbs));
-  return b.source.empty() ? s : s + " (" + text_safe(b.source) + ")";
+  return b.source.empty() ? s : s + " (" + escape_unprintable(b.source) + ")";
 }
 /// "model 400 MB/s", "model: not limited", "model: unknown": the table's figure a capacity replaced.
 std::string model_text(const Basis& b) {
@@ -359,19 +391,20 @@ std::string describe_basis(const Basis& b) {
     case BasisKind::Given:
       return with_note("given (--demand)", b);
     case BasisKind::Measured: {
-      std::string detail = text_safe(b.what);
-      if (b.where) detail += (detail.empty() ? "" : "; ") + text_safe(*b.where);
+      std::string detail = escape_unprintable(b.what);
+      if (b.where) detail += (detail.empty() ? "" : "; ") + escape_unprintable(*b.where);
       return with_note(
           fmt::format("measured {}{}", day_of(b.date), detail.empty() ? "" : " (" + detail + ")"), b);
     }
     case BasisKind::Estimated:
-      return with_note("estimated: " + text_safe(b.what), b);
+      return with_note("estimated: " + escape_unprintable(b.what), b);
     case BasisKind::Published:
       return with_note(published_text(b), b);
     case BasisKind::LinkCeiling:
       break;
   }
-  return with_note(b.what.empty() ? "its link's ceiling" : "its " + text_safe(b.what) + "'s ceiling", b);
+  return with_note(b.what.empty() ? "its link's ceiling" : "its " + escape_unprintable(b.what) + "'s ceiling",
+                   b);
 }
 
 std::string basis_short(const Basis& b) {

@@ -2,12 +2,13 @@
 /// The one home for wording that names drives, controllers, ports, connectors, links and nodes: the text
 /// views, the doctor, plan and saturate all build these phrases here ("0781:5567 SanDisk Cruzer Blade",
 /// "sdc (Samsung Portable SSD T7, 04e8:4001)", "usb1-port3 (USB3 side usb2-port3, back panel, upper left)").
-/// All device-supplied strings pass through text_safe() (display_string()), so no phrase built here carries
-/// a control character.
+/// All device-supplied strings pass through escape_unprintable() (display_string()), so no phrase built here
+/// carries a control character. Rates ("392 MB/s") and PCIe links ("PCIe 5 GT/s x1") are written only here.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "topology/bandwidth.hpp"
 #include "topology/basis.hpp"
@@ -93,18 +94,41 @@ std::string usb_ids(const topology::UsbDeviceInfo& d);
 std::string describe_drive(const topology::UsbDeviceInfo& u, std::string_view name);
 /// "hub 1-1 (USB2.0 Hub)", "hub 2-1" without a product string.
 std::string describe_hub(const topology::UsbDeviceInfo& hub);
-/// "xhci controller 0000:03:00.0 (ASM1042 SuperSpeed USB Host Controller)".
+/// A controller in sentences and pictures: "xHCI controller 0000:03:00.0" (hcd_label(): one human wording
+/// of the kind; to_string() is the JSON token).
+std::string controller_name(topology::HcdKind k, std::string_view bdf);
+/// controller_name() with the model: "xHCI controller 0000:03:00.0 (ASM1042 SuperSpeed USB Host Controller)".
 std::string controller_label(const topology::ControllerInfo& c);
-/// A throughput for sentences and tables: "392 MB/s", "1.22 MB/s", "1575 MB/s" (three significant digits
-/// below 1000 MB/s, whole MB/s above; report's fmt::formatter<Bandwidth> prints this).
+
+// ---- rates and PCIe links: the one place that writes "MB/s" and "GT/s x" (tests/support/phrase_check.py)
+// ------------------------------------------------------
+
+/// A modelled capacity for sentences and tables: "392 MB/s", "1.22 MB/s", "1575 MB/s" (three significant
+/// digits below 1000 MB/s, whole MB/s above; report's fmt::formatter<Bandwidth> prints this).
 std::string bandwidth_text(Bandwidth b);
+/// A rate in MB/s (10^6 B/s): "392 MB/s" (`decimals` 0: predictions, demands and measurements in sentences),
+/// "392.4 MB/s" (`decimals` 1: the figures the load, saturate, plan and watch views print).
+std::string mbs_text(double mbs, int decimals = 0);
+/// mbs_text() without the unit, for a column headed "MB/s" or a list that names the unit once
+/// ("310+35 MB/s"): "392", "392.4".
+std::string mbs_figure(double mbs, int decimals = 0);
+/// Rates that share one unit: "310+35 MB/s" (`sep` "+"), "310, 35 MB/s"; whole MB/s.
+std::string mbs_list_text(const std::vector<double>& mbs, std::string_view sep);
+/// A PCIe speed and width: "5 GT/s x1", "2.5 GT/s x4" (GT/s without trailing zeros); "5 GT/s" or "x1" when
+/// only one is known, "" when neither is.
+std::string pcie_rate_text(std::optional<double> gts, std::optional<unsigned> width);
+/// A PCIe link for views, sentences and resource labels: "PCIe 5 GT/s x1", "PCIe 5 GT/s x1 (max 8 GT/s x4)"
+/// when it trained below its maximum, "PCIe link unknown (max 8 GT/s x4)" when it is down or the kernel
+/// cannot tell; "" when nothing is known.
+std::string pcie_link_text(const PcieLink& l);
 /// The signalling rate of a USB speed for sentences: "480 Mb/s", "5 Gb/s", "12 Mb/s".
 std::string usb_rate_text(topology::UsbSpeed s);
 /// A USB speed as sysfs spells it ("480", "5000"), "unknown" when absent: evidence values.
 std::string sysfs_speed_text(std::optional<topology::UsbSpeed> s);
 /// A PCIe link speed as the kernel spells it in current_link_speed: "2.5 GT/s PCIe", "8.0 GT/s PCIe".
 std::string sysfs_pcie_speed(double gts);
-/// "back panel, upper left"; "" when nothing is known.
+/// Where a port is on the machine, for every view and sentence: "back panel, upper left", "front panel,
+/// center right, dock", "lid" ("unknown" parts left out); "" when nothing is known.
 std::string describe_location(const topology::PhysicalLocation& l);
 /// A connector for sentences: "usb1-port3 (USB3 side usb2-port3, back panel, upper left)".
 std::string describe_connector(const topology::Topology& t, const topology::Connector& c);

@@ -62,7 +62,7 @@ bool is_printable_ascii(std::string_view s) {
   });
 }
 
-bool is_safe_text(std::string_view s) {
+bool is_trimmed_printable_ascii(std::string_view s) {
   return trim(s).size() == s.size() && is_printable_ascii(s);
 }
 
@@ -97,7 +97,7 @@ std::string escape_controls(std::string_view s, bool keep_layout) {
 
 }  // namespace
 
-std::string text_safe(std::string_view s) {
+std::string escape_unprintable(std::string_view s) {
   return escape_controls(s, false);
 }
 
@@ -105,17 +105,17 @@ std::string terminal_safe(std::string_view s) {
   return escape_controls(s, true);
 }
 
-std::string safe_text(std::string_view s) {
-  return text_safe(trim(s));
+std::string trim_and_escape(std::string_view s) {
+  return escape_unprintable(trim(s));
 }
 
-std::string safe_text_move(std::string&& s) {
-  if (is_safe_text(s)) return std::move(s);
-  return safe_text(std::string_view(s));
+std::string trim_and_escape_move(std::string&& s) {
+  if (is_trimmed_printable_ascii(s)) return std::move(s);
+  return trim_and_escape(std::string_view(s));
 }
 
 std::string display_string(std::string_view s) {
-  const std::string safe = text_safe(s);
+  const std::string safe = escape_unprintable(s);
   std::string out;
   bool blank = false;
   for (char c : safe) {

@@ -2,6 +2,8 @@
 
 #include <type_traits>
 
+#include "topology/string_table.hpp"
+
 namespace usbsat::topology {
 
 const std::string& Node::syspath() const {
@@ -22,64 +24,45 @@ std::string_view node_name(const Node& n) {
       n.data);
 }
 
+constexpr StringTable<NodeKind, 10> kNodeKindNames{{{
+    {NodeKind::PciHop, "pci"},
+    {NodeKind::Controller, "controller"},
+    {NodeKind::RootHub, "root_hub"},
+    {NodeKind::Hub, "hub"},
+    {NodeKind::Port, "port"},
+    {NodeKind::Device, "device"},
+    {NodeKind::Interface, "interface"},
+    {NodeKind::ScsiDevice, "scsi"},
+    {NodeKind::Block, "block"},
+    {NodeKind::Router, "router"},
+}}};
+
 std::string_view to_string(NodeKind k) {
-  switch (k) {
-    case NodeKind::PciHop:
-      return "pci";
-    case NodeKind::Controller:
-      return "controller";
-    case NodeKind::RootHub:
-      return "root_hub";
-    case NodeKind::Hub:
-      return "hub";
-    case NodeKind::Port:
-      return "port";
-    case NodeKind::Device:
-      return "device";
-    case NodeKind::Interface:
-      return "interface";
-    case NodeKind::ScsiDevice:
-      return "scsi";
-    case NodeKind::Block:
-      return "block";
-    case NodeKind::Router:
-      return "router";
-  }
-  return "unknown";
+  return kNodeKindNames.name(k, "unknown");
 }
+
+constexpr StringTable<HcdKind, 6> kHcdKindTokens{{{
+    {HcdKind::Uhci, "uhci"},
+    {HcdKind::Ohci, "ohci"},
+    {HcdKind::Ehci, "ehci"},
+    {HcdKind::Xhci, "xhci"},
+    {HcdKind::Usb4, "usb4"},
+    {HcdKind::Otg, "otg"},
+}}};
 
 std::string_view to_string(HcdKind k) {
-  switch (k) {
-    case HcdKind::Uhci:
-      return "uhci";
-    case HcdKind::Ohci:
-      return "ohci";
-    case HcdKind::Ehci:
-      return "ehci";
-    case HcdKind::Xhci:
-      return "xhci";
-    case HcdKind::Usb4:
-      return "usb4";
-    case HcdKind::Otg:
-      return "otg";
-    case HcdKind::Unknown:
-      break;
-  }
-  return "unknown";
+  return kHcdKindTokens.name(k, "unknown");
 }
 
+constexpr StringTable<StorageProtocol, 4> kStorageProtocolTokens{{{
+    {StorageProtocol::None, "none"},
+    {StorageProtocol::Bot, "bot"},
+    {StorageProtocol::Uas, "uas"},
+    {StorageProtocol::Other, "other"},
+}}};
+
 std::string_view to_string(StorageProtocol p) {
-  switch (p) {
-    case StorageProtocol::None:
-      return "none";
-    case StorageProtocol::Bot:
-      return "bot";
-    case StorageProtocol::Uas:
-      return "uas";
-    case StorageProtocol::Other:
-      return "other";
-  }
-  return "none";
+  return kStorageProtocolTokens.name(p, "none");
 }
 
 }  // namespace usbsat::topology

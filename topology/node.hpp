@@ -75,7 +75,7 @@ struct UsbDeviceInfo {
   std::vector<unsigned> ports;  ///< port numbers from the root hub down; empty for a root hub
   std::optional<std::uint16_t> vendor_id, product_id, bcd_device;
   std::optional<std::string> manufacturer, product, serial;
-  std::string version;                    ///< bcdUSB exactly as sysfs writes it, leading space kept: " 3.20"
+  std::string version;  ///< bcdUSB as the scan boundary left it: "3.20" (sysfs " 3.20", trimmed)
   std::optional<std::uint16_t> bcd_usb;   ///< parsed version, 0x0320
   std::optional<UsbSpeed> speed;          ///< negotiated speed (`speed`)
   std::optional<UsbSpeed> capable_speed;  ///< from BOS SuperSpeed(Plus) capabilities, else from bcdUSB

@@ -5,14 +5,14 @@
 namespace usbsat::topology {
 namespace {
 std::optional<std::string> safe(std::optional<std::string> v) {
-  if (v) *v = safe_text_move(std::move(*v));
+  if (v) *v = trim_and_escape_move(std::move(*v));
   return v;
 }
 }  // namespace
 
 std::string SafeSource::safe_path(std::string raw) {
   if (is_printable_ascii(raw)) return raw;
-  std::string out = text_safe(raw);
+  std::string out = escape_unprintable(raw);
   if (out == raw) return out;
   // Escaping never adds or removes a '/', so the prefixes of both forms end at the same components.
   for (std::size_t r = 0, s = 0;;) {
@@ -40,18 +40,18 @@ RawDevice SafeSource::safe_device(RawDevice r) {
   r.sysname = safe_path(std::move(r.sysname));
   r.devnode = safe_path(std::move(r.devnode));
   if (r.parent) r.parent = safe_path(std::move(*r.parent));
-  r.subsystem = safe_text_move(std::move(r.subsystem));
-  r.devtype = safe_text_move(std::move(r.devtype));
-  r.driver = safe_text_move(std::move(r.driver));
+  r.subsystem = trim_and_escape_move(std::move(r.subsystem));
+  r.devtype = trim_and_escape_move(std::move(r.devtype));
+  r.driver = trim_and_escape_move(std::move(r.driver));
   // The properties are rebuilt only when a key needs escaping (keys order the map); values in place.
   bool keys_safe = true;
   for (auto& [key, value] : r.properties) {
-    keys_safe = keys_safe && is_safe_text(key);
-    value = safe_text_move(std::move(value));
+    keys_safe = keys_safe && is_trimmed_printable_ascii(key);
+    value = trim_and_escape_move(std::move(value));
   }
   if (!keys_safe) {
     decltype(r.properties) props;
-    for (auto& [key, value] : r.properties) props.emplace(safe_text(key), std::move(value));
+    for (auto& [key, value] : r.properties) props.emplace(trim_and_escape(key), std::move(value));
     r.properties = std::move(props);
   }
   return r;
@@ -85,7 +85,7 @@ std::vector<std::string> SafeSource::list(std::string_view syspath, std::string_
   const std::string dir = raw_path(syspath);
   auto entries = inner_.list(dir, raw_path(name));
   for (auto& e : entries) {
-    std::string escaped = text_safe(e);
+    std::string escaped = escape_unprintable(e);
     // An entry becomes part of a path ("<dir>/<entry>") or a name asked about below the directory.
     if (escaped != e) {
       raw_.emplace(escaped, e);
@@ -98,7 +98,7 @@ std::vector<std::string> SafeSource::list(std::string_view syspath, std::string_
 
 std::vector<HwdbEntry> SafeSource::hwdb(std::string_view key) {
   auto entries = inner_.hwdb(key);
-  for (auto& e : entries) e = HwdbEntry{safe_text(e.key), safe_text(e.value)};
+  for (auto& e : entries) e = HwdbEntry{trim_and_escape(e.key), trim_and_escape(e.value)};
   return entries;
 }
 
@@ -110,7 +110,8 @@ std::optional<std::string> SafeSource::read_text_file(std::string_view path) {
 
 std::vector<Diagnostic> SafeSource::take_read_problems() {
   auto problems = inner_.take_read_problems();
-  for (auto& d : problems) d = Diagnostic{d.severity, text_safe(d.where), text_safe(d.message)};
+  for (auto& d : problems)
+    d = Diagnostic{d.severity, escape_unprintable(d.where), escape_unprintable(d.message)};
   return problems;
 }
 

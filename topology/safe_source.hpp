@@ -1,9 +1,9 @@
 #pragma once
 /// SafeSource: the boundary where device strings enter the topology model. A DeviceSource decorator that
-/// passes every answer of the source it wraps through the one sanitiser (safe_text(), topology/escape.hpp)
-/// before the scanner sees it, so no field of the model — present or added later — can hold a raw control
-/// character, bidi override or invalid UTF-8 from sysfs, udev or a recording. scan() wraps every source in
-/// it; binary attributes (descriptors) pass unchanged, they are parsed, never shown.
+/// passes every answer of the source it wraps through the one sanitiser (trim_and_escape(),
+/// topology/escape.hpp) before the scanner sees it, so no field of the model — present or added later — can
+/// hold a raw control character, bidi override or invalid UTF-8 from sysfs, udev or a recording. scan() wraps
+/// every source in it; binary attributes (descriptors) pass unchanged, they are parsed, never shown.
 ///
 /// Paths (syspaths, sysnames, link targets, listing entries) are escaped too but not trimmed. A path that
 /// escaping changed is remembered with its raw form, so the scanner's questions about it (or about a path

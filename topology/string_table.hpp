@@ -1,7 +1,7 @@
 #pragma once
 /// One string table per enum, read both ways (systemd's DEFINE_STRING_TABLE_LOOKUP): the enum's JSON words
-/// live in one constexpr array, to_string and parse are two lookups of it. Used by topology/basis.cpp and
-/// topology/diagnostic.cpp.
+/// live in one constexpr array, to_string and parse are two lookups of it. Every enum's words are such a
+/// table (JSON tokens in the enum's own .cpp, human words in topology/describe.cpp) rather than a switch.
 #include <array>
 #include <cstddef>
 #include <optional>

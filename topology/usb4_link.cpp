@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "topology/string_table.hpp"
 #include "topology/text.hpp"
 
 namespace usbsat::topology {
@@ -53,24 +54,19 @@ std::optional<unsigned> parse_usb4_port_name(std::string_view name) {
   return n;
 }
 
+/// The usb4_port `link` attribute's words, read both ways.
+constexpr StringTable<Usb4LinkType, 3> kUsb4LinkTypeNames{{{
+    {Usb4LinkType::Usb4, "usb4"},
+    {Usb4LinkType::Tbt, "tbt"},
+    {Usb4LinkType::None, "none"},
+}}};
+
 std::optional<Usb4LinkType> parse_usb4_link_type(std::string_view text) {
-  text = trim(text);
-  if (text == "usb4") return Usb4LinkType::Usb4;
-  if (text == "tbt") return Usb4LinkType::Tbt;
-  if (text == "none") return Usb4LinkType::None;
-  return std::nullopt;
+  return kUsb4LinkTypeNames.parse(trim(text));
 }
 
 std::string_view to_string(Usb4LinkType t) {
-  switch (t) {
-    case Usb4LinkType::Usb4:
-      return "usb4";
-    case Usb4LinkType::Tbt:
-      return "tbt";
-    case Usb4LinkType::None:
-      break;
-  }
-  return "none";
+  return kUsb4LinkTypeNames.name(t, "none");
 }
 
 std::optional<unsigned> parse_tb_lane_speed(std::string_view text) {

@@ -11,7 +11,6 @@
 #include "src/cli/cmd_doctor.hpp"
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/doctor_facts.hpp"
-#include "src/cli/doctor_input.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/history_context.hpp"
 #include "src/cli/system_scan.hpp"
@@ -45,12 +44,11 @@ static int run_doctor(const DoctorOptions& o, const GlobalOptions& global) {
   // 3. The checks (with the few facts outside the topology the scan recorded: quirks, uas loaded), then the
   //    rendering; the exit code is the worst severity.
   const auto result = diagnose_system(scan, read_history_context(global, scan), o.max_sectors_target_kb);
-  const auto findings = to_report(result.findings);
-  const report::DoctorReportInput in{findings, scan.diagnostics, result.controllers_checked,
+  const report::DoctorReportInput in{result.findings, scan.diagnostics, result.controllers_checked,
                                      result.drives_checked, terminal_for(kStdoutFd, global.no_color).style()};
   const std::string out = global.json ? report::render_doctor_json(in) : report::render_doctor_text(in);
   std::fwrite(out.data(), 1, out.size(), stdout);
-  return doctor_exit_code(report::worst_severity(findings));
+  return doctor_exit_code(report::worst_severity(result.findings));
 }
 
 Runner configure_doctor(CLI::App& sub) {

@@ -12,7 +12,6 @@
 #include "src/analysis/model/predict.hpp"
 #include "src/cli/diagnostics_printer.hpp"
 #include "src/cli/doctor_facts.hpp"
-#include "src/cli/doctor_input.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
 #include "src/cli/history_context.hpp"
@@ -124,9 +123,8 @@ static int run_export(const ExportOptions& o, const GlobalOptions& global) {
   const auto h = read_history_context(global, scan);
   const auto current = predict_current(scan.topology, h);
   const auto doctor = diagnose_system(scan, h, kMaxSectorsTargetKb, &current.prediction, &current.at_ceiling);
-  const std::string text = report::render_prometheus(
-      prometheus_input(scan.topology, current.prediction, to_report(doctor.findings), took.count(),
-                       scan.diagnostics, h.model));
+  const std::string text = report::render_prometheus(prometheus_input(
+      scan.topology, current.prediction, doctor.findings, took.count(), scan.diagnostics, h.model));
 
   // 3. Out by the -o rule: a file is replaced atomically so the collector never reads half of it.
   write_output(o.output, text);

@@ -62,7 +62,8 @@ int forget(const GlobalOptions& g, const std::string& what) {
   if (what == "all") {
     if (auto e = replace_history_file(*where.path, {})) return fail(g, kExitEnvironment, "history", *e);
     if (!g.quiet)
-      fmt::print(stderr, "usbsat history: forgot everything in {}\n", topology::text_safe(*where.path));
+      fmt::print(stderr, "usbsat history: forgot everything in {}\n",
+                 topology::escape_unprintable(*where.path));
     return kExitOk;
   }
   const auto loaded = read_history_file(*where.path);
@@ -76,7 +77,7 @@ int forget(const GlobalOptions& g, const std::string& what) {
     return fail(g, kExitEnvironment, "history", *e);
   if (!g.quiet)
     fmt::print(stderr, "usbsat history: {} {}\n", forgot ? "forgot" : "nothing was remembered of",
-               topology::text_safe(what == *key ? what : what + " (" + *key + ")"));
+               topology::escape_unprintable(what == *key ? what : what + " (" + *key + ")"));
   return kExitOk;
 }
 

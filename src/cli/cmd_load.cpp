@@ -129,7 +129,7 @@ static int run_load(const LoadOptions& o, const GlobalOptions& global) {
   if (auto rc = refuse_recording(global, "load")) return *rc;
   const NoteFn note = [&](const std::string& s) {
     if (!global.quiet)
-      fmt::print(stderr, "usbsat: {}\n", topology::text_safe(s));  // target names are user text
+      fmt::print(stderr, "usbsat: {}\n", topology::escape_unprintable(s));  // target names are user text
   };
 
   // 1. The job, the phases and the memory they need: parse and validate before anything is opened.

@@ -260,7 +260,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   const bool json = global.json;
   const NoteFn note = [&](const std::string& s) {
     if (!global.quiet)
-      fmt::print(stderr, "usbsat saturate: {}\n", topology::text_safe(s));  // paths are user text
+      fmt::print(stderr, "usbsat saturate: {}\n", topology::escape_unprintable(s));  // paths are user text
   };
   auto usage = [&](const std::string& s) { return fail(global, kExitUsage, "saturate", s); };
 

@@ -16,8 +16,8 @@ std::string format_diagnostics(std::span<const topology::Diagnostic> diags, cons
     if (d.severity == topology::Severity::Info && !opts.verbose) continue;
     if (d.severity == topology::Severity::Warning && opts.quiet) continue;
     out += fmt::format("usbsat: {}: {}{}\n", topology::to_string(d.severity),
-                       d.where.empty() ? "" : topology::text_safe(d.where) + ": ",
-                       topology::text_safe(d.message));
+                       d.where.empty() ? "" : topology::escape_unprintable(d.where) + ": ",
+                       topology::escape_unprintable(d.message));
   }
   return out;
 }

@@ -15,7 +15,7 @@ namespace usbsat::cli {
 int fail(const GlobalOptions& g, int code, std::string_view who, std::string_view message,
          std::span<const topology::Diagnostic> diagnostics) {
   const std::string prefix = who.empty() ? "usbsat" : fmt::format("usbsat {}", who);
-  fmt::print(stderr, "{}: {}\n", prefix, topology::text_safe(message));
+  fmt::print(stderr, "{}: {}\n", prefix, topology::escape_unprintable(message));
   if (g.json) print_error_json(code, message, diagnostics);
   return code;
 }

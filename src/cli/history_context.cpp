@@ -15,8 +15,8 @@ HistoryContext read_history_context(const GlobalOptions& g, const topology::Scan
   out.model = topology::nominal_model();
   auto say = [&](const std::string& where, const std::string& problem) {
     if (!g.quiet)
-      fmt::print(stderr, "usbsat: the history in {} is not used: {}\n", topology::text_safe(where),
-                 topology::text_safe(problem));
+      fmt::print(stderr, "usbsat: the history in {} is not used: {}\n", topology::escape_unprintable(where),
+                 topology::escape_unprintable(problem));
   };
   if (g.from && !g.history) {
     // A recording is another machine (or this one, then): only what it carries describes its drives.

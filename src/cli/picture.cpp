@@ -1,7 +1,6 @@
 #include "src/cli/picture.hpp"
 
 #include "src/cli/doctor_facts.hpp"
-#include "src/cli/doctor_input.hpp"
 #include "src/cli/predict_input.hpp"
 
 namespace usbsat::cli {
@@ -13,7 +12,7 @@ PictureFacts gather_picture_facts(const topology::ScanResult& scan, const Histor
   // The model's prediction once, for the doctor's shared_bandwidth and for the picture's drive labels.
   const auto current = predict_current(t, h);
   const auto result = diagnose_system(scan, h, kMaxSectorsTargetKb, &current.prediction, &current.at_ceiling);
-  f.findings = to_report(result.findings);
+  f.findings = result.findings;
   f.drives_checked = result.drives_checked;
   f.predict = to_report(t, current.problem, current.prediction, h.model);
   return f;

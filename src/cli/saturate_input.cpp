@@ -8,6 +8,7 @@
 #include "src/analysis/saturate/attribution.hpp"
 #include "src/analysis/saturate/group_input.hpp"
 #include "src/analysis/saturate/verdict_text.hpp"
+#include "topology/describe.hpp"
 
 namespace usbsat::cli {
 
@@ -119,12 +120,11 @@ void say_calibrated(report::SaturateReport& r, const std::vector<GroupCapacity>&
   for (const auto& gc : capacities) {
     auto& notes = r.groups.at(gc.group).passes.at(gc.pass).notes;
     const auto& c = gc.capacity;
-    const std::string model = c.resource.capacity
-                                  ? fmt::format("model {:.0f} MB/s", c.resource.capacity->mbs())
-                                  : std::string("not limited in the model");
+    const std::string model = c.resource.capacity ? "model " + topology::mbs_text(c.resource.capacity->mbs())
+                                                  : std::string("not limited in the model");
     const std::string said =
-        fmt::format("calibrated: the {} measured {}{:.0f} MB/s ({}); plan, doctor, report and export use it",
-                    c.resource.label, c.at_least ? "at least " : "", c.mbs, model);
+        fmt::format("calibrated: the {} measured {}{} ({}); plan, doctor, report and export use it",
+                    c.resource.label, c.at_least ? "at least " : "", topology::mbs_text(c.mbs), model);
     bool replaced = false;
     for (auto& n : notes)
       if (const auto at = n.find("could be calibrated"); at != std::string::npos) {

@@ -1,7 +1,6 @@
 #include "src/cli/watch_input.hpp"
 
 #include "report/drives_view.hpp"
-#include "src/cli/doctor_input.hpp"
 
 namespace usbsat::cli {
 namespace {
@@ -57,7 +56,7 @@ report::WatchEvent to_report(const analysis::watch::Verdict& v) {
   if (v.tunnel)
     e.tunnel = report::WatchTunnel{v.tunnel->router, v.tunnel->label, v.tunnel->text,
                                    v.tunnel->usb3_tunnel_gbps, v.tunnel->path};
-  e.findings = to_report(v.findings);
+  e.findings = v.findings;
   if (v.move) e.move = to_report(*v.move);
   return e;
 }

@@ -12,7 +12,6 @@
 #include "report/tree.hpp"
 #include "src/analysis/doctor/doctor.hpp"
 #include "src/analysis/doctor/share_predictor.hpp"
-#include "src/cli/doctor_input.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 #include "topology/scan.hpp"
 
@@ -26,8 +25,7 @@ inline void run_read_only_commands(const topology::ScanResult& scan, const std::
   dc.predictor = &model;
   dc.usb_storage_quirks = quirks;
   const auto result = doctor::diagnose(scan.topology, dc);
-  const auto findings = cli::to_report(result.findings);
-  const report::DoctorReportInput in{findings, scan.diagnostics, result.controllers_checked,
+  const report::DoctorReportInput in{result.findings, scan.diagnostics, result.controllers_checked,
                                      result.drives_checked};
   (void)report::render_doctor_text(in);
   const report::ViewInput view{scan.topology, scan.diagnostics};

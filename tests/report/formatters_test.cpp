@@ -22,30 +22,15 @@ TEST_CASE("format_disk_size: decimal units as drive labels use") {
     CHECK(format_disk_size(r.bytes) == r.text);
 }
 
-TEST_CASE("format_mbps, format_gts, format_pcie_link") {
+TEST_CASE("format_mbps") {
   CHECK(format_mbps(1.5) == "1.5");
   CHECK(format_mbps(480) == "480");
   CHECK(format_mbps(10000) == "10000");
-  CHECK(format_gts(8.0) == "8");
-  CHECK(format_gts(2.5) == "2.5");
-  CHECK(format_pcie_link({.speed_gts = 5.0, .width = 1, .max_speed_gts = 8.0, .max_width = 1}) ==
-        "5 GT/s x1 (max 8 GT/s x1)");
-  CHECK(format_pcie_link({.speed_gts = 8.0, .width = 4, .max_speed_gts = 8.0, .max_width = 4}) ==
-        "8 GT/s x4");
-  CHECK(format_pcie_link({}) == "");
-  // current_link_speed "Unknown", current_link_width 0: no current side, never an empty phrase.
-  CHECK(format_pcie_link({.max_speed_gts = 8.0, .max_width = 1}) == "link unknown (max 8 GT/s x1)");
-  CHECK(format_pcie_link({.max_width = 4}) == "link unknown (max x4)");
-  CHECK(format_pcie_link({.width = 4}) == "x4");
 }
 
-TEST_CASE("format_physical_location") {
-  CHECK(format_physical_location({}) == "");
-  CHECK(format_physical_location(
-            {.panel = "back", .vertical_position = "upper", .horizontal_position = "left"}) ==
-        "back upper left");
-  CHECK(format_physical_location({.panel = "unknown", .dock = true}) == "dock");
-  CHECK(format_physical_location({.panel = "front", .lid = true}) == "front, lid");
+TEST_CASE("fmt::formatter<PcieLink> prints topology::pcie_link_text()") {
+  const tp::PcieLink l{.speed_gts = 5.0, .width = 1, .max_speed_gts = 8.0, .max_width = 1};
+  CHECK(fmt::format("{}", l) == tp::pcie_link_text(l));
 }
 
 TEST_CASE("class names, triples, labels") {

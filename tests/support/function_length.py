@@ -164,20 +164,25 @@ def functions(text):
     return found
 
 
-def scan(root, limit):
-    over = []
+def source_files(root):
+    """(path, path relative to `root` with '/') of every C++ source under SCANNED, tests (*_test.cpp) left out;
+    also the file list of phrase_check.py."""
     for top in SCANNED:
         for d, _, files in os.walk(os.path.join(root, top)):
             for f in sorted(files):
-                if not f.endswith(EXTENSIONS) or f.endswith("_test.cpp"):
-                    continue
-                path = os.path.join(d, f)
-                rel = os.path.relpath(path, root)
-                with open(path, encoding="utf-8", errors="replace") as fh:
-                    text = blank(fh.read())
-                for name, first, lines in functions(text):
-                    if lines > limit:
-                        over.append((rel, name, first, lines))
+                if f.endswith(EXTENSIONS) and not f.endswith("_test.cpp"):
+                    path = os.path.join(d, f)
+                    yield path, os.path.relpath(path, root).replace(os.sep, "/")
+
+
+def scan(root, limit):
+    over = []
+    for path, rel in source_files(root):
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = blank(fh.read())
+        for name, first, lines in functions(text):
+            if lines > limit:
+                over.append((rel, name, first, lines))
     return sorted(over)
 
 

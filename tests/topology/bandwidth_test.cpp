@@ -174,8 +174,9 @@ TEST_CASE("path_resources: ASM1042 card, drive link, controller and both PCIe ho
   CHECK(rs[1].label ==
         "controller 0000:03:00.0 (ASMedia Technology Inc. ASM1042 SuperSpeed USB Host Controller)");
   CHECK(cap(rs[2]) == doctest::Approx(400));
-  CHECK(rs[2].label ==
-        "PCIe 2.0 x1 link of 0000:03:00.0 (ASMedia Technology Inc. ASM1042 SuperSpeed USB Host Controller)");
+  CHECK(
+      rs[2].label ==
+      "PCIe 5 GT/s x1 link of 0000:03:00.0 (ASMedia Technology Inc. ASM1042 SuperSpeed USB Host Controller)");
   CHECK(rs[2].vertex == t.find_by_name("0000:03:00.0"));
 
   const Topology bot = asm1042_card(StorageProtocol::Bot);

@@ -83,7 +83,7 @@ TEST_CASE("describe table: every resource kind a topology gives through path_res
       {ResourceKind::PcieTunnel, {&tb3, "PCIe tunnel of the Thunderbolt 3 link 0-1 (Example Dock)"}},
       {ResourceKind::PcieLink,
        {&card,
-        "PCIe 2.0 x1 link of 0000:03:00.0 (ASMedia Technology Inc. ASM1042 SuperSpeed USB Host "
+        "PCIe 5 GT/s x1 link of 0000:03:00.0 (ASMedia Technology Inc. ASM1042 SuperSpeed USB Host "
         "Controller)"}},
   };
   unsigned kinds = 0;

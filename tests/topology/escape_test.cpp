@@ -4,15 +4,15 @@
 
 using namespace usbsat::topology;
 
-TEST_CASE("text_safe escapes control characters and invalid UTF-8, keeps valid UTF-8") {
-  CHECK(text_safe("SanDisk") == "SanDisk");
-  CHECK(text_safe("a\nb") == "a\\x0ab");
-  CHECK(text_safe("\x1b[31m") == "\\x1b[31m");
-  CHECK(text_safe("Gr\xc3\xbc\xc3\x9f") == "Gr\xc3\xbc\xc3\x9f");  // "Grüß"
-  CHECK(text_safe("bad\xff") == "bad\\xff");
-  CHECK(text_safe("\xc0\xaf") == "\\xc0\\xaf");           // overlong '/'
-  CHECK(text_safe("\xed\xa0\x80") == "\\xed\\xa0\\x80");  // surrogate
-  CHECK(text_safe("trunc\xe2\x82") == "trunc\\xe2\\x82");
+TEST_CASE("escape_unprintable escapes control characters and invalid UTF-8, keeps valid UTF-8") {
+  CHECK(escape_unprintable("SanDisk") == "SanDisk");
+  CHECK(escape_unprintable("a\nb") == "a\\x0ab");
+  CHECK(escape_unprintable("\x1b[31m") == "\\x1b[31m");
+  CHECK(escape_unprintable("Gr\xc3\xbc\xc3\x9f") == "Gr\xc3\xbc\xc3\x9f");  // "Grüß"
+  CHECK(escape_unprintable("bad\xff") == "bad\\xff");
+  CHECK(escape_unprintable("\xc0\xaf") == "\\xc0\\xaf");           // overlong '/'
+  CHECK(escape_unprintable("\xed\xa0\x80") == "\\xed\\xa0\\x80");  // surrogate
+  CHECK(escape_unprintable("trunc\xe2\x82") == "trunc\\xe2\\x82");
 }
 
 TEST_CASE("display_string trims and collapses blanks of firmware strings") {
@@ -23,18 +23,18 @@ TEST_CASE("display_string trims and collapses blanks of firmware strings") {
   CHECK(display_string("a\tb") == "a\\x09b");
 }
 
-TEST_CASE("terminal_safe: text_safe's rule for whole blocks, newlines and tabs kept") {
+TEST_CASE("terminal_safe: escape_unprintable's rule for whole blocks, newlines and tabs kept") {
   CHECK(terminal_safe("a\tb\nc") == "a\tb\nc");
-  CHECK(text_safe("a\tb\nc") == "a\\x09b\\x0ac");
+  CHECK(escape_unprintable("a\tb\nc") == "a\\x09b\\x0ac");
   CHECK(terminal_safe("\x1b[31mred\a") == "\\x1b[31mred\\x07");
   CHECK(terminal_safe("\xff ok \xc3\xbc") == "\\xff ok \xc3\xbc");
   // C1 controls (U+009B is CSI on some terminals) are escaped too, byte by byte.
-  CHECK(text_safe("x\xc2\x9b"
-                  "31m") == "x\\xc2\\x9b31m");
-  CHECK(text_safe("\xc2\xa0") == "\xc2\xa0");  // U+00A0 is not a control
+  CHECK(escape_unprintable("x\xc2\x9b"
+                           "31m") == "x\\xc2\\x9b31m");
+  CHECK(escape_unprintable("\xc2\xa0") == "\xc2\xa0");  // U+00A0 is not a control
 }
 
-TEST_CASE("text_safe escapes bidirectional formatting characters as u-escapes") {
+TEST_CASE("escape_unprintable escapes bidirectional formatting characters as u-escapes") {
   struct Row {
     const char* in;
     const char* out;
@@ -50,12 +50,12 @@ TEST_CASE("text_safe escapes bidirectional formatting characters as u-escapes") 
   };
   for (const auto& r : rows) {
     CAPTURE(r.in);
-    CHECK(text_safe(r.in) == r.out);
+    CHECK(escape_unprintable(r.in) == r.out);
     CHECK(terminal_safe(r.in) == r.out);
   }
 }
 
-TEST_CASE("safe_text trims surrounding whitespace before escaping") {
+TEST_CASE("trim_and_escape trims surrounding whitespace before escaping") {
   struct Row {
     const char* in;
     const char* out;
@@ -75,8 +75,9 @@ TEST_CASE("safe_text trims surrounding whitespace before escaping") {
   };
   for (const auto& r : rows) {
     CAPTURE(r.in);
-    CHECK(safe_text(r.in) == r.out);
-    CHECK(safe_text_move(std::string(r.in)) == r.out);  // the copy-free form for strings the caller gives up
+    CHECK(trim_and_escape(r.in) == r.out);
+    CHECK(trim_and_escape_move(std::string(r.in)) ==
+          r.out);  // the copy-free form for strings the caller gives up
   }
-  CHECK(safe_text_move("plain ASCII") == "plain ASCII");
+  CHECK(trim_and_escape_move("plain ASCII") == "plain ASCII");
 }

@@ -11,7 +11,7 @@ void Scanner::load_mountinfo() {
   if (auto text = src_.read_text_file(cfg_.mountinfo_path)) {
     if (const auto bad = first_malformed_mountinfo_line(*text)) malformed_mountinfo(*text, *bad);
     // The file's text passed the sanitiser, but mountinfo's octal escapes ("\033") decode to raw bytes again.
-    for (auto& m : parse_mountinfo(*text)) mounts_[m.dev].push_back(text_safe(m.mount_point));
+    for (auto& m : parse_mountinfo(*text)) mounts_[m.dev].push_back(escape_unprintable(m.mount_point));
     return;
   }
   // A file named by the caller that cannot be read is a mistake to stop at; the system's own missing
@@ -30,7 +30,7 @@ void Scanner::malformed_mountinfo(std::string_view text, std::size_t line_number
   std::string_view line = text;
   for (std::size_t n = 1; n < line_number; ++n) line.remove_prefix(line.find('\n') + 1);
   line = line.substr(0, std::min(line.find('\n'), std::size_t{60}));
-  const std::string where = "line " + std::to_string(line_number) + " ('" + text_safe(line) + "')";
+  const std::string where = "line " + std::to_string(line_number) + " ('" + escape_unprintable(line) + "')";
   // A file the caller named that is not mountinfo is a mistake to stop at, as an unreadable one is.
   if (cfg_.mountinfo_path != ScanConfig{}.mountinfo_path)
     throw ScanError("mountinfo file '" + cfg_.mountinfo_path +

@@ -30,7 +30,7 @@ std::vector<std::string> compatibles_of(const RawDevice& rec, DeviceSource& src)
   }
   if (out.empty())
     if (const auto raw = src.binary_attribute(rec.syspath, "of_node/compatible"); raw && raw->size() <= 4096)
-      for (auto& s : split_compatible(*raw)) out.push_back(safe_text(s));
+      for (auto& s : split_compatible(*raw)) out.push_back(trim_and_escape(s));
   return out;
 }
 

@@ -229,7 +229,7 @@ void Scanner::join_displays(const std::vector<Usb4PortInfo*>& wanted) {
     if (const auto edid = a.binary("edid"); edid && !edid->empty()) {
       d.edid = parse_edid(*edid);
       // A binary attribute passes the sanitising boundary as it is: the name read out of it does here.
-      if (d.edid && d.edid->monitor_name) d.edid->monitor_name = safe_text(*d.edid->monitor_name);
+      if (d.edid && d.edid->monitor_name) d.edid->monitor_name = trim_and_escape(*d.edid->monitor_name);
       if (!d.edid)
         warn(c.syspath,
              "edid is not an EDID (no 00 FF .. FF 00 header in 128 bytes); the display is "

@@ -28,7 +28,7 @@ struct Sanitise {
     } else if constexpr (is_vector<T>::value) {
       for (auto& e : v) visit(e);
     } else if constexpr (std::is_same_v<T, std::string>) {
-      v = safe_text(v);
+      v = trim_and_escape(v);
     } else if constexpr (std::is_class_v<T>) {
       fields(*this, v);
     }

@@ -117,12 +117,13 @@ void check_pcie_link_degraded(const Context& cx) {
         what = fmt::format("The PCIe link between {} and {}, above {},",
                            hi_raw ? hi_raw->bdf : std::string("its parent"), lo_raw.bdf, ctrl);
       f.message = fmt::format(
-          "{} runs at {:g} GT/s x{} although both ends support {:g} GT/s x{}: about {:.0f} MB/s instead "
-          "of {:.0f} MB/s for every USB device on this controller{}. Some links drop their speed while idle; "
-          "if this "
-          "persists while a drive is busy, the link trained below its capability.",
-          what, *lo.speed_gts, *lo.width, max_speed.value_or(*lo.speed_gts), max_width.value_or(*lo.width),
-          now, could, storage_below ? " (USB storage is attached)" : "");
+          "{} runs at {} although both ends support {}: about {} instead of {} for every USB device on this "
+          "controller{}. Some links drop their speed while idle; if this persists while a drive is busy, the "
+          "link trained below its capability.",
+          what, topology::pcie_rate_text(lo.speed_gts, lo.width),
+          topology::pcie_rate_text(max_speed.value_or(*lo.speed_gts), max_width.value_or(*lo.width)),
+          topology::mbs_text(now), topology::mbs_text(could),
+          storage_below ? " (USB storage is attached)" : "");
       f.fix = fmt::format(
           "Reseat the card, avoid risers/extensions, use a slot wired for x{} and check the BIOS PCIe speed "
           "setting "

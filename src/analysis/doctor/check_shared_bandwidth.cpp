@@ -102,7 +102,7 @@ std::string bases_text(const Context& cx, const std::vector<const DriveShare*>& 
 Finding link_finding(const Context& cx, FindingSeverity severity, const std::string& key,
                      const DriveShare& s) {
   auto f = cx.finding(severity, {});
-  ev(f, key, topology::text_safe(s.bottleneck_label));
+  ev(f, key, topology::escape_unprintable(s.bottleneck_label));
   ev(f, key + " capacity (MB/s)", fmt::format("{:.0f}", s.bottleneck_capacity_mbps));
   if (s.bottleneck_basis)
     ev(f, key + " capacity basis",
@@ -120,7 +120,7 @@ std::string add_drive(const Context& cx, Finding& f, const DriveShare& s, std::v
 }
 
 void warn_group(const Context& cx, const FreeConnectors& fc, const std::vector<const DriveShare*>& g) {
-  const std::string label = topology::text_safe(g.front()->bottleneck_label);
+  const std::string label = topology::escape_unprintable(g.front()->bottleneck_label);
   std::vector<std::string> devices, shares_txt;
   double demand = 0;
   auto f = link_finding(cx, FindingSeverity::Warning, "bottleneck", *g.front());
@@ -128,15 +128,15 @@ void warn_group(const Context& cx, const FreeConnectors& fc, const std::vector<c
     const std::string name = add_drive(cx, f, *s, devices);
     demand += s->demand_mbps;
     ev(f, name + " alone / shared (MB/s)", fmt::format("{:.0f} / {:.0f}", s->demand_mbps, s->predicted_mbps));
-    shares_txt.push_back(
-        fmt::format("{} {:.0f} MB/s (alone {:.0f})", name, s->predicted_mbps, s->demand_mbps));
+    shares_txt.push_back(fmt::format("{} {} (alone {})", name, topology::mbs_text(s->predicted_mbps),
+                                     topology::mbs_figure(s->demand_mbps)));
   }
   f.devices = std::move(devices);
   f.message = fmt::format(
-      "{} drives share the {}: about {:.0f} MB/s usable for {:.0f} MB/s of combined demand ({}). With all of "
-      "them busy the bandwidth model predicts {}.",
-      g.size(), label, g.front()->bottleneck_capacity_mbps, demand, bases_text(cx, g),
-      topology::join(shares_txt, ", "));
+      "{} drives share the {}: about {} usable for {} of combined demand ({}). With all of them busy the "
+      "bandwidth model predicts {}.",
+      g.size(), label, topology::mbs_text(g.front()->bottleneck_capacity_mbps), topology::mbs_text(demand),
+      bases_text(cx, g), topology::join(shares_txt, ", "));
   const auto avoid = connectors_avoiding(cx, fc, g.front()->bottleneck_node);
   if (!avoid.empty()) ev(f, "free connectors not behind the bottleneck", evidence_list(cx.t, avoid));
   f.fix = avoid.empty()
@@ -162,16 +162,17 @@ void inform_group(const Context& cx, const std::vector<const DriveShare*>& at_ce
   double demand = 0, ceiling = 0;
   for (const auto* s : g) demand += s->demand_mbps;
   for (const auto* s : at_ceiling) ceiling += s->demand_mbps;
-  const std::string label = topology::text_safe(at_ceiling.front()->bottleneck_label);
+  const std::string label = topology::escape_unprintable(at_ceiling.front()->bottleneck_label);
   std::vector<std::string> devices;
   auto f = link_finding(cx, FindingSeverity::Info, "shared link", *at_ceiling.front());
   for (const auto* s : g)
     ev(f, add_drive(cx, f, *s, devices) + " demand (MB/s)", fmt::format("{:.0f}", s->demand_mbps));
   f.devices = std::move(devices);
   f.message = fmt::format(
-      "{} drives share the {} (about {:.0f} MB/s), and their demands fit it: {:.0f} MB/s together ({}). "
-      "Drives as fast as their links ({:.0f} MB/s together) would split it.",
-      g.size(), label, at_ceiling.front()->bottleneck_capacity_mbps, demand, bases_text(cx, g), ceiling);
+      "{} drives share the {} (about {}), and their demands fit it: {} together ({}). Drives as fast as "
+      "their links ({} together) would split it.",
+      g.size(), label, topology::mbs_text(at_ceiling.front()->bottleneck_capacity_mbps),
+      topology::mbs_text(demand), bases_text(cx, g), topology::mbs_text(ceiling));
   f.fix =
       "Nothing to change for these drives. Faster drives here would share it: `usbsat plan` shows where "
       "they would not.";

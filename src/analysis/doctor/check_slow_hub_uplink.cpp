@@ -111,13 +111,13 @@ std::optional<std::string> demands_fit(const UsbDeviceInfo& hu, const Devices& s
       const auto it = shares.find(m->block);
       if (it == shares.end() || it->second->basis.kind == BasisKind::LinkCeiling) return std::nullopt;
       total += it->second->demand_mbps;
-      parts.push_back(fmt::format("{} {:.0f} MB/s, {}", m->name, it->second->demand_mbps,
+      parts.push_back(fmt::format("{} {}, {}", m->name, topology::mbs_text(it->second->demand_mbps),
                                   describe_basis(it->second->basis)));
     }
   if (parts.empty() || total > cap->mbs()) return std::nullopt;
   return fmt::format(
-      "Their demands fit the hub's uplink (about {:.0f} MB/s): {}; it slows only drives faster than these.",
-      cap->mbs(), topology::join(parts, "; "));
+      "Their demands fit the hub's uplink (about {}): {}; it slows only drives faster than these.",
+      topology::mbs_text(cap->mbs()), topology::join(parts, "; "));
 }
 
 }  // namespace

@@ -32,10 +32,6 @@ std::optional<Bandwidth> superspeed_ports(const Topology& t, Vertex c, unsigned&
   return sum;
 }
 
-std::string link_text(const PcieLink& l) {
-  return fmt::format("{:g} GT/s x{}", *l.speed_gts, *l.width);
-}
-
 void evidence(Finding& f, const Topology& t, const PcieTunnelSummary& p, const ControllerInfo& ci,
               const PcieLink& l) {
   const auto& r = t[p.router].as<RouterInfo>();
@@ -71,16 +67,16 @@ void check_tb_dock_pcie_narrow(const Context& cx) {
       evidence(f, cx.t, p, ci, l);
       const bool capable_more =
           (l.max_speed_gts && *l.max_speed_gts > *l.speed_gts) || (l.max_width && *l.max_width > *l.width);
-      const std::string capable =
-          capable_more ? fmt::format("capable {:g} GT/s x{}", l.max_speed_gts.value_or(*l.speed_gts),
-                                     l.max_width.value_or(*l.width))
-                       : std::string("all it can do");
+      const std::string capable = capable_more
+                                      ? "capable " + pcie_rate_text(l.max_speed_gts.value_or(*l.speed_gts),
+                                                                    l.max_width.value_or(*l.width))
+                                      : std::string("all it can do");
       f.message = fmt::format(
-          "The dock on the {} has its own {} on a {} link (trained {}, {}): everything on the "
-          "dock's USB ports shares about {}, although the link's PCIe tunnel carries up to {} and its {} "
-          "SuperSpeed ports could move {} together.{}",
-          p.link_label, controller_label(ci), pcie_name(l), link_text(l), capable, bandwidth_text(*cap),
-          bandwidth_text(*p.link_share), ports, bandwidth_text(*usb),
+          "The dock on the {} has its own {} on a {} link ({}): everything on the dock's USB ports shares "
+          "about {}, although the link's PCIe tunnel carries up to {} and its {} SuperSpeed ports could move "
+          "{} together.{}",
+          p.link_label, controller_label(ci), pcie_link_text(PcieLink{l.speed_gts, l.width, {}, {}}), capable,
+          bandwidth_text(*cap), bandwidth_text(*p.link_share), ports, bandwidth_text(*usb),
           riders.empty() ? "" : fmt::format(" On it: {}.", devices_labels(cx.t, riders)));
       f.fix = fmt::format(
           "Drives that need more than {} together belong on the computer's own USB ports, or on a dock whose "

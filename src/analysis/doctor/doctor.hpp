@@ -1,7 +1,7 @@
 #pragma once
 /// The doctor: findings about USB storage computed purely from a scanned Topology plus a small config.
-/// Nothing here reads files or prints; src/cli/cmd_doctor.cpp gathers the config, converts the findings
-/// (src/cli/doctor_input.hpp) and renders them.
+/// Nothing here reads files or prints; src/cli/cmd_doctor.cpp gathers the config and renders the findings
+/// as they are (one Finding type: topology/results/finding.hpp).
 /// One file per check (check_<id>.cpp) and a {id, check} table (diagnose.cpp); see checks.hpp.
 ///
 /// Finding ids are stable API (scripts match on them): uas_inactive, speed_below_capability, slow_hub_uplink,

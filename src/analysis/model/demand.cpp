@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "topology/describe.hpp"
 #include "topology/drive_estimate.hpp"
 #include "topology/history/identity.hpp"
 #include "topology/text.hpp"
@@ -94,9 +95,9 @@ DriveDemand drive_demand(const topology::Topology& t, topology::Vertex block, st
     if (e->rate && (!ceiling || *e->rate < *ceiling)) {
       out = {e->rate, Basis{BasisKind::Estimated, e->what, e->source}};
     } else {
-      const std::string why =
-          e->rate ? fmt::format("{} streams ~{:.0f} MB/s, more than the link", e->what, e->rate->mbs())
-                  : e->what + ": the link is the limit";
+      const std::string why = e->rate ? fmt::format("{} streams ~{}, more than the link", e->what,
+                                                    topology::mbs_text(e->rate->mbs()))
+                                      : e->what + ": the link is the limit";
       out.basis.note = note.empty() ? why : note + "; " + why;
       return out;
     }

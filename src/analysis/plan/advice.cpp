@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "src/analysis/plan/internal.hpp"
+#include "topology/describe.hpp"
 
 namespace usbsat::analysis::plan::detail {
 
@@ -17,11 +18,7 @@ using topology::UsbSpeed;
 namespace {
 
 std::string rate_label(std::optional<Bandwidth> c) {
-  if (!c) return "";
-  const double v = c->mbs();
-  char buf[32];
-  std::snprintf(buf, sizeof buf, v == std::floor(v) ? "%.0f" : "%.1f", v);
-  return buf;
+  return c ? topology::bandwidth_text(*c) : "";
 }
 
 /// "one USB 1.1 full-speed bus (12 Mb/s)": a bus by its real signalling speed, its root hub's (an OHCI or
@@ -59,10 +56,9 @@ std::string shared_link_words(const topology::Topology& t, const topology::Resou
 /// Why a shared link is worth avoiding, in words: what it is and what it carries.
 std::string shared_link_reason(const topology::Topology& t, const topology::Resource& r, Bandwidth demand) {
   const std::string what = shared_link_words(t, r);
-  const std::string consequence = *r.capacity < demand
-                                      ? fmt::format("less than one drive's {} MB/s", rate_label(demand))
-                                      : "two drives there share it";
-  return r.label + ": " + what + ", " + rate_label(r.capacity) + " MB/s in total; " + consequence;
+  const std::string consequence =
+      *r.capacity < demand ? "less than one drive's " + rate_label(demand) : "two drives there share it";
+  return r.label + ": " + what + ", " + rate_label(r.capacity) + " in total; " + consequence;
 }
 
 /// The notes worth giving, in path order (nearest the drives first). Links over the same connectors are one
@@ -113,9 +109,9 @@ std::vector<AvoidNote> avoid_notes(const topology::Topology& t, const std::vecto
       usb2.connectors.push_back(s.connector);
   }
   usb1.reason = "USB 1.1 only (a companion controller's port, 12 Mb/s): about " + rate_label(usb1.capacity) +
-                " MB/s for any drive";
-  usb2.reason = "no USB3 wiring: a SuperSpeed drive there runs at 480 Mb/s, at most about " +
-                rate_label(usb2.capacity) + " MB/s";
+                " for any drive";
+  usb2.reason =
+      "no USB3 wiring: a SuperSpeed drive there runs at 480 Mb/s, at most about " + rate_label(usb2.capacity);
   // USB2-only connectors are only worth a warning when there are SuperSpeed ones to use instead.
   const bool any_usb3 =
       std::any_of(slots.begin(), slots.end(), [](const PlanSlot& s) { return s.usb3_port.has_value(); });

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "topology/describe.hpp"
 #include "topology/text.hpp"
 
 namespace usbsat::analysis::saturate {
@@ -39,7 +40,7 @@ std::vector<double> run_aggregates(const PhaseMeasurement& p) {
 
 std::string fmt_mbs(double v) {
   // Notes are plain sentences; whole MB/s is the precision the measurements have.
-  return std::to_string(static_cast<long long>(std::llround(v))) + " MB/s";
+  return topology::mbs_text(v);
 }
 
 }  // namespace

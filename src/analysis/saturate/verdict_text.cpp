@@ -11,7 +11,7 @@ namespace usbsat::analysis::saturate {
 namespace {
 
 std::string mbs(double v) {
-  return fmt::format("{:.0f} MB/s", v);
+  return topology::mbs_text(v);
 }
 
 std::string drive_list(const std::vector<GroupDrive>& drives) {
@@ -35,9 +35,7 @@ std::string solo_list(const PhaseResult& p) {
     for (double s : solos) sum += s;
     return fmt::format("{}×{}", solos.size(), mbs(sum / static_cast<double>(solos.size())));
   }
-  std::string out;
-  for (std::size_t i = 0; i < solos.size(); ++i) out += (i ? "+" : "") + fmt::format("{:.0f}", solos[i]);
-  return out + " MB/s";
+  return topology::mbs_list_text(solos, "+");
 }
 
 std::string advice(const AttributedLink& b) {

@@ -40,7 +40,7 @@ TEST_CASE("legacy_companion: a stick on a UHCI companion") {
     CHECK(evidence(f, "1-1/version") == " 2.00");
     CHECK(evidence(f, "0000:00:1d.0/driver") == "uhci_hcd");
     CHECK(evidence(f, "0000:00:1d.7/driver") == "ehci-pci");
-    CHECK(contains(f.message, "12 Mb/s on uhci controller 0000:00:1d.0"));
+    CHECK(contains(f.message, "12 Mb/s on UHCI controller 0000:00:1d.0"));
     CHECK(contains(f.message, "USB 2.00"));
     CHECK(contains(f.fix, "ehci-pci"));
   }

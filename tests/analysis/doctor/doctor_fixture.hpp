@@ -1,6 +1,6 @@
 #pragma once
 // What the doctor's tests share: the findings' accessors, a canned share predictor and the card reader
-// machine. Included by tests/analysis/doctor/*_test.cpp and tests/cli/doctor_input_test.cpp.
+// machine. Included by tests/analysis/doctor/*_test.cpp and tests/cli/doctor_findings_test.cpp.
 #include <doctest/doctest.h>
 
 #include <optional>

@@ -60,10 +60,11 @@ TEST_CASE("ASM1042: two BOT drives saturate the card's PCIe 2.0 x1 link at ~392 
   CHECK(*v.bottleneck->capacity_mbs == doctest::Approx(400));
   CHECK_FALSE(v.bottleneck->lowest_common_ancestor);
   CHECK(v.notes.empty());
-  CHECK(conclusion(v) ==
-        "sda (port 1) and sdb (port 2) share the PCIe 2.0 x1 link of 0000:03:00.0 (ASMedia Technology Inc. "
-        "ASM1042 SuperSpeed USB Host Controller): together 392 MB/s "
-        "of 2×310 MB/s solo (63%) — move one to a port of another controller, such as a chipset port.");
+  CHECK(
+      conclusion(v) ==
+      "sda (port 1) and sdb (port 2) share the PCIe 5 GT/s x1 link of 0000:03:00.0 (ASMedia Technology Inc. "
+      "ASM1042 SuperSpeed USB Host Controller): together 392 MB/s "
+      "of 2×310 MB/s solo (63%) — move one to a port of another controller, such as a chipset port.");
 }
 
 TEST_CASE("four USB 2.0 sticks behind a USB 2.0 hub on EHCI: plateau ~40 MB/s, hub uplink named") {

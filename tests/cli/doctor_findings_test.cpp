@@ -1,42 +1,32 @@
-// The doctor's findings as report input (src/cli/doctor_input.hpp): severities and fields carried over, the
-// text and JSON renderings of them, and the goldens.
+// The doctor's findings rendered as they are (one Finding type, topology/results/finding.hpp): the severity
+// words, the text and JSON renderings, and the goldens.
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "report/doctor_report.hpp"
-#include "src/cli/doctor_input.hpp"
 #include "src/cli/predict_input.hpp"
 #include "tests/analysis/doctor/doctor_fixture.hpp"
 #include "tests/support/golden.hpp"
 
 using namespace usbsat;
 using namespace usbsat::testing;
-using cli::to_report;
-
-TEST_CASE("doctor input: every field and severity carried over, no findings said, drives counted") {
-  CHECK(to_report(FindingSeverity::Info) == report::FindingSeverity::Info);
-  CHECK(to_report(FindingSeverity::Warning) == report::FindingSeverity::Warning);
-  CHECK(to_report(FindingSeverity::Problem) == report::FindingSeverity::Problem);
+TEST_CASE("doctor findings: severity words both ways, the worst one, no findings said, drives counted") {
+  for (const auto s : {FindingSeverity::Info, FindingSeverity::Warning, FindingSeverity::Problem})
+    CHECK(results::parse_finding_severity(results::to_string(s)) == s);
+  CHECK(results::to_string(FindingSeverity::Problem) == "problem");
+  CHECK(!results::parse_finding_severity("Problem"));
   const auto ws = diagnose(workstation(), {.usb_storage_quirks = kWorkstationQuirks});
-  const auto converted = to_report(ws.findings);
-  REQUIRE(converted.size() == ws.findings.size());
-  for (std::size_t i = 0; i < converted.size(); ++i) {
-    const auto& a = ws.findings[i];
-    CHECK(converted[i] ==
-          report::Finding{a.id, to_report(a.severity), a.devices, a.evidence, a.message, a.fix});
-  }
-  CHECK(report::worst_severity(converted) == report::FindingSeverity::Problem);
+  CHECK(report::worst_severity(ws.findings) == report::FindingSeverity::Problem);
 
   const auto healthy = diagnose(healthy_ssd(), {.usb_storage_quirks = "", .uas_driver_loaded = true});
-  CHECK(!report::worst_severity(to_report(healthy.findings)));
+  CHECK(!report::worst_severity(healthy.findings));
   CHECK(contains(report::render_doctor_text({{}, {}, healthy.controllers_checked, healthy.drives_checked}),
                  "no findings"));
 
   const analysis::doctor::ModelSharePredictor model;
   const auto r = diagnose(card_reader_two_cards(), {.predictor = &model});
-  const auto findings = to_report(r.findings);
-  const auto text = report::render_doctor_text({findings, {}, r.controllers_checked, r.drives_checked});
+  const auto text = report::render_doctor_text({r.findings, {}, r.controllers_checked, r.drives_checked});
   CHECK(contains(text, "checked 2 USB drives on 1 USB controller"));
 }
 
@@ -52,7 +42,7 @@ TEST_CASE("export and report hand predict_current's prediction to the doctor: th
     const auto current = cli::predict_current(t, h);
     const analysis::doctor::PredictedShares given(current.prediction, &current.at_ceiling);
     const auto own = diagnose(t, {.predictor = &model}), handed = diagnose(t, {.predictor = &given});
-    CHECK(to_report(handed.findings) == to_report(own.findings));
+    CHECK(handed.findings == own.findings);
     CHECK(analysis::doctor::shares_of(t, current.prediction).size() == current.problem.drives.size());
     shared |= std::ranges::count(ids(own.findings), "shared_bandwidth") > 0;
   }
@@ -62,8 +52,7 @@ TEST_CASE("export and report hand predict_current's prediction to the doctor: th
 TEST_CASE("workstation renders to the golden text and JSON") {
   const auto t = workstation();
   const auto r = diagnose(t, {.usb_storage_quirks = kWorkstationQuirks, .uas_driver_loaded = true});
-  const auto findings = to_report(r.findings);
-  const report::DoctorReportInput in{findings, {}, r.controllers_checked, r.drives_checked};
+  const report::DoctorReportInput in{r.findings, {}, r.controllers_checked, r.drives_checked};
   check_golden("doctor_workstation.txt", report::render_doctor_text(in));
   check_golden("doctor_workstation.json", report::render_doctor_json(in));
 }
@@ -89,8 +78,7 @@ TEST_CASE(
   const analysis::doctor::ModelSharePredictor model;
   const auto r = diagnose(t, {.uas_driver_loaded = true, .predictor = &model});
   REQUIRE(!r.findings.empty());
-  const auto findings = to_report(r.findings);
-  const report::DoctorReportInput in{findings, {}, r.controllers_checked, r.drives_checked};
+  const report::DoctorReportInput in{r.findings, {}, r.controllers_checked, r.drives_checked};
   const auto text = report::render_doctor_text(in);
   CHECK(text.find('\x1b') == std::string::npos);
   CHECK(text.find('\a') == std::string::npos);
