@@ -43,7 +43,7 @@ def stale(text, naming_file, exists, tracked_tails):
 
 
 def tails(paths):
-    """Every folder-boundary suffix of each path: a/b/c.md gives a/b/c.md, b/c.md and c.md."""
+    """Every folder-boundary suffix of each path: the whole path, then without its first folder, and so on."""
     out = set()
     for p in paths:
         parts = p.split("/")
@@ -52,10 +52,10 @@ def tails(paths):
 
 
 def scanned(path):
-    """Sources, scripts and documents are read; goldens, fixtures' data (recorded text of other tools) and this
-    check's own examples not."""
+    """Sources, scripts and documents are read; goldens, fixtures' data (recorded text of other tools) and the
+    tables of the checks' self-tests (tests/support/*_test.py), whose paths are made-up examples, not."""
     return (path.endswith(SCANNED) and "/golden/" not in path and not path.startswith("tests/fixtures/windows/img")
-            and not path.startswith("tests/support/stale_paths"))  # this check and its table name examples
+            and not (path.startswith("tests/support/") and path.endswith("_test.py")))  # checks' tables: examples
 
 
 def main(argv):
