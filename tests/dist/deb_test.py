@@ -50,6 +50,11 @@ def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
+def architecture(deb):
+    """The package's Architecture field (amd64, arm64)."""
+    return run(["dpkg-deb", "--field", deb, "Architecture"]).stdout.strip()
+
+
 def run_usbsat(usbsat, *args):
     """The packaged usbsat, under USBSAT_EMULATOR where that is set (a cross-built package)."""
     return run([*os.environ.get("USBSAT_EMULATOR", "").split(), usbsat, *args])
@@ -86,7 +91,7 @@ def contents(build_dir):
     with tempfile.TemporaryDirectory() as root:
         subprocess.run(["dpkg-deb", "-x", deb, root], check=True)
         usbsat = os.path.join(root, "usr/bin/usbsat")
-        arch = run(["dpkg-deb", "--field", deb, "Architecture"]).stdout.strip()
+        arch = architecture(deb)
         machine = {"amd64": "x86-64", "arm64": "ARM aarch64"}.get(arch, arch)
         described = run(["file", "-b", usbsat]).stdout
         if machine not in described or "not stripped" in described:
@@ -221,8 +226,7 @@ def same_files(build_dir, linux_build_dir):
             fail(f"cpack of the Linux build: exit {p.returncode}, {linux_debs}: {p.stdout[-400:]}{p.stderr[-400:]}")
             return
         ours, theirs = files_of(deb), files_of(linux_debs[0])
-        arch = run(["dpkg-deb", "--field", deb, "Architecture"]).stdout.strip()
-        linux_arch = run(["dpkg-deb", "--field", linux_debs[0], "Architecture"]).stdout.strip()
+        arch, linux_arch = architecture(deb), architecture(linux_debs[0])
     if ours != theirs:
         fail(f"{os.path.basename(deb)} and the Linux build's package differ: only in {arch}: "
              f"{sorted(set(ours) - set(theirs))}, only in {linux_arch}: {sorted(set(theirs) - set(ours))}")
