@@ -17,21 +17,14 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import checks  # noqa: E402  (tests/support/checks.py: one rule for every script)
+from checks import check, finish, skip  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIB = os.path.join(HERE, "cgroup.sh")
 TESTBED = os.path.join(HERE, "testbed.sh")
-FAILURES = []
-
-
-def check(cond, what):
-    print(("ok    " if cond else "FAIL  ") + what, flush=True)
-    if not cond:
-        FAILURES.append(what)
-
-
-def skip(why):
-    print(f"SKIP: {why}", file=sys.stderr)
-    sys.exit(77)
+checks.verbose = True
 
 
 def write(path, text):
@@ -222,6 +215,4 @@ if __name__ == "__main__":
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     CASES[sys.argv[1]]()
-    if FAILURES:
-        print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
-        sys.exit(1)
+    sys.exit(finish())

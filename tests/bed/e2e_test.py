@@ -19,21 +19,14 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import checks  # noqa: E402  (tests/support/checks.py: one rule for every script)
+from checks import check, finish, skip  # noqa: E402,F401  (the bed scripts import them from here)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TESTBED = os.path.join(HERE, "testbed.sh")
 TOL = 0.05
-FAILURES = []
-
-
-def skip(why):
-    print(f"SKIP: {why}", file=sys.stderr)
-    sys.exit(77)
-
-
-def check(cond, what):
-    print(("ok    " if cond else "FAIL  ") + what, flush=True)
-    if not cond:
-        FAILURES.append(what)
+checks.verbose = True  # the bed's logs show every measured figure, passed or not
 
 
 def near(value, want, what, tol=TOL):
@@ -484,9 +477,7 @@ def run_cases(cases, doc, run=lambda case, usbsat: case(usbsat)):
     if os.geteuid() != 0:
         skip("needs root")
     run(cases[sys.argv[2]], sys.argv[1])
-    if FAILURES:
-        print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
-        sys.exit(1)
+    sys.exit(finish())
 
 
 if __name__ == "__main__":

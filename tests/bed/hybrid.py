@@ -24,6 +24,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import skip  # noqa: E402  (tests/support/checks.py: one rule for every script)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TESTBED = os.path.join(HERE, "testbed.sh")
 FIXTURES = os.path.join(os.path.dirname(HERE), "fixtures")
@@ -33,11 +36,6 @@ PREFIX = "usbsat-hy-"
 STATE_ROOT = "/run/usbsat-testbed"  # testbed.sh keeps one directory per bed name here
 # The generated layout goes to memory (writing thousands of small sysfs files to a busy disk takes seconds).
 TMP_ROOT = "/dev/shm" if os.path.isdir("/dev/shm") else None
-
-
-def skip(why):
-    print(f"SKIP: {why}", file=sys.stderr)
-    sys.exit(77)
 
 
 @dataclasses.dataclass

@@ -466,6 +466,4 @@ if __name__ == "__main__":
     if os.geteuid() != 0 and sys.argv[2] != "layout":
         skip("needs root")
     CASES[sys.argv[2]](sys.argv[1])
-    if e2e_test.FAILURES:
-        print(f"{len(e2e_test.FAILURES)} check(s) failed", file=sys.stderr)
-        sys.exit(1)
+    sys.exit(e2e_test.finish())

@@ -83,8 +83,7 @@ class Stack:
         for argv in reversed(self.undo):
             r = subprocess.run(argv, capture_output=True, text=True)
             if r.returncode != 0:
-                print(f"FAIL  cleanup {' '.join(argv)}: {r.stderr.strip()}", flush=True)
-                e2e_test.FAILURES.append("cleanup " + " ".join(argv))
+                e2e_test.checks.fail(f"cleanup {' '.join(argv)}: {r.stderr.strip()}")
         self.undo.clear()
 
 

@@ -15,7 +15,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from e2e_test import FAILURES, Bed, check, skip  # noqa: E402
+from e2e_test import Bed, check, finish, skip  # noqa: E402
 
 
 def measure(bed, usbsat, d):
@@ -62,11 +62,7 @@ def main(argv):
             check(abs(g["mbs"] - 40) <= 4, f"sample {i}: the bus at 40 ± 10 % MB/s (got {g['mbs']:.1f})")
             check(g["utilisation"] >= 0.9 and g["bottleneck"], f"sample {i}: >= 90 % and the bottleneck")
             check(g["capacity_mbs"] == 40, f"sample {i}: capacity 40 (got {g['capacity_mbs']})")
-    if FAILURES:
-        print(f"{len(FAILURES)} failure(s)")
-        return 1
-    print("ok")
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":
