@@ -4,8 +4,8 @@
 ///
 /// Adding a check = one file check_<id>.cpp defining `void check_<id>(const Context&)`, its declaration and
 /// one row in kChecks (diagnose.cpp), one test file tests/analysis/doctor/check_<id>_test.cpp (in
-/// doctor_test, tests/CMakeLists.txt), and the file in src/analysis/CMakeLists.txt. The row's id is the
-/// findings' id (stable API).
+/// doctor_test, tests/analysis/CMakeLists.txt), and the file in src/analysis/CMakeLists.txt. The row's id is
+/// the findings' id (stable API).
 ///
 /// Wording that names drives, controllers, ports and links comes from topology/describe.hpp; figures come
 /// from topology/bandwidth.hpp. A check never builds a finding on an implausible value (plausible_* below).
