@@ -112,7 +112,8 @@ Evaluation Scorer::evaluate(std::span<const DriveModel> drives, const std::vecto
     if (!link) return e;
     e.links.push_back(*link);
     if (link->protocol == StorageProtocol::Uas) ++e.uas;
-    if (drives[i].current && *drives[i].current != slots[i]) ++e.moves;
+    // A move is what a placement shows as one (Placement::moved): another connector than the drive's own.
+    if (drives[i].current_connector && *drives[i].current_connector != s.connector) ++e.moves;
     if (s.panel) panels.insert(*s.panel);
     if (const auto hub = topology::parent(t_, link->port); hub && t_[*hub].kind == NodeKind::Hub) ++e.hubs;
     ++per_controller[t_.connectors()[s.connector].controller];

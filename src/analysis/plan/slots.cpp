@@ -11,10 +11,31 @@ using topology::Vertex;
 
 namespace {
 
-bool side_usable(const Topology& t, std::optional<Vertex> port) {
+bool movable_or_none(const Topology& t, Vertex port, const std::vector<Vertex>& movable) {
+  for (const Vertex v : topology::children(t, port))
+    if (std::find(movable.begin(), movable.end(), v) == movable.end()) return false;
+  return true;
+}
+
+/// A side of a connector a drive may be plugged into: a port that is wired (not `not used`), reachable from
+/// outside (not `hardwired` to something soldered on, such as a Raspberry Pi 4's internal USB 2.0 hub) and
+/// holding nothing but the drives being re-placed.
+bool side_usable(const Topology& t, std::optional<Vertex> port, const std::vector<Vertex>& movable) {
   if (!port) return false;
   const auto& p = t[*port].as<PortInfo>();
-  return p.connect_type != "not used";
+  return p.connect_type != "not used" && p.connect_type != "hardwired" && movable_or_none(t, *port, movable);
+}
+
+/// Something other than the drives being re-placed is in the connector: the device on its first external side
+/// that has one, the SuperSpeed side first (a device on the other side at the same time is inside the
+/// machine).
+bool occupied(const Topology& t, const topology::Connector& c, const std::vector<Vertex>& movable) {
+  for (const auto& side : {c.usb3_port, c.usb2_port}) {
+    if (!side || t[*side].as<PortInfo>().connect_type == "hardwired" || topology::children(t, *side).empty())
+      continue;
+    return !movable_or_none(t, *side, movable);
+  }
+  return false;
 }
 
 }  // namespace
@@ -26,11 +47,9 @@ std::vector<PlanSlot> usable_slots(const Topology& t, const std::vector<Vertex>&
     const topology::Connector& c = cs[i];
     PlanSlot s;
     s.connector = i;
-    bool hardwired = false;
     for (const auto& side : {c.usb3_port, c.usb2_port}) {
-      if (!side_usable(t, side)) continue;
+      if (!side_usable(t, side, movable)) continue;
       const auto& p = t[*side].as<PortInfo>();
-      if (p.connect_type == "hardwired") hardwired = true;
       if (p.usb3_side()) {
         s.usb3_port = side;
         s.usb3_speed = p.hub_speed;
@@ -40,9 +59,7 @@ std::vector<PlanSlot> usable_slots(const Topology& t, const std::vector<Vertex>&
       }
       if (!s.panel && p.physical_location && p.physical_location->panel) s.panel = p.physical_location->panel;
     }
-    if (hardwired || (!s.usb3_port && !s.usb2_port)) continue;
-    if (const auto occ = topology::occupant(t, c))
-      if (std::find(movable.begin(), movable.end(), *occ) == movable.end()) continue;
+    if ((!s.usb3_port && !s.usb2_port) || occupied(t, c, movable)) continue;
     out.push_back(std::move(s));
   }
   return out;

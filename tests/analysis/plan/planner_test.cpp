@@ -102,6 +102,51 @@ TEST_CASE("legacy ICH: re-placing the hub's sticks moves them off the hub onto f
   CHECK(plan.moves == 0);
 }
 
+// A Raspberry Pi 4's VL805 in the small: the USB 2.0 root port is hardwired to an internal hub and peered
+// with a SuperSpeed port a drive is plugged into. The connector's SuperSpeed side is still a place for a
+// drive.
+TEST_CASE(
+    "a connector with a hardwired USB 2.0 side: its SuperSpeed side is a place, moves count what moved") {
+  testing::Machine m;
+  const auto x = m.controller(std::nullopt, "0000:01:00.0", topology::HcdKind::Xhci,
+                              {.vid = 0x1106,
+                               .did = 0x3483,
+                               .model = "VL805/806 xHCI USB 3.0 Controller",
+                               .link = testing::pcie(5.0, 1)});
+  const auto u1 = m.root_hub(x, 1, topology::UsbSpeed::High, 1);
+  const auto u2 = m.root_hub(x, 2, topology::UsbSpeed::Super, 2);
+  m.pair_ports(u1, u2, 1);
+  m.port(testing::Machine::port_of(u1, 1)).connect_type = "hardwired";
+  const auto hub =
+      m.hub(testing::Machine::port_of(u1, 1), {.vid = 0x2109, .pid = 0x3431, .product = "USB2.0 Hub"}, 4);
+  const testing::UsbDev ssd{.vid = 0x174c,
+                            .pid = 0x55aa,
+                            .product = "ASM1153E",
+                            .speed = topology::UsbSpeed::Super,
+                            .bcd_usb = 0x310};
+  m.drive(testing::Machine::port_of(u2, 1), ssd,
+          {.name = "sda", .size_bytes = 120 * testing::kGB, .host = 0});
+  m.drive(testing::Machine::port_of(u2, 2), ssd,
+          {.name = "sdb", .size_bytes = 120 * testing::kGB, .host = 1});
+  // A card reader soldered to the internal hub's port 4: its own connector is no place to plan a drive onto.
+  const auto hub_port4 = testing::Machine::port_of(hub, 4);
+  m.port(hub_port4).connect_type = "hardwired";
+  m.drive(hub_port4, {.vid = 0x0bda, .pid = 0x0158, .product = "Card Reader"},
+          {.name = "sdc", .size_bytes = 32 * testing::kGB, .host = 2});
+  const auto t = m.finish();
+
+  PlanRequest req;
+  req.devices = {"sda", "sdb", "sdc"};
+  const auto plan = make_plan(t, req);
+  REQUIRE(plan.placements.size() == 3);
+  CHECK(plan.placements[2].moved);  // the card reader's drive has to go somewhere else
+  unsigned moved = 0;
+  for (const auto& p : plan.placements) moved += p.moved ? 1 : 0;
+  CHECK(plan.moves == moved);
+  CHECK_FALSE(plan.placements[0].moved);  // sda's SuperSpeed port is the best there is: it stays
+  CHECK(plan.placements[0].superspeed);
+}
+
 TEST_CASE("--prefer few-moves keeps drives in place when moving gains less than 10%") {
   const auto t = testing::legacy_ehci();
   PlanRequest req;
