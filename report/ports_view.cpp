@@ -57,7 +57,7 @@ std::string render_ports_text(const ViewInput& in) {
   std::string out;
   for (const auto& cp : groups) {
     if (!out.empty()) out += "\n";
-    const std::string heading = "Controller " + topology::describe_controller(cp.controller);
+    const std::string heading = topology::describe_controller(cp.controller);
     out += (in.style.width ? elide_middle(heading, in.style.width) : heading) + "\n";
     std::string hubs;
     for (const auto& rh : cp.controller.root_hubs)

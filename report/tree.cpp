@@ -177,7 +177,7 @@ class TreeWriter {
       }
       case NodeKind::Controller: {
         const auto c = topology::summarize_controller(t_, v);
-        std::string s = "Controller " + topology::describe_controller(c);
+        std::string s = topology::describe_controller(c);
         if (!c.driver.empty()) s += " (" + c.driver + ")";
         if (!c.link.empty()) s += ", " + topology::pcie_link_text(c.link);
         if (!c.companions.empty()) s += ", companions " + topology::join(c.companions, " ");

@@ -420,9 +420,10 @@ std::vector<Resource> upstream_resources(const Topology& t, Vertex port, const C
         cap = Bandwidth::from_mbs(*mbs);
         basis = published_basis(*row, StorageProtocol::None, *mbs, std::nullopt);
       }
-    out.push_back(make_resource(t, m, ResourceKind::Controller, *ctrl, cap,
-                                "controller " + node_id(t, *ctrl) + product_suffix(t, *ctrl),
-                                std::move(basis)));
+    out.push_back(make_resource(
+        t, m, ResourceKind::Controller, *ctrl, cap,
+        controller_name(t[*ctrl].as<ControllerInfo>().kind, node_id(t, *ctrl)) + product_suffix(t, *ctrl),
+        std::move(basis)));
   }
 
   // 5. PCIe: the controller's own link, then every hop above it up to the root port; the slowest one limits.

@@ -28,12 +28,26 @@ constexpr StringTable<topology::HcdKind, 6> kHcdKindWords{{{
     {topology::HcdKind::Otg, "OTG"},
 }}};
 
+// A node's kind in sentences ("the bottleneck is the hub 3-1 (...)"); to_string(NodeKind) is the JSON token.
+constexpr StringTable<topology::NodeKind, 10> kNodeKindWords{{{
+    {topology::NodeKind::PciHop, "PCIe port"},
+    {topology::NodeKind::Controller, "controller"},
+    {topology::NodeKind::RootHub, "root hub"},
+    {topology::NodeKind::Hub, "hub"},
+    {topology::NodeKind::Port, "port"},
+    {topology::NodeKind::Device, "device"},
+    {topology::NodeKind::Interface, "interface"},
+    {topology::NodeKind::ScsiDevice, "SCSI device"},
+    {topology::NodeKind::Block, "disk"},
+    {topology::NodeKind::Router, "router"},
+}}};
+
 std::string_view hcd_label(topology::HcdKind k) {
   return kHcdKindWords.name(k, "unknown");
 }
 
 std::string describe_controller(const topology::ControllerSummary& c) {
-  std::string out = c.pci + " " + std::string(hcd_label(c.kind));
+  std::string out = controller_name(c.kind, c.pci);
   if (c.vendor_id && c.device_id) out += " [" + topology::format_vid_pid(*c.vendor_id, *c.device_id) + "]";
   for (const auto* s : {&c.vendor, &c.name})
     if (!s->empty()) out += " " + display_string(*s);
@@ -65,41 +79,12 @@ bool below_capability(std::optional<topology::UsbSpeed> speed, std::optional<top
 std::string describe_node(const topology::Topology& t, topology::Vertex v) {
   using topology::NodeKind;
   const auto& n = t[v];
-  std::string_view kind;
-  switch (n.kind) {
-    case NodeKind::PciHop:
-      kind = "PCIe port";
-      break;
-    case NodeKind::Controller:
-      kind = "controller";
-      break;
-    case NodeKind::RootHub:
-      kind = "root hub";
-      break;
-    case NodeKind::Hub:
-      kind = "hub";
-      break;
-    case NodeKind::Port:
-      kind = "port";
-      break;
-    case NodeKind::Device:
-      kind = "device";
-      break;
-    case NodeKind::Interface:
-      kind = "interface";
-      break;
-    case NodeKind::ScsiDevice:
-      kind = "SCSI device";
-      break;
-    case NodeKind::Block:
-      kind = "disk";
-      break;
-    case NodeKind::Router:
-      kind = "router";
-      break;
-  }
   const std::string what = display_string(topology::node_product(t, v));
-  return fmt::format("{} {}{}", kind, topology::node_id(t, v), what.empty() ? "" : " (" + what + ")");
+  const std::string who =
+      n.kind == NodeKind::Controller
+          ? controller_name(n.as<topology::ControllerInfo>().kind, topology::node_id(t, v))
+          : fmt::format("{} {}", kNodeKindWords.name(n.kind, "node"), topology::node_id(t, v));
+  return who + (what.empty() ? "" : " (" + what + ")");
 }
 
 std::string drive_where(const topology::Topology& t, topology::Vertex block) {

@@ -61,7 +61,8 @@ std::string gbit_text(Bandwidth b);
 std::string describe_usb_device(const topology::UsbDeviceInfo& d);
 /// Controller kind as users know it: "xHCI", "EHCI", "OHCI", "UHCI", "USB4", "unknown".
 std::string_view hcd_label(topology::HcdKind k);
-/// "0000:00:14.0 xHCI [8086:7a60] Intel Corporation Raptor Lake ... Controller".
+/// A controller's heading: controller_name() with its ids, vendor and model ("xHCI controller 0000:00:14.0
+/// [8086:7a60] Intel Corporation Raptor Lake ... Controller").
 std::string describe_controller(const topology::ControllerSummary& c);
 /// "00:14.0" — the PCI address without the default domain "0000:".
 std::string short_pci(const std::string& bdf);

@@ -112,7 +112,7 @@ def case_mainjob(src, with_fixture, usbsat, fixtures):
         first = out.splitlines()[0] if out else ""
         check(first.startswith("bootstrap: no USB here; showing the sample recording workstation.json"),
               f"no USB: one line says so first: {first!r}")
-        check("Controller 0000:00:14.0" in out, "no USB: the sample machine's tree")
+        check("xHCI controller 0000:00:14.0" in out, "no USB: the sample machine's tree")
         check("usbsat doctor: checked" in out and "PROBLEM" in out, "no USB: the doctor's findings")
         m = re.search(r"report page \(open it in a browser\): (\S+)", out)
         check(bool(m) and os.path.isfile(m.group(1)) and os.path.realpath(m.group(1)) == os.path.realpath(page),

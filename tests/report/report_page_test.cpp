@@ -256,7 +256,7 @@ TEST_CASE("saturate charts: one per group, phases alone and at once, aggregate, 
   REQUIRE(charts.charts.size() == 2);
   const auto& a = charts.charts[0];
   CHECK(a.title == "group a: loop2, loop3, loop4, loop5");  // what the group is, once, and its drives
-  CHECK(charts.charts[1].title == "controller 0000:03:00.0 (ASM1042): sdb, sdc");
+  CHECK(charts.charts[1].title == "xHCI controller 0000:03:00.0 (ASM1042): sdb, sdc");
   // One MB/s scale for the run: both charts up to the largest value of either.
   CHECK(a.scale_max == charts.charts[1].scale_max);
   CHECK(a.scale_max == std::max(chart_max(a), chart_max(charts.charts[1])));

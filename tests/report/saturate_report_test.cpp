@@ -74,7 +74,7 @@ SaturateReport sample() {
   c.name = "0000:03:00.0";
   c.node_kind = "controller";
   c.node_id = "0000:03:00.0";
-  c.node_label = "controller 0000:03:00.0 (ASM1042)";
+  c.node_label = "xHCI controller 0000:03:00.0 (ASM1042)";
   c.same_drives_as = {"0000:00:1c.0"};
   c.drives = {{"sdb", "/dev/sdb", "port 1"}, {"sdc", "/dev/sdc", "port 2"}};
   c.qd_reason = "UAS: queued commands";

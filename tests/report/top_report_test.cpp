@@ -23,7 +23,7 @@ TEST_CASE("top: text and JSON goldens of one frame") {
                     {}});
   f.rows.push_back({"controller:0000:03:00.0",
                     "controller",
-                    "controller 0000:03:00.0 (ASM1042)",
+                    "xHCI controller 0000:03:00.0 (ASM1042)",
                     {"sdb", "sdc"},
                     12.5,
                     10,

@@ -172,7 +172,7 @@ TEST_CASE("path_resources: ASM1042 card, drive link, controller and both PCIe ho
   CHECK(rs[0].label == "USB 3.2 Gen 1 UAS link of 4-1 (Expansion HDD)");
   CHECK_FALSE(rs[1].capacity);  // no nominal controller limit
   CHECK(rs[1].label ==
-        "controller 0000:03:00.0 (ASMedia Technology Inc. ASM1042 SuperSpeed USB Host Controller)");
+        "xHCI controller 0000:03:00.0 (ASMedia Technology Inc. ASM1042 SuperSpeed USB Host Controller)");
   CHECK(cap(rs[2]) == doctest::Approx(400));
   CHECK(
       rs[2].label ==

@@ -352,7 +352,7 @@ TEST_CASE("shared_node_groups: nested groups with different drives are all liste
   CHECK(node_id(t, *lowest_common_ancestor(t, blocks(t, {"sdb", "sdd"}))) == "usb2");
   CHECK(node_id(t, *lowest_common_ancestor(t, blocks(t, {"sdb"}))) == "sdb");
   CHECK(usbsat::topology::describe_node(t, *lca) == "hub 2-1");
-  CHECK(usbsat::topology::describe_node(t, t.controllers()[0]) == "controller 0000:00:14.0");
+  CHECK(usbsat::topology::describe_node(t, t.controllers()[0]) == "xHCI controller 0000:00:14.0");
 }
 
 TEST_CASE("USB4 dock with displays: writes meet the DisplayPort streams in the USB3 tunnel, reads do not") {
