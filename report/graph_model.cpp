@@ -50,7 +50,7 @@ class GraphBuilder {
       for (const auto& side : {c.usb2_port, c.usb3_port})
         if (side) port_connector_.emplace(*side, i);
     }
-    for (const auto& p : in_.predictions) prediction_.emplace(p.dev, &p);
+    for (const auto& p : in_.predictions) prediction_.emplace(p.prediction.dev, &p.prediction);
   }
 
   GraphModel run() {
@@ -434,9 +434,9 @@ class GraphBuilder {
         g.style.penwidth = 3;
       }
       if (auto it = prediction_.find(b.name); it != prediction_.end()) {
-        g.lines.emplace_back("predicted " + topology::mbs_text(it->second->predicted_mbs));
+        g.lines.emplace_back("predicted " + topology::mbs_text(it->second->predicted.mbs()));
         if (const auto& lim = it->second->bottleneck) {
-          std::string kind = lim->kind;
+          std::string kind(topology::to_string(lim->kind));
           for (auto& ch : kind) ch = ch == '_' ? ' ' : ch;
           g.lines.emplace_back("limited by " + kind + " " + lim->node);
         }
@@ -486,7 +486,7 @@ class GraphBuilder {
   std::map<Vertex, std::size_t> port_connector_;
   std::map<std::string, std::string> alias_;  ///< a device not drawn as its own node -> the node showing it
   std::vector<std::string> summary_;          ///< controllers with no drive, one row each
-  std::map<std::string, const PredictRow*> prediction_;
+  std::map<std::string, const results::DrivePrediction*> prediction_;
 };
 
 }  // namespace

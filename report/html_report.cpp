@@ -82,19 +82,23 @@ std::string predict_section(const PredictInput* p) {
   out +=
       "<table><tr><th>drive</th><th>where</th><th>alone (MB/s)</th><th>basis</th><th>predicted share "
       "(MB/s)</th><th>limited by</th></tr>\n";
-  for (const auto& d : p->drives) {
-    const std::string limit = !d.bottleneck ? "-"
-                              : d.bottleneck->capacity_basis
-                                  ? d.bottleneck->label + " (" + *d.bottleneck->capacity_basis + ")"
-                                  : d.bottleneck->label;
+  for (const auto& r : p->drives) {
+    const auto& d = r.prediction;
+    const auto& b = d.bottleneck;
+    const std::string limit =
+        !b ? "-"
+        : b->capacity_basis
+            ? b->label + " (" + topology::describe_capacity_basis(*b->capacity_basis, b->capacity) + ")"
+            : b->label;
     out += fmt::format(
         "<tr><td>{}</td><td>{}</td><td class=\"num\">{:.0f}</td><td title=\"{}\">{}</td><td "
         "class=\"num\">{:.0f}</td><td>{}</td></tr>\n",
-        html_escape(d.dev), html_escape(d.where), d.demand_mbs, html_escape(d.demand_basis),
-        html_escape(d.basis), d.predicted_mbs, html_escape(limit));
+        html_escape(d.dev), html_escape(r.where), d.demand.mbs(),
+        html_escape(topology::describe_basis(d.basis)), html_escape(topology::basis_short(d.basis)),
+        d.predicted.mbs(), html_escape(limit));
   }
   out += fmt::format("</table>\n<p>All at once: {} in total (max-flow cross-check {}).</p>\n",
-                     topology::mbs_text(p->aggregate_mbs), topology::mbs_text(p->max_flow_mbs));
+                     topology::mbs_text(p->aggregate.mbs()), topology::mbs_text(p->bound.max_flow.mbs()));
   return out;
 }
 

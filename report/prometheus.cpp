@@ -176,7 +176,9 @@ std::string render_prometheus(const PrometheusInput& in) {
 
   family(out, "usbsat_doctor_findings", "Number of usbsat doctor findings by id, severity and first device.");
   std::map<std::tuple<std::string_view, std::string_view, std::string_view>, unsigned> counts;
-  for (const auto& f : in.findings) ++counts[{f.id, f.severity, f.dev}];
+  for (const auto& f : in.findings)
+    ++counts[{f.id, results::to_string(f.severity),
+              f.devices.empty() ? std::string_view() : f.devices.front()}];
   for (const auto& [key, n] : counts)
     sample(out, "usbsat_doctor_findings",
            {{"id", std::get<0>(key)}, {"severity", std::get<1>(key)}, {"dev", std::get<2>(key)}}, n);

@@ -1,6 +1,6 @@
 #pragma once
 /// `usbsat export --prometheus`: the node_exporter textfile-collector format (Prometheus text exposition
-/// format 0.0.4) over one scan. Pure: src/cli/cmd_export.cpp fills PrometheusInput from the scan, the drive
+/// format 0.0.4) over one scan. Pure: src/cli/export_input.cpp fills PrometheusInput from the scan, the drive
 /// summaries, plan --predict's share model and the doctor; this file only names, escapes and orders.
 ///
 /// Metric names follow the Prometheus conventions: base units in the name (bytes_per_second, seconds; USB
@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "topology/results/finding.hpp"
 
 namespace usbsat::report {
 
@@ -56,18 +58,11 @@ struct PrometheusUsb4Link {
   std::optional<unsigned> displayport_tunnels;  ///< how many; nullopt when no display was seen
 };
 
-/// One doctor finding; the renderer counts findings per (id, severity, dev).
-struct PrometheusFinding {
-  std::string id;        ///< "uas_inactive"
-  std::string severity;  ///< "info", "warning", "problem"
-  std::string dev;       ///< the first device the finding names ("sdc"), "" when none
-};
-
 struct PrometheusInput {
   std::vector<PrometheusDrive> drives;
   std::vector<PrometheusLink> links;
   std::vector<PrometheusUsb4Link> usb4_links;  ///< empty without a thunderbolt bus (then no usb4 family)
-  std::vector<PrometheusFinding> findings;
+  std::vector<results::Finding> findings;      ///< the doctor's, counted per (id, severity, first device)
   double scan_duration_seconds = 0;
   std::size_t scan_errors = 0;  ///< error-level scan diagnostics (devices that could not be read)
 };

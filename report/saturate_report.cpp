@@ -31,8 +31,38 @@ std::string level_label(unsigned n) {
   return n == 1 ? "alone" : fmt::format("{} at once", n);
 }
 
-std::string pass_title(const SaturatePass& p) {
-  return fmt::format("{} {} qd{}", p.pattern, load::format_binary_size(p.bs), p.qd);
+std::string pass_title(const SaturatePass& p, unsigned qd) {
+  return fmt::format("{} {} qd{}", load::to_string(p.spec.pattern),
+                     load::format_binary_size(p.spec.block_size), qd);
+}
+
+/// A pass's verdict as shown: without a judged phase (interrupted, failures) none, and no plateau, bottleneck
+/// or conclusion either, but a note that says so.
+struct ShownVerdict {
+  std::optional<results::SaturateVerdict> verdict;
+  std::optional<double> plateau_mbs;
+  const results::SaturateLink* bottleneck = nullptr;
+  std::vector<std::string> notes;
+};
+
+ShownVerdict shown_verdict(const SaturatePass& p) {
+  const auto& v = p.result;
+  if (!results::judged(v)) {
+    ShownVerdict none{std::nullopt, std::nullopt, nullptr, v.notes};
+    none.notes.push_back("no concurrent phase finished: no verdict");
+    return none;
+  }
+  return {v.verdict, v.plateau_mbs, v.bottleneck ? &*v.bottleneck : nullptr, v.notes};
+}
+
+/// The bottleneck's kind as the JSON names it: its resource kind, or "lowest_common_ancestor".
+std::string link_kind(const results::SaturateLink& b) {
+  return b.kind ? std::string(topology::to_string(*b.kind)) : "lowest_common_ancestor";
+}
+
+/// A phase's verdict word, "-" without one.
+std::string phase_verdict(const results::SaturatePhase& ph) {
+  return ph.verdict ? std::string(results::to_string(*ph.verdict)) : "-";
 }
 
 std::string cell(const std::optional<double>& v, int digits = 1) {
@@ -55,8 +85,8 @@ std::string drive_list(const SaturateGroup& g) {
 std::string group_heading(const SaturateGroup& g) {
   std::string s = "Group " + g.name;
   if (g.node_label != "group " + g.name) s += ": " + g.node_label;
-  if (g.declared_capacity_mbs)
-    s += " (declared capacity " + topology::mbs_text(*g.declared_capacity_mbs, 1) + ")";
+  if (g.declared_capacity)
+    s += " (declared capacity " + topology::mbs_text(g.declared_capacity->mbs(), 1) + ")";
   else if (g.node_kind == "declared")
     s += " (no declared capacity)";
   if (!g.same_drives_as.empty()) {
@@ -67,12 +97,39 @@ std::string group_heading(const SaturateGroup& g) {
   return s;
 }
 
-void render_pass_text(std::string& out, const SaturatePass& p, const TextStyle& style) {
-  out += fmt::format("  {}{}\n", pass_title(p), p.complete ? "" : " (interrupted: partial)");
+/// The pass's verdict, tolerance and confidence, conclusion and notes, under its table.
+void render_verdict_text(std::string& out, const SaturatePass& p, const TextStyle& style) {
+  const auto shown = shown_verdict(p);
+  using results::SaturateVerdict;
+  if (!shown.verdict) {
+    out += "    verdict: none (no concurrent phase finished)\n";
+  } else if (*shown.verdict == SaturateVerdict::Saturated && shown.plateau_mbs) {
+    const auto* b = shown.bottleneck;
+    std::string by = b ? " by " + topology::escape_unprintable(b->label) : "";
+    if (b && b->capacity_mbs) by += " (" + topology::mbs_text(*b->capacity_mbs, 1) + " modelled)";
+    out += fmt::format("    verdict: {} at {}{}\n", paint("saturated", Color::Warning, style),
+                       topology::mbs_text(*shown.plateau_mbs, 1), by);
+  } else if (*shown.verdict == SaturateVerdict::Unexplained) {
+    out += fmt::format("    verdict: {} (unexplained shared resource){}\n",
+                       paint("contention above the model", Color::Problem, style),
+                       shown.plateau_mbs ? ", plateau " + topology::mbs_text(*shown.plateau_mbs, 1) : "");
+  } else {
+    out += "    verdict: " + paint("no contention", Color::Good, style) + "\n";
+  }
+  if (shown.verdict)
+    out += fmt::format("    tolerance ±{:.0f}%, confidence {}\n", p.result.tolerance * 100,
+                       results::to_string(p.result.confidence));
+  if (!p.conclusion.empty()) out += "    " + topology::terminal_safe(p.conclusion) + "\n";
+  for (const auto& n : shown.notes) out += "    note: " + topology::terminal_safe(n) + "\n";
+}
+
+void render_pass_text(std::string& out, const SaturatePass& p, unsigned qd, const TextStyle& style) {
+  out += fmt::format("  {}{}\n", pass_title(p, qd), p.complete ? "" : " (interrupted: partial)");
+  const auto& phases = p.result.phases;
   // Table: one row per drive, one column per phase.
   std::vector<std::string> devs;
-  for (const auto& ph : p.phases)
-    for (const auto& d : ph.per_drive)
+  for (const auto& ph : phases)
+    for (const auto& d : ph.drives)
       if (std::find(devs.begin(), devs.end(), d.dev) == devs.end()) devs.push_back(d.dev);
   // Device names come from the command line and the scan: escaped like every text renderer's strings.
   std::size_t w0 = 14;
@@ -80,76 +137,57 @@ void render_pass_text(std::string& out, const SaturatePass& p, const TextStyle& 
   constexpr std::size_t kCol = 15;
   auto row = [&](std::string_view label, auto&& value_of) {
     std::string line = fmt::format("    {:<{}}", label, w0);
-    for (const auto& ph : p.phases) line += fmt::format("{:>{}}", value_of(ph), kCol);
+    for (const auto& ph : phases) line += fmt::format("{:>{}}", value_of(ph), kCol);
     out += line + "\n";
   };
-  row("MB/s", [](const SaturatePhaseRow& ph) { return level_label(ph.n); });
+  row("MB/s", [](const results::SaturatePhase& ph) { return level_label(ph.n); });
   for (const auto& dev : devs)
-    row(topology::escape_unprintable(dev), [&](const SaturatePhaseRow& ph) {
-      for (const auto& d : ph.per_drive)
+    row(topology::escape_unprintable(dev), [&](const results::SaturatePhase& ph) {
+      for (const auto& d : ph.drives)
         if (d.dev == dev) return cell(d.mbs);
       return std::string("-");
     });
   row("aggregate",
-      [](const SaturatePhaseRow& ph) { return ph.n >= 2 ? cell(ph.aggregate_mbs) : std::string("-"); });
+      [](const results::SaturatePhase& ph) { return ph.n >= 2 ? cell(ph.aggregate_mbs) : std::string("-"); });
   row("solo sum",
-      [](const SaturatePhaseRow& ph) { return ph.n >= 2 ? cell(ph.solo_sum_mbs) : std::string("-"); });
+      [](const results::SaturatePhase& ph) { return ph.n >= 2 ? cell(ph.solo_sum_mbs) : std::string("-"); });
   row("efficiency",
-      [](const SaturatePhaseRow& ph) { return ph.n >= 2 ? pct(ph.efficiency) : std::string("-"); });
-  row("predicted", [](const SaturatePhaseRow& ph) {
+      [](const results::SaturatePhase& ph) { return ph.n >= 2 ? pct(ph.efficiency) : std::string("-"); });
+  row("predicted", [](const results::SaturatePhase& ph) {
     return ph.n >= 2 ? cell(ph.predicted_aggregate_mbs) : std::string("-");
   });
   bool repeated = false;
-  for (const auto& ph : p.phases) repeated |= ph.repeats > 1;
+  for (const auto& ph : phases) repeated |= ph.repeats > 1;
   if (repeated)
-    row("spread", [](const SaturatePhaseRow& ph) {
+    row("spread", [](const results::SaturatePhase& ph) {
       return ph.n >= 2 ? fmt::format("{:.1f}%", ph.spread * 100) : std::string("-");
     });
-  if (std::any_of(p.phases.begin(), p.phases.end(), [](const auto& ph) { return ph.settled.has_value(); })) {
-    row("settled", [](const SaturatePhaseRow& ph) {
+  if (std::any_of(phases.begin(), phases.end(), [](const auto& ph) { return ph.settled.has_value(); })) {
+    row("settled", [](const results::SaturatePhase& ph) {
       if (!ph.settled) return std::string("-");
       return ph.settled_after_s ? fmt::format("{:.2f} s", *ph.settled_after_s) : std::string("no");
     });
-    row("in window", [](const SaturatePhaseRow& ph) {
+    row("in window", [](const results::SaturatePhase& ph) {
       return ph.window_spread ? fmt::format("±{:.1f}%", *ph.window_spread * 100) : std::string("-");
     });
   }
-  row("verdict", [](const SaturatePhaseRow& ph) { return ph.verdict.value_or("-"); });
-
-  if (!p.verdict) {
-    out += "    verdict: none (no concurrent phase finished)\n";
-  } else if (*p.verdict == "saturated" && p.plateau_mbs) {
-    std::string by = p.bottleneck ? " by " + topology::escape_unprintable(p.bottleneck->label) : "";
-    if (p.bottleneck && p.bottleneck->capacity_mbs)
-      by += " (" + topology::mbs_text(*p.bottleneck->capacity_mbs, 1) + " modelled)";
-    out += fmt::format("    verdict: {} at {}{}\n", paint("saturated", Color::Warning, style),
-                       topology::mbs_text(*p.plateau_mbs, 1), by);
-  } else if (*p.verdict == "unexplained") {
-    out += fmt::format("    verdict: {} (unexplained shared resource){}\n",
-                       paint("contention above the model", Color::Problem, style),
-                       p.plateau_mbs ? ", plateau " + topology::mbs_text(*p.plateau_mbs, 1) : "");
-  } else {
-    out += "    verdict: " + paint("no contention", Color::Good, style) + "\n";
-  }
-  if (p.verdict)
-    out += fmt::format("    tolerance ±{:.0f}%, confidence {}\n", p.tolerance * 100, p.confidence);
-  if (!p.conclusion.empty()) out += "    " + topology::terminal_safe(p.conclusion) + "\n";
-  for (const auto& n : p.notes) out += "    note: " + topology::terminal_safe(n) + "\n";
+  row("verdict", phase_verdict);
+  render_verdict_text(out, p, style);
 }
 
-ordered_json pass_json(const SaturatePass& p) {
+ordered_json pass_json(const SaturatePass& p, unsigned qd) {
   ordered_json j;
-  j["pattern"] = p.pattern;
-  j["bs"] = p.bs;
-  j["qd"] = p.qd;
+  j["pattern"] = std::string(load::to_string(p.spec.pattern));
+  j["bs"] = p.spec.block_size;
+  j["qd"] = qd;
   ordered_json phases = ordered_json::array();
   double spread = 0;
-  for (const auto& ph : p.phases) {
+  for (const auto& ph : p.result.phases) {
     ordered_json pj;
     pj["n"] = ph.n;
     ordered_json per = ordered_json::object();
     ordered_json pred = ordered_json::object();
-    for (const auto& d : ph.per_drive) {
+    for (const auto& d : ph.drives) {
       per[d.dev] = round_to(d.mbs, 2);
       pred[d.dev] = opt_num(d.predicted_mbs, 2);
     }
@@ -163,7 +201,8 @@ ordered_json pass_json(const SaturatePass& p) {
     pj["solo_sum_mbs"] = opt_num(ph.solo_sum_mbs, 2);
     pj["spread"] = round_to(ph.spread, 4);
     pj["repeats"] = ph.repeats;
-    pj["verdict"] = ph.verdict ? ordered_json(*ph.verdict) : ordered_json(nullptr);
+    pj["verdict"] =
+        ph.verdict ? ordered_json(std::string(results::to_string(*ph.verdict))) : ordered_json(nullptr);
     pj["settled"] = ph.settled ? ordered_json(*ph.settled) : ordered_json(nullptr);
     pj["settled_after_s"] = opt_num(ph.settled_after_s, 3);
     pj["window_spread"] = opt_num(ph.window_spread, 4);
@@ -171,23 +210,25 @@ ordered_json pass_json(const SaturatePass& p) {
     phases.push_back(pj);
   }
   j["phases"] = phases;
-  j["verdict"] = p.verdict ? ordered_json(*p.verdict) : ordered_json(nullptr);
-  j["plateau_mbs"] = opt_num(p.plateau_mbs, 2);
-  if (p.bottleneck) {
-    ordered_json b;
-    b["node"] = p.bottleneck->node;
-    b["kind"] = p.bottleneck->kind;
-    b["capacity_mbs"] = opt_num(p.bottleneck->capacity_mbs, 2);
-    b["label"] = p.bottleneck->label;
-    j["bottleneck"] = b;
+  const auto shown = shown_verdict(p);
+  j["verdict"] =
+      shown.verdict ? ordered_json(std::string(results::to_string(*shown.verdict))) : ordered_json(nullptr);
+  j["plateau_mbs"] = opt_num(shown.plateau_mbs, 2);
+  if (const auto* b = shown.bottleneck) {
+    ordered_json bj;
+    bj["node"] = b->node;
+    bj["kind"] = link_kind(*b);
+    bj["capacity_mbs"] = opt_num(b->capacity_mbs, 2);
+    bj["label"] = b->label;
+    j["bottleneck"] = bj;
   } else {
     j["bottleneck"] = nullptr;
   }
   j["conclusion"] = p.conclusion;
-  j["tolerance"] = round_to(p.tolerance, 4);
-  j["confidence"] = p.confidence;
+  j["tolerance"] = round_to(p.result.tolerance, 4);
+  j["confidence"] = std::string(results::to_string(p.result.confidence));
   j["spread"] = round_to(spread, 4);
-  j["notes"] = p.notes;
+  j["notes"] = shown.notes;
   j["complete"] = p.complete;
   return j;
 }
@@ -196,7 +237,7 @@ ordered_json group_head_json(const SaturateGroup& g) {
   ordered_json j;
   j["name"] = g.name;
   j["node"] = {{"kind", g.node_kind}, {"id", g.node_id}, {"label", g.node_label}};
-  if (g.declared_capacity_mbs) j["node"]["capacity_mbs"] = round_to(*g.declared_capacity_mbs, 2);
+  if (g.declared_capacity) j["node"]["capacity_mbs"] = round_to(g.declared_capacity->mbs(), 2);
   ordered_json drives = ordered_json::array();
   for (const auto& d : g.drives) drives.push_back(d.dev);
   j["drives"] = drives;
@@ -239,7 +280,7 @@ std::string render_saturate_text(const SaturateReport& r) {
   for (const auto& g : r.groups) {
     out += "\n" + topology::terminal_safe(group_heading(g)) + "\n";
     out += "  drives: " + topology::terminal_safe(drive_list(g)) + "\n";
-    for (const auto& p : g.passes) render_pass_text(out, p, r.style);
+    for (const auto& p : g.passes) render_pass_text(out, p, g.qd, r.style);
     if (g.passes.empty()) out += "  not measured\n";
     for (const auto& f : g.failures)
       out += topology::terminal_safe(
@@ -257,7 +298,7 @@ std::string render_saturate_json(const SaturateReport& r) {
     ordered_json gj = group_head_json(g);
     // The first pass (sequential) is the group's own keys; the random pass nests under "random_pass".
     if (!g.passes.empty()) {
-      const ordered_json first = pass_json(g.passes.front());
+      const ordered_json first = pass_json(g.passes.front(), g.qd);
       for (const auto& [k, v] : first.items()) gj[k] = v;
     } else {
       gj["phases"] = ordered_json::array();
@@ -266,7 +307,7 @@ std::string render_saturate_json(const SaturateReport& r) {
       gj["bottleneck"] = nullptr;
       gj["complete"] = false;
     }
-    gj["random_pass"] = g.passes.size() > 1 ? pass_json(g.passes[1]) : ordered_json(nullptr);
+    gj["random_pass"] = g.passes.size() > 1 ? pass_json(g.passes[1], g.qd) : ordered_json(nullptr);
     ordered_json failures = ordered_json::array();
     for (const auto& f : g.failures)
       failures.push_back({{"dev", f.dev}, {"pass", f.pass}, {"n", f.n}, {"error", f.message}});

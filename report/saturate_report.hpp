@@ -1,7 +1,9 @@
 #pragma once
 /// Renderers for `usbsat saturate`: a text table per group and the JSON document of report/README.md
 /// ("saturate --json"), plus the `--dry-run` plan and the live progress line. Pure and deterministic (G14);
-/// src/ fills the input (G15). MB/s is 10^6 bytes per second.
+/// the groups, passes and verdicts are the saturate analysis's own results (topology/results/saturate.hpp);
+/// src/cli/saturate_input.cpp bundles them with the settings and adds each pass's conclusion text. MB/s is
+/// 10^6 bytes per second.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,84 +13,25 @@
 #include "load/steady.hpp"
 #include "report/load_report.hpp"
 #include "report/style.hpp"
+#include "topology/results/saturate.hpp"
 
 namespace usbsat::report {
 
-/// One drive's figures in one phase (means over repeats).
-struct SaturateDriveRate {
-  std::string dev;
-  double mbs = 0;
-  std::optional<double> predicted_mbs;  ///< its fair share in the model
-};
-
-/// One phase: `n` drives at once (n == 1: every drive alone, its solo baseline).
-struct SaturatePhaseRow {
-  unsigned n = 1;
-  std::vector<SaturateDriveRate> per_drive;
-  double aggregate_mbs = 0;  ///< n >= 2: the sum of the drives' rates (mean over repeats)
-  std::optional<double> solo_sum_mbs;
-  std::optional<double> efficiency;  ///< aggregate / sum of the same drives' solo rates
-  std::optional<double> predicted_aggregate_mbs;
-  double spread = 0;  ///< (max - min) / mean of the per-run aggregates
-  unsigned repeats = 0;
-  std::optional<std::string> verdict;  ///< n >= 2: "no_contention" | "saturated" | "unexplained"
-  /// Under the settle rule (load/steady.hpp): every run settled; nullopt for fixed-length phases.
-  std::optional<bool> settled;
-  std::optional<double> settled_after_s;  ///< the longest run's time to settle, ramp included
-  std::optional<double> window_spread;    ///< largest sample distance from its window's mean (fraction)
-};
-
-/// What the verdict names as the limit.
-struct SaturateBottleneck {
-  std::string node;  ///< node id ("0000:03:00.0", a --group's NAME)
-  std::string kind;  ///< resource kind ("pcie_link", "declared"), "lowest_common_ancestor"
-  std::optional<double> capacity_mbs;
-  std::string label;  ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042)"
-};
-
-/// One pass over a group (the sequential pass, and optionally the 4 KiB random pass).
+/// One pass over a group (the sequential pass, and optionally the 4 KiB random pass): attribute()'s verdict
+/// on it as it is (topology/results/saturate.hpp). Without a judged phase (interrupted, failures) the pass
+/// has no verdict, plateau, bottleneck or conclusion (results::judged()).
 struct SaturatePass {
-  std::string pattern;  ///< "read", "randread"
-  std::uint32_t bs = 0;
-  unsigned qd = 1;
-  std::vector<SaturatePhaseRow> phases;
-  std::optional<std::string> verdict;  ///< nullopt: no concurrent phase finished (interrupted, failures)
-  std::optional<double> plateau_mbs;
-  std::optional<SaturateBottleneck> bottleneck;
-  std::string conclusion;  ///< one sentence a user can act on
-  double tolerance = 0;
-  std::string confidence;  ///< "low" | "medium" | "high"
-  std::vector<std::string> notes;
-  bool complete = true;  ///< false when interrupted before all planned phases finished
+  results::SaturatePassSpec spec;        ///< pattern and block size
+  results::SaturateGroupVerdict result;  ///< the phases and the verdict
+  std::string conclusion;                ///< analysis::saturate::conclusion(result), "" without a verdict
+  bool complete = true;                  ///< false when interrupted before all planned phases finished
 };
 
-/// A drive of a group.
-struct SaturateDrive {
-  std::string dev;    ///< "sdb", "loop2"
-  std::string path;   ///< "/dev/sdb"
-  std::string where;  ///< "port 2 of hub 2-1", "" without topology
-};
-
-/// A drive that failed in some phase; its numbers from that phase are not used.
-struct SaturateFailure {
-  std::string dev;
-  std::string pass;  ///< pattern of the pass
-  unsigned n = 0;    ///< the phase it failed in
-  std::string message;
-};
-
-struct SaturateGroup {
-  std::string name;
-  std::string node_kind;  ///< "hub", "root_hub", "controller", "pci", "declared"
-  std::string node_id;
-  std::string node_label;  ///< "controller 0000:03:00.0 (ASM1042)", "group a"
-  std::optional<double> declared_capacity_mbs;
-  std::vector<std::string> same_drives_as;  ///< other nodes with exactly these drives below them
-  std::vector<SaturateDrive> drives;
-  std::string qd_reason;             ///< why this queue depth ("UAS", "BOT", "--qd", ...)
-  std::vector<unsigned> levels;      ///< the planned phases: 1 (each alone), 2, 4, ...
+/// A group as planned (its drives, queue depth and phases: topology/results/saturate.hpp) and what was
+/// measured of it.
+struct SaturateGroup : results::SaturateGroupPlan {
   std::vector<SaturatePass> passes;  ///< empty for a dry run
-  std::vector<SaturateFailure> failures;
+  std::vector<results::SaturateFailure> failures;
 };
 
 struct SaturateReport {

@@ -1,29 +1,22 @@
 #pragma once
 /// `usbsat top`: one screen (or one JSON line) per sampling interval: each node's MB/s, capacity, utilisation
-/// and whether it is the bottleneck now. src/cli/cmd_top.cpp fills the input from analysis/top (G15).
+/// and whether it is the bottleneck now. The rows are analysis/top's rates as
+/// they are (topology/results/top.hpp); the frame only adds when and which sample they are.
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "report/style.hpp"
+#include "topology/results/top.hpp"
 
 namespace usbsat::report {
 
-struct TopRow {
-  std::string id, kind, label;
-  std::vector<std::string> devices;
-  double mbs = 0, read_mbs = 0, write_mbs = 0;
-  std::optional<double> capacity_mbs;
-  std::optional<double> utilisation;  ///< fraction, 0.93 = 93%
-  bool bottleneck = false;
-  std::vector<std::string> missing;  ///< devices whose counters could not be read
-};
-
+/// One interval: its rates and when they were taken.
 struct TopFrame {
-  std::string time;          ///< ISO 8601 UTC ("" in pure tests)
-  unsigned sample = 0;       ///< 1, 2, ...
-  double interval_s = 0;     ///< the measured interval
-  std::vector<TopRow> rows;  ///< already in display order (utilisation first)
+  std::string time;                     ///< ISO 8601 UTC ("" in pure tests)
+  unsigned sample = 0;                  ///< 1, 2, ...
+  double interval_s = 0;                ///< the measured interval
+  std::vector<results::NodeRate> rows;  ///< already in display order (utilisation first)
 };
 
 /// The table: NODE, KIND, MB/S, READ, WRITE, CAPACITY, UTIL, DEVICES, with "<- bottleneck" rows marked, under

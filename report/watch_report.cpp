@@ -1,10 +1,11 @@
-// `usbsat watch` verdicts: text lines and JSON Lines over report::WatchEvent.
+// `usbsat watch` verdicts: text lines and JSON Lines over results::WatchVerdict.
 #include "report/watch_report.hpp"
 #include "topology/text.hpp"
 
 #include <fmt/format.h>
 
 #include "report/doctor_report.hpp"
+#include "report/drives_view.hpp"
 #include "report/formatters.hpp"
 #include "report/json_common.hpp"
 #include "topology/describe.hpp"
@@ -26,6 +27,26 @@ Color severity_color(FindingSeverity s) {
   return Color::Info;
 }
 
+/// The shared node's kind as the watch JSON names it (report/schemas/watch-event.schema.json).
+std::string_view share_kind(topology::NodeKind k) {
+  switch (k) {
+    case topology::NodeKind::Hub:
+      return "hub";
+    case topology::NodeKind::RootHub:
+      return "usb_bus";
+    case topology::NodeKind::PciHop:
+      return "pcie_link";
+    default:
+      break;
+  }
+  return "controller";
+}
+
+/// The notes on an added drive: slower than it could be, and why (none for a removed one).
+std::vector<std::string> notes(const WatchVerdict& v) {
+  return v.running ? drive_notes(*v.running) : std::vector<std::string>{};
+}
+
 std::string upper(std::string_view s) {
   std::string out(s);
   for (auto& c : out) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
@@ -34,7 +55,7 @@ std::string upper(std::string_view s) {
 
 }  // namespace
 
-std::string protocol_reason(const WatchEvent& e) {
+std::string protocol_reason(const WatchVerdict& e) {
   if (e.protocol == "uas") return "the uas driver is bound (queued commands)";
   if (e.protocol != "bot") return e.protocol.empty() ? "" : "neither uas nor usb-storage is bound";
   if (!e.uas_capable.value_or(false)) return "the device offers no UAS interface, so usb-storage runs it";
@@ -43,7 +64,7 @@ std::string protocol_reason(const WatchEvent& e) {
   return "UAS-capable but driven by usb-storage (see the findings)";
 }
 
-std::string render_watch_text(const WatchEvent& e, const TextStyle& style) {
+std::string render_watch_text(const WatchVerdict& e, const TextStyle& style) {
   std::string out;
   const std::string size = e.size_bytes && *e.size_bytes ? ", " + format_disk_size(*e.size_bytes) : "";
   if (e.action == "remove") {
@@ -66,7 +87,7 @@ std::string render_watch_text(const WatchEvent& e, const TextStyle& style) {
                        protocol_reason(e));
   }
   if (e.tunnel) out += fmt::format("  arrived in the {}\n", e.tunnel->text);
-  for (const auto& n : e.notes) out += fmt::format("  note: {}\n", n);
+  for (const auto& n : notes(e)) out += fmt::format("  note: {}\n", n);
   if (e.sharing.empty()) out += "  shares: nothing with another drive\n";
   for (const auto& s : e.sharing)
     out += fmt::format("  shares {} with {}\n", s.label, topology::join(s.drives, ", "));
@@ -75,18 +96,22 @@ std::string render_watch_text(const WatchEvent& e, const TextStyle& style) {
         fmt::format("  {} {}: {}\n", paint(upper(to_string(f.severity)), severity_color(f.severity), style),
                     f.id, f.message);
   if (e.move)
-    out += fmt::format("  move it to {}: {}, {}{}: {} instead of {}\n", e.move->description, e.move->speed,
-                       e.move->controller, e.move->own_controller ? " (own controller)" : "",
+    out += fmt::format("  move it to {}: {}, {}{}: {} instead of {}\n", e.move->description,
+                       topology::to_string(e.move->connector.speed_class), e.move->controller,
+                       e.move->own_controller ? " (own controller)" : "",
                        topology::mbs_text(e.move->then_mbs, 1), topology::mbs_text(e.move->now_mbs, 1));
   else if (!e.connector_text.empty() && e.has_media)
     out += "  placement: no free connector would be faster for it\n";
   return out;
 }
 
-std::string render_watch_json(const WatchEvent& e) {
+std::string render_watch_json(const WatchVerdict& e, std::string_view time) {
   Json sharing = Json::array();
   for (const auto& s : e.sharing)
-    sharing.push_back(Json{{"kind", s.kind}, {"node", s.node}, {"label", s.label}, {"drives", s.drives}});
+    sharing.push_back(Json{{"kind", std::string(share_kind(s.kind))},
+                           {"node", s.node},
+                           {"label", s.label},
+                           {"drives", s.drives}});
   Json findings = Json::array();
   for (const auto& f : e.findings) findings.push_back(json_finding(f));
   Json tunnel;
@@ -100,7 +125,7 @@ std::string render_watch_json(const WatchEvent& e) {
   if (e.move)
     move = Json{{"connector", json_connector(e.move->connector)},
                 {"description", e.move->description},
-                {"speed", e.move->speed},
+                {"speed", std::string(topology::to_string(e.move->connector.speed_class))},
                 {"controller", e.move->controller},
                 {"own_controller", e.move->own_controller},
                 {"now_mbs", e.move->now_mbs},
@@ -108,7 +133,7 @@ std::string render_watch_json(const WatchEvent& e) {
   const auto text_or_null = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
   Json event{
       {"event", "watch"},
-      {"time", text_or_null(e.time)},
+      {"time", time.empty() ? Json(nullptr) : Json(std::string(time))},
       {"action", e.action},
       {"dev", e.dev},
       {"devnode", text_or_null(e.devnode)},
@@ -124,7 +149,7 @@ std::string render_watch_json(const WatchEvent& e) {
       {"protocol", text_or_null(e.protocol)},
       {"uas_capable", opt(e.uas_capable)},
       {"protocol_reason", text_or_null(protocol_reason(e))},
-      {"notes", e.notes},
+      {"notes", notes(e)},
       {"sharing", std::move(sharing)},
       {"findings", std::move(findings)},
       {"move", std::move(move)},

@@ -17,6 +17,7 @@
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/failure.hpp"
 #include "src/cli/history_context.hpp"
+#include "src/cli/plan_input.hpp"
 #include "src/cli/predict_input.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
@@ -26,76 +27,6 @@
 #include "topology/scan.hpp"
 
 namespace usbsat::cli {
-namespace {
-
-using analysis::model::Bandwidth;
-using cli::to_report;  // the prediction conversions (predict_input.hpp) beside the plan's own below
-
-/// The speed class a slot offers (a USB3 side marked `not used` does not count).
-std::string slot_speed(const analysis::plan::PlanSlot& s) {
-  return std::string(
-      topology::to_string(topology::connector_class(s.usb3_port ? s.usb3_speed : s.usb2_speed)));
-}
-
-report::PlanInput to_report(const topology::Topology& t, const analysis::plan::Plan& plan,
-                            std::optional<Bandwidth> common, const topology::CapacityModel& model) {
-  report::PlanInput in;
-  in.replace = plan.replace;
-  in.requested = plan.requested;
-  in.prefer = std::string(analysis::plan::to_string(plan.prefer));
-  if (common) in.demand_mbs = common->mbs();
-  for (const auto& p : plan.placements) {
-    report::PlanRow r;
-    r.drive = p.drive;
-    r.connector = topology::summarize_connector(t, p.connector);
-    r.port = t[p.port].as<topology::PortInfo>().name;
-    for (const auto& s : plan.slots)
-      if (s.connector == p.connector) r.speed = slot_speed(s);
-    r.superspeed = p.superspeed;
-    r.controller = topology::summarize_controller(t, t.connectors()[p.connector].controller);
-    if (p.from) r.from = topology::summarize_connector(t, *p.from);
-    if (p.from_port) r.from_port = t[*p.from_port].as<topology::PortInfo>().name;
-    r.moved = p.moved;
-    r.rate = std::string(topology::to_string(p.rate));
-    r.protocol = std::string(topology::to_string(p.protocol));
-    r.demand_mbs = p.prediction.demand.mbs();
-    r.demand_source = std::string(topology::to_string(p.prediction.basis.kind));
-    r.demand_basis = topology::describe_basis(p.prediction.basis);
-    r.basis = topology::basis_short(p.prediction.basis);
-    r.predicted_mbs = p.prediction.predicted.mbs();
-    r.bottleneck = to_report(p.prediction.bottleneck);
-    in.rows.push_back(std::move(r));
-  }
-  in.min_mbs = plan.min.mbs();
-  in.total_mbs = plan.total.mbs();
-  in.moves = plan.moves;
-  in.already_optimal = plan.already_optimal;
-  if (const auto& h = plan.headroom)
-    in.headroom = report::PlanHeadroom{h->resource,   h->label,  h->capacity.mbs(),
-                                       h->load.mbs(), h->drives, h->per_drive.mbs()};
-  if (plan.current) {
-    report::PredictInput cur;
-    for (const auto& d : plan.current->drives) {
-      cur.drives.push_back(to_report(t, d, model));
-    }
-    cur.aggregate_mbs = plan.current->aggregate.mbs();
-    in.current = std::move(cur);
-  }
-  for (const auto& a : plan.avoid) {
-    report::PlanAvoid r{a.kind, a.node, std::nullopt, {}, a.reason};
-    if (a.capacity) r.capacity_mbs = a.capacity->mbs();
-    for (auto c : a.connectors) r.connectors.push_back(t.connectors()[c].id);
-    in.avoid.push_back(std::move(r));
-  }
-  in.method = plan.method;
-  in.classes = plan.classes;
-  in.evaluated = plan.evaluated;
-  in.usable_connectors = plan.slots.size();
-  in.diagnostics = plan.diagnostics;
-  return in;
-}
-
-}  // namespace
 
 void bind_plan_options(CLI::App& sub, PlanOptions& o) {
   sub.add_flag("--predict", o.predict,

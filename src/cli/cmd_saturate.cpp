@@ -106,7 +106,7 @@ std::optional<int> plan_usb_drives(const SaturateOptions& o, const GlobalOptions
   if (usb.empty()) {
     // Nothing failed: there is just nothing to measure here. Exit 0 (src/README.md, "usbsat saturate").
     if (global.json)
-      std::fputs(report::render_saturate_json(build_report(plan, a.settings, nullptr, &t)).c_str(), stdout);
+      std::fputs(report::render_saturate_json(to_report(plan, a.settings, nullptr, &t)).c_str(), stdout);
     std::fputs(std::string(kNothingToMeasure).c_str(), stderr);
     return kExitOk;
   }
@@ -287,7 +287,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   if (auto e = check_plan_buffers(plan, a)) return usage(*e);
 
   if (o.dry_run || plan.groups.empty()) {
-    auto r = build_report(plan, settings, nullptr, topo);
+    auto r = to_report(plan, settings, nullptr, topo);
     std::fputs(plan.groups.empty() && json ? report::render_saturate_json(r).c_str()
                                            : report::render_saturate_plan(r, json).c_str(),
                stdout);
@@ -324,7 +324,7 @@ static int run_saturate(const SaturateOptions& o, const GlobalOptions& global) {
   open.close();
   if (unsafe) return fail(global, kExitRefused, "saturate", "stopped the write load: " + *unsafe);
   std::vector<GroupCapacity> capacities;
-  auto r = build_report(plan, settings, &m, topo, a.tolerance, &capacities);
+  auto r = to_report(plan, settings, &m, topo, a.tolerance, &capacities);
   if (topo) remember_saturate(global, note, *topo, plan, settings, m, capacities, r);
   r.diagnostics = open.diags;
   r.interrupted = interrupted;

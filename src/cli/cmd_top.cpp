@@ -59,19 +59,12 @@ analysis::top::Sample sample(const std::set<std::string>& devices) {
   return analysis::top::make_sample(now_s(), texts);
 }
 
-report::TopRow to_row(const analysis::top::NodeRate& r) {
-  report::TopRow row{r.node.id,   r.node.kind,  r.node.label,  r.node.devices, r.mbs,    r.read_mbs,
-                     r.write_mbs, std::nullopt, r.utilisation, r.bottleneck,   r.missing};
-  if (r.node.capacity) row.capacity_mbs = r.node.capacity->mbs();
-  return row;
-}
-
 /// One screen (or JSON line) of the rates between two samples, on stdout.
 void print_frame(const GlobalOptions& global, const Terminal& term, bool refresh, unsigned i,
                  const std::vector<analysis::top::TopNode>& nodes, const analysis::top::Sample& prev,
                  const analysis::top::Sample& cur) {
-  report::TopFrame frame{topology::utc_now(topology::UtcFormat::Milliseconds), i, cur.t_s - prev.t_s, {}};
-  for (const auto& r : analysis::top::node_rates(nodes, prev, cur)) frame.rows.push_back(to_row(r));
+  const report::TopFrame frame{topology::utc_now(topology::UtcFormat::Milliseconds), i, cur.t_s - prev.t_s,
+                               analysis::top::node_rates(nodes, prev, cur)};
   std::string out;
   if (global.json)
     out = report::render_top_json(frame);

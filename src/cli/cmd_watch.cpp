@@ -22,7 +22,6 @@
 #include "src/cli/signal_stop.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
-#include "src/cli/watch_input.hpp"
 #include "topology/scan.hpp"
 #include "topology/udev_monitor.hpp"
 #include "topology/utc_time.hpp"
@@ -66,10 +65,9 @@ static int run_watch(const WatchOptions& o, const GlobalOptions& global) {
           analysis::watch::verdict(before.topology, after.topology, {ev->action, ev->sysname}, config);
       before = std::move(after);
       if (!v) continue;
-      auto e = to_report(*v);
-      e.time = topology::utc_now(topology::UtcFormat::Milliseconds);
       const std::string out =
-          global.json ? report::render_watch_json(e) : report::render_watch_text(e, style);
+          global.json ? report::render_watch_json(*v, topology::utc_now(topology::UtcFormat::Milliseconds))
+                      : report::render_watch_text(*v, style);
       std::fwrite(out.data(), 1, out.size(), stdout);
       std::fflush(stdout);
       if (o.count && ++printed >= o.count) return kExitOk;

@@ -1,6 +1,7 @@
 #pragma once
 /// The bandwidth model's prediction as report/ consumes it (`plan --predict`, the `report` page and the
-/// `topo --dot` drive labels): one conversion, shared.
+/// `topo --dot` drive labels): the prediction as it is (topology/results/predict.hpp) with each drive's place
+/// and published measurement, which only the topology knows. One conversion, shared.
 #include <optional>
 
 #include "report/plan_report.hpp"
@@ -9,9 +10,6 @@
 #include "topology/topology.hpp"
 
 namespace usbsat::cli {
-
-/// A limiting resource for the renderers.
-std::optional<report::PlanBottleneck> to_report(const std::optional<analysis::model::Bottleneck>& b);
 
 /// One drive's prediction for the renderers, with the published measurement of its setup in model `m`.
 report::PredictRow to_report(const topology::Topology& t, const analysis::model::DrivePrediction& d,

@@ -20,12 +20,11 @@ struct GroupCapacity {
 /// The report of a plan (dry run: no passes) or of a measurement (`m` set). `t` is the topology the plan
 /// came from (nullptr for declared groups). `tolerance` forces attribute()'s tolerance. `capacities`, when
 /// given, receives what each topology group's sequential read pass measured of a modelled resource.
-report::SaturateReport build_report(const analysis::saturate::SaturatePlan& plan,
-                                    const analysis::saturate::SaturateSettings& settings,
-                                    const analysis::saturate::SaturateMeasurement* m,
-                                    const topology::Topology* t,
-                                    std::optional<double> tolerance = std::nullopt,
-                                    std::vector<GroupCapacity>* capacities = nullptr);
+report::SaturateReport to_report(const analysis::saturate::SaturatePlan& plan,
+                                 const analysis::saturate::SaturateSettings& settings,
+                                 const analysis::saturate::SaturateMeasurement* m,
+                                 const topology::Topology* t, std::optional<double> tolerance = std::nullopt,
+                                 std::vector<GroupCapacity>* capacities = nullptr);
 
 /// After `capacities` were remembered: each group's pass says so (the "could be calibrated" note says it
 /// was, with the figure).

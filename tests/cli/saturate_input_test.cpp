@@ -12,7 +12,7 @@
 using namespace usbsat;
 using namespace usbsat::analysis::saturate;
 using namespace usbsat::analysis::common;  // parse_group_spec
-using usbsat::cli::build_report;
+using usbsat::cli::to_report;
 using usbsat::topology::StorageProtocol;
 
 namespace {
@@ -113,19 +113,19 @@ TEST_CASE(
   CHECK(std::all_of(bed.qds.begin(), bed.qds.end(), [](unsigned q) { return q == 32; }));
   CHECK(!m.interrupted);
 
-  const auto r = build_report(plan, settings(), &m, nullptr);
+  const auto r = to_report(plan, settings(), &m, nullptr);
   REQUIRE(r.groups.size() == 1);
   const auto& p = r.groups[0].passes.at(0);
-  REQUIRE(p.phases.size() == 3);
-  CHECK(p.phases[2].n == 4);
-  CHECK(p.phases[2].aggregate_mbs == doctest::Approx(40));
-  CHECK(p.phases[2].efficiency.value() == doctest::Approx(0.25));
-  CHECK(p.phases[2].predicted_aggregate_mbs.value() == doctest::Approx(40));
-  CHECK(p.verdict == "saturated");
-  CHECK(p.plateau_mbs.value() == doctest::Approx(40));
-  REQUIRE(p.bottleneck);
-  CHECK(p.bottleneck->kind == "declared");
-  CHECK(p.bottleneck->node == "a");
+  REQUIRE(p.result.phases.size() == 3);
+  CHECK(p.result.phases[2].n == 4);
+  CHECK(p.result.phases[2].aggregate_mbs == doctest::Approx(40));
+  CHECK(p.result.phases[2].efficiency.value() == doctest::Approx(0.25));
+  CHECK(p.result.phases[2].predicted_aggregate_mbs.value() == doctest::Approx(40));
+  CHECK(p.result.verdict == Verdict::Saturated);
+  CHECK(p.result.plateau_mbs.value() == doctest::Approx(40));
+  REQUIRE(p.result.bottleneck);
+  CHECK(p.result.bottleneck->kind == topology::ResourceKind::Declared);
+  CHECK(p.result.bottleneck->node == "a");
   CHECK(!p.conclusion.empty());
 }
 
@@ -139,12 +139,12 @@ TEST_CASE("capped drives under a wide bus, and a slow drive among fast ones: no 
   std::stop_source stop;
   const auto m = measure(plan, targets_for(plan), settings(), bed.runner(), stop.get_token());
   CHECK(std::all_of(bed.qds.begin(), bed.qds.end(), [](unsigned q) { return q == 8; }));
-  const auto r = build_report(plan, settings(), &m, nullptr);
+  const auto r = to_report(plan, settings(), &m, nullptr);
   const auto& p = r.groups.at(0).passes.at(0);
-  CHECK(p.verdict == "no_contention");
-  REQUIRE(p.phases.size() == 3);  // alone, 2, 3 (all)
-  CHECK(p.phases[2].n == 3);
-  CHECK(p.phases[2].aggregate_mbs == doctest::Approx(210));
+  CHECK(p.result.verdict == Verdict::NoContention);
+  REQUIRE(p.result.phases.size() == 3);  // alone, 2, 3 (all)
+  CHECK(p.result.phases[2].n == 3);
+  CHECK(p.result.phases[2].aggregate_mbs == doctest::Approx(210));
 }
 
 TEST_CASE("two groups in one run are judged separately, solo baselines are reused across groups") {
@@ -167,11 +167,11 @@ TEST_CASE("two groups in one run are judged separately, solo baselines are reuse
   // 4 solos (group ab reuses a0 and b0) + one pair per group.
   CHECK(bed.calls.size() == 7);
   CHECK(planned_steps(plan, settings()) == 7);
-  const auto r = build_report(plan, settings(), &m, nullptr);
+  const auto r = to_report(plan, settings(), &m, nullptr);
   REQUIRE(r.groups.size() == 3);
-  CHECK(r.groups[0].passes.at(0).verdict == "saturated");
-  CHECK(r.groups[1].passes.at(0).verdict == "no_contention");
-  CHECK(r.groups[2].passes.at(0).verdict == "no_contention");  // different buses: nothing shared
+  CHECK(r.groups[0].passes.at(0).result.verdict == Verdict::Saturated);
+  CHECK(r.groups[1].passes.at(0).result.verdict == Verdict::NoContention);
+  CHECK(r.groups[2].passes.at(0).result.verdict == Verdict::NoContention);  // different buses: nothing shared
 }
 
 TEST_CASE("--repeat: every phase runs N times and the spread feeds the tolerance") {
@@ -186,11 +186,11 @@ TEST_CASE("--repeat: every phase runs N times and the spread feeds the tolerance
   std::stop_source stop;
   const auto m = measure(plan, targets_for(plan), settings(3), bed.runner(), stop.get_token());
   CHECK(bed.calls.size() == 9);
-  const auto r = build_report(plan, settings(3), &m, nullptr);
+  const auto r = to_report(plan, settings(3), &m, nullptr);
   const auto& p = r.groups.at(0).passes.at(0);
-  CHECK(p.phases.at(1).repeats == 3);
-  CHECK(p.tolerance == doctest::Approx(0.03));  // no noise: the lower clamp
-  CHECK(p.confidence == "high");
+  CHECK(p.result.phases.at(1).repeats == 3);
+  CHECK(p.result.tolerance == doctest::Approx(0.03));  // no noise: the lower clamp
+  CHECK(p.result.confidence == Confidence::High);
 }
 
 TEST_CASE("a drive that fails is recorded and left out, the others keep their numbers") {
@@ -211,9 +211,9 @@ TEST_CASE("a drive that fails is recorded and left out, the others keep their nu
   // l1 fails alone; the concurrent phase runs the healthy l0 + l2 (2 at once; "all" is then the same pair).
   REQUIRE(bed.calls.size() == 4);
   CHECK(bed.calls[3] == std::vector<std::string>{"/dev/l0", "/dev/l2"});
-  const auto r = build_report(plan, settings(), &m, nullptr);
+  const auto r = to_report(plan, settings(), &m, nullptr);
   const auto& p = r.groups.at(0).passes.at(0);
-  CHECK(p.verdict == "saturated");
+  CHECK(p.result.verdict == Verdict::Saturated);
   CHECK(r.groups[0].failures.size() == 1);
 }
 
@@ -236,9 +236,9 @@ TEST_CASE("Ctrl-C: finished phases are kept, the interrupted one is dropped, not
   CHECK(m.groups[0][0].complete);
   CHECK(m.groups[0][0].phases.size() == 2);
   CHECK(!m.groups[1][0].complete);
-  const auto r = build_report(plan, settings(), &m, nullptr);
+  const auto r = to_report(plan, settings(), &m, nullptr);
   CHECK(r.interrupted);
-  CHECK(r.groups[0].passes.at(0).verdict == "saturated");
+  CHECK(r.groups[0].passes.at(0).result.verdict == Verdict::Saturated);
   CHECK(r.groups[1].passes.empty());  // never measured anything
 }
 
@@ -256,10 +256,10 @@ TEST_CASE("random pass: a second pass per group with 4 KiB random reads") {
   std::stop_source stop;
   const auto m = measure(plan, targets_for(plan), s, bed.runner(), stop.get_token());
   CHECK(bed.calls.size() == 6);
-  const auto r = build_report(plan, s, &m, nullptr);
+  const auto r = to_report(plan, s, &m, nullptr);
   REQUIRE(r.groups.at(0).passes.size() == 2);
-  CHECK(r.groups[0].passes[1].pattern == "randread");
-  CHECK(r.groups[0].passes[1].bs == 4096);
+  CHECK(r.groups[0].passes[1].spec.pattern == load::Pattern::RandRead);
+  CHECK(r.groups[0].passes[1].spec.block_size == 4096);
 }
 
 TEST_CASE("topology groups: the verdict names the modelled link") {
@@ -273,10 +273,10 @@ TEST_CASE("topology groups: the verdict names the modelled link") {
   bed.bus_cap["pcie"] = 392;
   std::stop_source stop;
   const auto m = measure(plan, targets_for(plan), settings(), bed.runner(), stop.get_token());
-  const auto r = build_report(plan, settings(), &m, &t);
+  const auto r = to_report(plan, settings(), &m, &t);
   const auto& p = r.groups.at(0).passes.at(0);
-  CHECK(p.verdict == "saturated");
-  REQUIRE(p.bottleneck);
-  CHECK(p.bottleneck->kind == "pcie_link");
+  CHECK(p.result.verdict == Verdict::Saturated);
+  REQUIRE(p.result.bottleneck);
+  CHECK(p.result.bottleneck->kind == topology::ResourceKind::PcieLink);
   CHECK(r.groups[0].drives[0].where == "port 1");
 }

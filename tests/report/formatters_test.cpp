@@ -96,15 +96,19 @@ TEST_CASE("render_table aligns columns by display width") {
 #include "report/plan_report.hpp"
 
 TEST_CASE("plan --predict text: device strings with ESC/BEL are escaped") {
+  using tp::Bandwidth;
+  const tp::Basis ceiling{tp::BasisKind::LinkCeiling, "USB 3.2 Gen 1 UAS link"};
   PredictInput in;
-  in.drives.push_back(PredictRow{"sdb", "port 1", 400, "link_ceiling", "its USB 3.2 Gen 1 UAS link's ceiling",
-                                 "link ceiling", 200,
-                                 PlanBottleneck{"0000:03:00.0", "pcie_link", 400,
-                                                "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042\x1b]0;owned\a)"}});
-  in.drives.push_back(PredictRow{"sdc", "port 2", 400, "link_ceiling", "its USB 3.2 Gen 1 UAS link's ceiling",
-                                 "link ceiling", 200, std::nullopt});
-  in.aggregate_mbs = 400;
-  in.max_flow_mbs = 400;
+  in.drives.push_back(
+      {{"sdb", Bandwidth::from_mbs(400), ceiling, Bandwidth::from_mbs(200),
+        usbsat::results::Bottleneck{"pcie_link:0000:03:00.0", "0000:03:00.0", tp::ResourceKind::PcieLink,
+                                    Bandwidth::from_mbs(400),
+                                    "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042\x1b]0;owned\a)"}},
+       "port 1"});
+  in.drives.push_back(
+      {{"sdc", Bandwidth::from_mbs(400), ceiling, Bandwidth::from_mbs(200), std::nullopt}, "port 2"});
+  in.aggregate = Bandwidth::from_mbs(400);
+  in.bound.max_flow = Bandwidth::from_mbs(400);
   const auto text = render_predict_text(in);
   CHECK(text.find('\x1b') == std::string::npos);
   CHECK(text.find('\a') == std::string::npos);

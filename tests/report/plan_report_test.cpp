@@ -1,5 +1,6 @@
-// Golden tests of the `usbsat plan` renderers over hand-built inputs (connectors from the in-memory ASM1042
-// machine, so the connector and controller records are real summaries).
+// Golden tests of the `usbsat plan` renderers over hand-built plans and predictions (results::Plan and
+// results::Prediction; connectors from the in-memory ASM1042 machine, so the connector and controller records
+// are real summaries).
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
@@ -9,22 +10,33 @@
 #include "tests/support/machines.hpp"
 
 using namespace usbsat;
-using report::PlanBottleneck;
+using topology::Bandwidth;
+using topology::Basis;
+using topology::BasisKind;
 
 namespace {
 
+/// The PCIe 2.0 x1 link of the ASM1042 card at 400 MB/s.
+results::Bottleneck x1() {
+  return {
+      "pcie_link:0000:03:00.0", "0000:03:00.0", topology::ResourceKind::PcieLink, Bandwidth::from_mbs(400.0),
+      "PCIe 2.0 x1 link of 0000:03:00.0 (ASMedia Technology Inc. ASM1042 SuperSpeed USB Host Controller)"};
+}
+
+results::DrivePrediction prediction(std::string dev, double demand, Basis basis, double predicted,
+                                    std::optional<results::Bottleneck> b) {
+  return {std::move(dev), Bandwidth::from_mbs(demand), std::move(basis), Bandwidth::from_mbs(predicted),
+          std::move(b)};
+}
+
 report::PredictInput predict_input() {
   report::PredictInput in;
-  const PlanBottleneck x1{
-      "0000:03:00.0", "pcie_link", 400.0,
-      "PCIe 2.0 x1 link of 0000:03:00.0 (ASMedia Technology Inc. ASM1042 SuperSpeed USB Host "
-      "Controller)"};
-  in.drives.push_back({"sda", "port 1", 400.0, "link_ceiling", "its USB 3.2 Gen 1 UAS link's ceiling",
-                       "link ceiling", 200.0, x1});
-  in.drives.push_back({"sdb", "port 2", 170.0, "given", "given (--demand)", "given", 170.0, std::nullopt});
-  in.aggregate_mbs = 370.0;
-  in.max_flow_mbs = 370.0;
-  in.min_cut = {"demand:sdb", "pcie_link:0000:03:00.0"};
+  in.drives.push_back(
+      {prediction("sda", 400.0, Basis{BasisKind::LinkCeiling, "USB 3.2 Gen 1 UAS link"}, 200.0, x1()),
+       "port 1"});
+  in.drives.push_back({prediction("sdb", 170.0, Basis{BasisKind::Given}, 170.0, std::nullopt), "port 2"});
+  in.aggregate = Bandwidth::from_mbs(370.0);
+  in.bound = {Bandwidth::from_mbs(370.0), {"demand:sdb", "pcie_link:0000:03:00.0"}};
   in.diagnostics.push_back(
       {topology::Severity::Warning, "sdz", "not a block device of the scanned topology; left out"});
   return in;
@@ -33,49 +45,57 @@ report::PredictInput predict_input() {
 report::PlanInput plan_input() {
   const auto t = testing::asm1042_card();
   report::PlanInput in;
-  in.replace = true;
-  in.prefer = "speed";
-  in.demand_mbs = 400.0;
+  auto& plan = in.plan;
+  plan.replace = true;
+  plan.prefer = results::PlanPreference::Speed;
+  in.demand = Bandwidth::from_mbs(400.0);
   for (std::size_t i = 0; i < 2; ++i) {
-    report::PlanRow r;
-    r.drive = i == 0 ? "sda" : "sdb";
-    r.connector = topology::summarize_connector(t, i);
-    r.port = *r.connector.usb3_port;
-    r.speed = "USB3 5G";
-    r.superspeed = true;
-    r.controller = topology::summarize_controller(t, t.controllers().front());
-    r.from = r.connector;
-    r.moved = false;
-    r.rate = "USB 3.2 Gen 1";
-    r.protocol = "uas";
-    r.demand_mbs = 400.0;
-    r.demand_source = "given";
-    r.demand_basis = "given (--demand)";
-    r.basis = "given";
-    r.predicted_mbs = 200.0;
-    r.bottleneck = predict_input().drives[0].bottleneck;
-    in.rows.push_back(std::move(r));
+    results::Placement p;
+    p.drive = i == 0 ? "sda" : "sdb";
+    p.connector = i;
+    p.superspeed = true;
+    p.rate = topology::UsbRate::Gen1;
+    p.protocol = topology::StorageProtocol::Uas;
+    p.prediction = prediction(p.drive, 400.0, Basis{BasisKind::Given}, 200.0, x1());
+    p.from = i;
+    p.moved = false;
+    plan.placements.push_back(std::move(p));
+    report::PlanPlace at;
+    at.connector = topology::summarize_connector(t, i);
+    at.port = *at.connector.usb3_port;
+    at.controller = topology::summarize_controller(t, t.controllers().front());
+    at.from = at.connector;
+    in.places.push_back(std::move(at));
+    // The slot the connector offers: its USB3 side at 5 Gb/s ("USB3 5G").
+    results::PlanSlot slot;
+    slot.connector = i;
+    slot.usb3_port = topology::Vertex{};
+    slot.usb3_speed = topology::UsbSpeed::Super;
+    plan.slots.push_back(slot);
   }
-  in.min_mbs = 200.0;
-  in.total_mbs = 400.0;
-  in.moves = 0;
-  in.current = predict_input();
-  in.avoid.push_back(
+  plan.min = Bandwidth::from_mbs(200.0);
+  plan.total = Bandwidth::from_mbs(400.0);
+  plan.moves = 0;
+  const auto now = predict_input();
+  plan.current = results::Prediction{{now.drives[0].prediction, now.drives[1].prediction}, {}, now.aggregate};
+  in.current = now;
+  plan.avoid.push_back(
       {"shared_link",
        "0000:03:00.0",
-       400.0,
-       {"usb3-port1", "usb3-port2"},
-       "PCIe 2.0 x1 link of 0000:03:00.0: one PCIe link for all ports of the controller, 400 MB/s in "
-       "total; two drives there share it"});
-  in.avoid.push_back({"usb2_only",
-                      "",
-                      40.0,
-                      {"a", "b", "c", "d", "e", "f", "g"},
-                      "no USB3 wiring: a SuperSpeed drive there runs at 480 Mb/s, at most about 40 MB/s"});
-  in.method = "exhaustive";
-  in.classes = 1;
-  in.evaluated = 1;
-  in.usable_connectors = 2;
+       Bandwidth::from_mbs(400.0),
+       {0, 1},
+       "PCIe 2.0 x1 link of 0000:03:00.0: one PCIe link for all ports of the controller, 400 MB/s "
+       "in total; two drives there share it"});
+  in.avoid_connectors.push_back({"usb3-port1", "usb3-port2"});
+  plan.avoid.push_back({"usb2_only",
+                        "",
+                        Bandwidth::from_mbs(40.0),
+                        {},
+                        "no USB3 wiring: a SuperSpeed drive there runs at 480 Mb/s, at most about 40 MB/s"});
+  in.avoid_connectors.push_back({"a", "b", "c", "d", "e", "f", "g"});
+  plan.method = "exhaustive";
+  plan.classes = 1;
+  plan.evaluated = 1;
   return in;
 }
 
@@ -103,7 +123,7 @@ TEST_CASE("plan: text and JSON goldens") {
 
 TEST_CASE("plan: an empty plan says so, and renderers are deterministic") {
   report::PlanInput in;
-  in.method = "exhaustive";
+  in.plan.method = "exhaustive";
   const auto text = report::render_plan_text(in);
   CHECK(text.find("no placement") != std::string::npos);
   CHECK(report::render_plan_json(plan_input()) == report::render_plan_json(plan_input()));
@@ -135,9 +155,13 @@ TEST_CASE("plan and --predict on a narrow terminal: the controller / limit colum
 
 TEST_CASE("plan: an already optimal re-placement says so, with its headroom, in text and JSON") {
   auto in = plan_input();
-  in.already_optimal = true;
-  in.headroom = report::PlanHeadroom{
-      "pcie_link:0000:03:00.0", "PCIe 2.0 x1 link of 0000:03:00.0", 400.0, 340.0, 2, 30.0};
+  in.plan.already_optimal = true;
+  in.plan.headroom = results::Headroom{"pcie_link:0000:03:00.0",
+                                       "PCIe 2.0 x1 link of 0000:03:00.0",
+                                       Bandwidth::from_mbs(400.0),
+                                       Bandwidth::from_mbs(340.0),
+                                       2,
+                                       Bandwidth::from_mbs(30.0)};
   const auto text = report::render_plan_text(in);
   CHECK(text.find("  already optimal: no move would make the slowest drive or the total faster; every drive "
                   "stays\n") != std::string::npos);

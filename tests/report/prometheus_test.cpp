@@ -46,10 +46,11 @@ TEST_CASE("prometheus: golden with odd label values, absent facts and repeated f
   sdc.dev = "sdc";
   in.drives.push_back(sdc);
   in.links.push_back({"pcie_link:0000:03:00.0", "pcie_link", "0000:03:00.0", 400000000});
-  in.findings = {{"uas_inactive", "warning", "sdb"},
-                 {"shared_bandwidth", "warning", "sdb"},
-                 {"uas_inactive", "warning", "sdb"},
-                 {"pcie_link_degraded", "warning", ""}};
+  const auto warning = results::FindingSeverity::Warning;
+  in.findings = {{"uas_inactive", warning, {"sdb", "2-1"}},
+                 {"shared_bandwidth", warning, {"sdb", "sdc"}},
+                 {"uas_inactive", warning, {"sdb"}},
+                 {"pcie_link_degraded", warning, {}}};
   in.scan_duration_seconds = 0.125;
   in.scan_errors = 2;
   testing::check_golden("prometheus_odd.prom", report::render_prometheus(in));

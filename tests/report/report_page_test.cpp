@@ -68,15 +68,15 @@ std::vector<Finding> sample_findings() {
 }
 
 PredictInput sample_predict() {
+  using topology::Bandwidth;
+  const topology::Basis ceiling{topology::BasisKind::LinkCeiling, "USB 3.2 Gen 1 UAS link"};
+  const results::Bottleneck x1{"pcie_link:0000:03:00.0", "0000:03:00.0", topology::ResourceKind::PcieLink,
+                               Bandwidth::from_mbs(400), "PCIe 2.0 x1 link of 0000:03:00.0"};
   PredictInput p;
-  p.drives.push_back({"sdb", "port 1", 400, "link_ceiling", "its USB 3.2 Gen 1 UAS link's ceiling",
-                      "link ceiling", 200,
-                      PlanBottleneck{"0000:03:00.0", "pcie_link", 400, "PCIe 2.0 x1 link of 0000:03:00.0"}});
-  p.drives.push_back({"sdc", "port 2", 400, "link_ceiling", "its USB 3.2 Gen 1 UAS link's ceiling",
-                      "link ceiling", 200,
-                      PlanBottleneck{"0000:03:00.0", "pcie_link", 400, "PCIe 2.0 x1 link of 0000:03:00.0"}});
-  p.aggregate_mbs = 400;
-  p.max_flow_mbs = 400;
+  p.drives.push_back({{"sdb", Bandwidth::from_mbs(400), ceiling, Bandwidth::from_mbs(200), x1}, "port 1"});
+  p.drives.push_back({{"sdc", Bandwidth::from_mbs(400), ceiling, Bandwidth::from_mbs(200), x1}, "port 2"});
+  p.aggregate = Bandwidth::from_mbs(400);
+  p.bound.max_flow = Bandwidth::from_mbs(400);
   return p;
 }
 

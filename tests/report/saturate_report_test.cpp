@@ -15,19 +15,27 @@ using namespace usbsat::report;
 
 namespace {
 
+using results::SaturateVerdict;
+using topology::Bandwidth;
 using usbsat::testing::check_golden;
 
-SaturatePhaseRow row(unsigned n, std::vector<SaturateDriveRate> d, double agg, std::optional<double> solo_sum,
-                     std::optional<double> pred, std::optional<std::string> verdict) {
-  SaturatePhaseRow r;
+/// A drive's rate in a phase and its predicted fair share.
+results::SaturateDriveRate rate(std::string dev, double mbs, std::optional<double> predicted = {}) {
+  return {std::move(dev), mbs, std::nullopt, predicted};
+}
+
+results::SaturatePhase row(unsigned n, std::vector<results::SaturateDriveRate> d, double agg,
+                           std::optional<double> solo_sum, std::optional<double> pred,
+                           std::optional<SaturateVerdict> verdict) {
+  results::SaturatePhase r;
   r.n = n;
-  r.per_drive = std::move(d);
+  r.drives = std::move(d);
   r.aggregate_mbs = agg;
   r.solo_sum_mbs = solo_sum;
   if (solo_sum) r.efficiency = agg / *solo_sum;
   r.predicted_aggregate_mbs = pred;
   r.repeats = 1;
-  r.verdict = std::move(verdict);
+  r.verdict = verdict;
   return r;
 }
 
@@ -45,28 +53,31 @@ SaturateReport sample() {
   a.node_kind = "declared";
   a.node_id = "a";
   a.node_label = "group a";
-  a.declared_capacity_mbs = 40;
+  a.declared_capacity = Bandwidth::from_mbs(40);
   for (const auto* d : {"loop2", "loop3", "loop4", "loop5"})
     a.drives.push_back({d, std::string("/dev/") + d, ""});
   a.qd_reason = "protocol unknown: deep queue";
+  a.qd = 32;
   a.levels = {1, 2, 4};
   SaturatePass p;
-  p.pattern = "read";
-  p.bs = 131072;
-  p.qd = 32;
-  p.phases.push_back(
-      row(1, {{"loop2", 40.01, {}}, {"loop3", 39.98, {}}, {"loop4", 40.02, {}}, {"loop5", 39.99, {}}}, 0, {},
+  p.spec = {load::Pattern::Read, 131072};
+  auto& pv = p.result;
+  pv.phases.push_back(
+      row(1, {rate("loop2", 40.01), rate("loop3", 39.98), rate("loop4", 40.02), rate("loop5", 39.99)}, 0, {},
           {}, {}));
-  p.phases.push_back(row(2, {{"loop2", 20.1, 20.0}, {"loop3", 19.93, 20.0}}, 40.03, 79.99, 40, "saturated"));
-  p.phases.push_back(
-      row(4, {{"loop2", 10.02, 10}, {"loop3", 9.99, 10}, {"loop4", 10.01, 10}, {"loop5", 9.97, 10}}, 39.99,
-          160, 40, "saturated"));
-  p.verdict = "saturated";
-  p.plateau_mbs = 39.99;
-  p.bottleneck = SaturateBottleneck{"a", "declared", 40, "declared capacity of group a"};
+  pv.phases.push_back(row(2, {rate("loop2", 20.1, 20.0), rate("loop3", 19.93, 20.0)}, 40.03, 79.99, 40,
+                          SaturateVerdict::Saturated));
+  pv.phases.push_back(row(
+      4,
+      {rate("loop2", 10.02, 10), rate("loop3", 9.99, 10), rate("loop4", 10.01, 10), rate("loop5", 9.97, 10)},
+      39.99, 160, 40, SaturateVerdict::Saturated));
+  pv.verdict = SaturateVerdict::Saturated;
+  pv.plateau_mbs = 39.99;
+  pv.bottleneck =
+      results::SaturateLink{"a", topology::ResourceKind::Declared, 40, "declared capacity of group a"};
   p.conclusion = "loop2, loop3, loop4 and loop5 share group a: together 40 MB/s of 4×40 MB/s solo (25%).";
-  p.tolerance = 0.07;
-  p.confidence = "low";
+  pv.tolerance = 0.07;
+  pv.confidence = results::SaturateConfidence::Low;
   a.passes.push_back(p);
   r.groups.push_back(a);
 
@@ -77,30 +88,28 @@ SaturateReport sample() {
   c.node_label = "xHCI controller 0000:03:00.0 (ASM1042)";
   c.same_drives_as = {"0000:00:1c.0"};
   c.drives = {{"sdb", "/dev/sdb", "port 1"}, {"sdc", "/dev/sdc", "port 2"}};
+  c.qd = 32;
   c.qd_reason = "UAS: queued commands";
   c.levels = {1, 2};
   SaturatePass q;
-  q.pattern = "read";
-  q.bs = 131072;
-  q.qd = 32;
-  q.phases.push_back(row(1, {{"sdb", 180.5, {}}, {"sdc", 170.25, {}}}, 0, {}, {}, {}));
-  q.phases.push_back(
-      row(2, {{"sdb", 179.5, 180.5}, {"sdc", 169, 170.25}}, 348.5, 350.75, 350.75, "no_contention"));
-  q.phases[1].repeats = 3;
-  q.phases[1].spread = 0.012;
-  q.verdict = "no_contention";
-  q.tolerance = 0.05;
-  q.confidence = "high";
+  q.spec = {load::Pattern::Read, 131072};
+  auto& qv = q.result;
+  qv.phases.push_back(row(1, {rate("sdb", 180.5), rate("sdc", 170.25)}, 0, {}, {}, {}));
+  qv.phases.push_back(row(2, {rate("sdb", 179.5, 180.5), rate("sdc", 169, 170.25)}, 348.5, 350.75, 350.75,
+                          SaturateVerdict::NoContention));
+  qv.phases[1].repeats = 3;
+  qv.phases[1].spread = 0.012;
+  qv.verdict = SaturateVerdict::NoContention;
+  qv.tolerance = 0.05;
+  qv.confidence = results::SaturateConfidence::High;
   q.conclusion = "sdb (port 1) and sdc (port 2) do not limit each other.";
   c.passes.push_back(q);
+  // Interrupted after the solo phase: no phase judged, so no verdict (the renderer says why in a note).
   SaturatePass rnd = q;
-  rnd.pattern = "randread";
-  rnd.bs = 4096;
+  rnd.spec = {load::Pattern::RandRead, 4096};
   rnd.complete = false;
-  rnd.phases.resize(1);
-  rnd.verdict.reset();
+  rnd.result.phases.resize(1);
   rnd.conclusion.clear();
-  rnd.notes = {"no concurrent phase finished: no verdict"};
   c.passes.push_back(rnd);
   c.failures.push_back({"sdc", "randread", 2, "I/O error at offset 4096: Input/output error"});
   r.groups.push_back(c);
@@ -146,7 +155,7 @@ TEST_CASE("saturate report with settled phases (golden): the rule, settled after
   r.steady = load::SteadyRule{};
   r.ramp_s = 0.5;
   r.groups.resize(1);
-  auto& p = r.groups[0].passes[0];
+  auto& p = r.groups[0].passes[0].result;
   const double after[] = {2.0, 2.25, 5.5};
   const double spread[] = {0.004, 0.006, 0.052};
   for (std::size_t i = 0; i < p.phases.size(); ++i) {
@@ -210,9 +219,9 @@ TEST_CASE(
       stripped.erase(pos, seq.size());
   CHECK(stripped == plain);
 
-  r.groups[0].passes[0].verdict = "no_contention";
+  r.groups[0].passes[0].result.verdict = SaturateVerdict::NoContention;
   CHECK(render_saturate_text(r).find("    verdict: \x1b[32mno contention\x1b[0m\n") != std::string::npos);
-  r.groups[0].passes[0].verdict = "unexplained";
+  r.groups[0].passes[0].result.verdict = SaturateVerdict::Unexplained;
   CHECK(render_saturate_text(r).find(
             "    verdict: \x1b[1;31mcontention above the model\x1b[0m (unexplained") != std::string::npos);
   r.style.color = false;

@@ -15,6 +15,7 @@
 #include "topology/bandwidth.hpp"
 #include "topology/basis.hpp"
 #include "topology/diagnostic.hpp"
+#include "topology/results/predict.hpp"
 #include "topology/topology.hpp"
 
 namespace usbsat::analysis::model {
@@ -58,41 +59,11 @@ FlowProblem make_problem(const topology::Topology& t, std::span<const DemandSpec
 FlowProblem declared_problem(const std::string& name, std::span<const DemandSpec> drives,
                              std::optional<Bandwidth> capacity);
 
-/// The saturated resource that stopped a drive.
-struct Bottleneck {
-  std::string resource;  ///< resource id, "pcie_link:0000:03:00.0"
-  std::string node;      ///< node id, "0000:03:00.0"
-  topology::ResourceKind kind = topology::ResourceKind::DriveLink;
-  Bandwidth capacity;
-  std::string label;                              ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042)"
-  std::optional<topology::Basis> capacity_basis;  ///< a measured capacity (Resource::capacity_basis)
-  bool operator==(const Bottleneck&) const = default;
-};
-
-/// JSON-ready: {"dev","demand_mbs","predicted_mbs","bottleneck":{"node","kind","capacity_mbs"}}.
-struct DrivePrediction {
-  std::string dev;
-  Bandwidth demand;
-  topology::Basis basis;  ///< why `demand` is what it is
-  Bandwidth predicted;
-  std::optional<Bottleneck>
-      bottleneck;  ///< nullopt: the drive gets its whole demand, nothing shared stops it
-};
-
-/// Load the prediction puts on one resource (utilization for reports).
-struct ResourceLoad {
-  std::string resource;
-  Bandwidth load;
-  std::optional<Bandwidth> capacity;
-  unsigned drives = 0;     ///< drives crossing it
-  bool saturated = false;  ///< load reached capacity
-};
-
-struct Prediction {
-  std::vector<DrivePrediction> drives;  ///< in FlowProblem order
-  std::vector<ResourceLoad> resources;  ///< in FlowProblem order
-  Bandwidth aggregate;                  ///< sum of predicted rates
-};
+/// The prediction's types: the one definition (topology/results/predict.hpp), which report renders as it is.
+using results::Bottleneck;
+using results::DrivePrediction;
+using results::Prediction;
+using results::ResourceLoad;
 
 /// Max-min fair progressive filling. Among several resources that fill at the same moment on a drive's path,
 /// the bottleneck named is the narrowest, then the nearest to the drive: with a USB 2.0 hub on an EHCI bus,
@@ -102,11 +73,7 @@ Prediction predict_fair_share(const FlowProblem& p);
 
 /// The aggregate bound: max flow from a source (edges = demands) through each resource (edge = capacity,
 /// unmodelled = unlimited) to a sink, computed with boost::push_relabel_max_flow.
-struct MaxFlowBound {
-  Bandwidth max_flow;
-  /// The edges of a minimum cut: resource ids, or "demand:<dev>" where a drive's own demand is the limit.
-  std::vector<std::string> min_cut;
-};
+using results::MaxFlowBound;
 MaxFlowBound max_flow_bound(const FlowProblem& p);
 
 }  // namespace usbsat::analysis::model

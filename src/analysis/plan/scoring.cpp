@@ -8,24 +8,6 @@
 
 namespace usbsat::analysis::plan {
 
-std::string_view to_string(PlanPreference p) {
-  switch (p) {
-    case PlanPreference::Speed:
-      return "speed";
-    case PlanPreference::Uas:
-      return "uas";
-    case PlanPreference::FewMoves:
-      return "few-moves";
-  }
-  return "speed";
-}
-
-std::optional<PlanPreference> parse_preference(std::string_view s) {
-  for (auto p : {PlanPreference::Speed, PlanPreference::Uas, PlanPreference::FewMoves})
-    if (to_string(p) == s) return p;
-  return std::nullopt;
-}
-
 namespace detail {
 
 using topology::NodeKind;

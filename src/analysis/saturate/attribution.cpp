@@ -45,30 +45,6 @@ std::string fmt_mbs(double v) {
 
 }  // namespace
 
-std::string_view to_string(Verdict v) {
-  switch (v) {
-    case Verdict::NoContention:
-      return "no_contention";
-    case Verdict::Saturated:
-      return "saturated";
-    case Verdict::Unexplained:
-      return "unexplained";
-  }
-  return "no_contention";
-}
-
-std::string_view to_string(Confidence c) {
-  switch (c) {
-    case Confidence::Low:
-      return "low";
-    case Confidence::Medium:
-      return "medium";
-    case Confidence::High:
-      return "high";
-  }
-  return "low";
-}
-
 namespace {
 
 /// What the settle rule says of a phase: whether every run of every drive settled, after how long (the

@@ -42,6 +42,7 @@
 
 #include "src/analysis/model/predict.hpp"
 #include "topology/bandwidth.hpp"
+#include "topology/results/saturate.hpp"
 
 namespace usbsat::analysis::saturate {
 
@@ -51,20 +52,16 @@ using model::FlowDrive;
 using model::FlowProblem;
 using model::Prediction;
 
-enum class Verdict : std::uint8_t { NoContention, Saturated, Unexplained };
-std::string_view to_string(Verdict v);  ///< "no_contention", "saturated", "unexplained"
-
-enum class Confidence : std::uint8_t { Low, Medium, High };
-std::string_view to_string(Confidence c);  ///< "low", "medium", "high"
+// The verdict's types: the one definition (topology/results/saturate.hpp), which report renders as it is.
+using Verdict = results::SaturateVerdict;        ///< "no_contention", "saturated", "unexplained"
+using Confidence = results::SaturateConfidence;  ///< "low", "medium", "high"
+using results::to_string;
 
 /// Default relative tolerance when there are no repeats to measure the noise.
-inline constexpr double kDefaultTolerance = 0.07;
+inline constexpr double kDefaultTolerance = results::kSaturateDefaultTolerance;
 
 /// A drive of the group and where it is plugged in, for the conclusion text ("port 3", may be empty).
-struct GroupDrive {
-  std::string dev;
-  std::string where;
-};
+using GroupDrive = results::SaturateGroupDrive;
 
 /// How one run of a phase ended under the settle rule (load/steady.hpp).
 struct RunSettle {
@@ -110,54 +107,13 @@ struct GroupInput {
 };
 
 /// What the verdict names as the limit.
-struct AttributedLink {
-  std::string node;                            ///< node id ("0000:03:00.0"), or the LCA's description
-  std::optional<topology::ResourceKind> kind;  ///< nullopt when stated as the lowest common ancestor
-  std::optional<double> capacity_mbs;
-  std::string label;                    ///< "PCIe 2.0 x1 link of 0000:03:00.0 (ASM1042)"
-  bool lowest_common_ancestor = false;  ///< no link matched: this is where the shared limit is, at or above
-  bool capacity_measured = false;  ///< a --group without a declared capacity: capacity_mbs is the plateau
-};
-
-struct DrivePhaseResult {
-  std::string dev;
-  double mbs = 0;                       ///< mean over repeats
-  std::optional<double> solo_mbs;       ///< its solo baseline
-  std::optional<double> predicted_mbs;  ///< its fair share in the model's prediction for this phase
-};
-
+using AttributedLink = results::SaturateLink;
+/// One drive's figures in one phase.
+using DrivePhaseResult = results::SaturateDriveRate;
 /// JSON-ready: {"n","per_drive_mbs","aggregate_mbs","efficiency","predicted_aggregate_mbs"} plus the spread.
-struct PhaseResult {
-  unsigned n = 0;
-  std::vector<DrivePhaseResult> drives;
-  double aggregate_mbs = 0;  ///< mean over repeats of the per-run sum
-  double spread = 0;         ///< (max - min) / mean of the per-run aggregates; 0 with one run
-  unsigned repeats = 0;
-  /// Under the settle rule: every run of every drive settled (nullopt: fixed-length phases).
-  std::optional<bool> settled;
-  std::optional<double> settled_after_s;  ///< the longest run's time to settle; nullopt unless settled
-  std::optional<double> window_spread;    ///< the largest in-window spread of any drive and run
-  std::optional<double> solo_sum_mbs;     ///< nullopt when a drive has no solo baseline
-  std::optional<double> efficiency;       ///< aggregate / solo sum
-  std::optional<double> predicted_aggregate_mbs;
-  std::optional<Verdict> verdict;  ///< n >= 2 with a solo sum only
-};
-
-struct GroupVerdict {
-  std::string name;
-  std::vector<GroupDrive> drives;
-  std::vector<PhaseResult> phases;  ///< in input order
-  Verdict verdict = Verdict::NoContention;
-  /// Index into `phases` of the phase the verdict rests on: the largest n showing contention, else the
-  /// largest judged phase (the later one of equal n).
-  std::optional<std::size_t> deciding_phase;
-  std::optional<double> plateau_mbs;  ///< aggregate of the deciding phase when there is contention
-  std::optional<double> plateau_solo_sum_mbs;
-  std::optional<AttributedLink> bottleneck;
-  double tolerance = kDefaultTolerance;
-  Confidence confidence = Confidence::Low;
-  std::vector<std::string> notes;  ///< model disagreements and missing data, one sentence each
-};
+using PhaseResult = results::SaturatePhase;
+/// The verdict on one group (and pass).
+using GroupVerdict = results::SaturateGroupVerdict;
 
 /// Judge one group. Pure and deterministic.
 GroupVerdict attribute(const GroupInput& in);

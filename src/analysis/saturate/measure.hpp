@@ -48,13 +48,9 @@ struct SaturateSettings {
   }
 };
 
-/// A drive whose run failed: which drive, in which pass and phase, and the error.
-struct DriveFailure {
-  std::string dev;   ///< "sdb"
-  std::string pass;  ///< pattern of the pass
-  unsigned n = 0;    ///< the phase it failed in
-  std::string message;
-};
+/// A drive whose run failed: which drive, in which pass and phase, and the error (the one definition,
+/// topology/results/saturate.hpp).
+using DriveFailure = results::SaturateFailure;
 
 /// The measurement of one group in one pass.
 struct GroupPassMeasurement {

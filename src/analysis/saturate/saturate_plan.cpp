@@ -97,6 +97,7 @@ SaturatePlan plan_topology(const topology::Topology& t, std::span<const std::str
                                                 : "protocol unknown: deep queue";
     }
     p.levels = phase_levels(p.drives.size());
+    p.same_drives_as = g.same_drives_as;
     p.topology_group = std::move(g);
     plan.groups.push_back(std::move(p));
   }

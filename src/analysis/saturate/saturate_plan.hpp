@@ -11,6 +11,7 @@
 #include "src/analysis/common/group_spec.hpp"
 #include "src/analysis/model/grouping.hpp"
 #include "topology/bandwidth.hpp"
+#include "topology/results/saturate.hpp"
 #include "topology/topology.hpp"
 
 namespace usbsat::analysis::saturate {
@@ -25,32 +26,18 @@ unsigned protocol_queue_depth(topology::StorageProtocol p);
 /// <= n. Fewer than two drives: {1}.
 std::vector<unsigned> phase_levels(std::size_t n);
 
-struct PlannedDrive {
-  std::string dev;    ///< "sdb"
-  std::string path;   ///< "/dev/sdb"
-  std::string where;  ///< "port 2", "" without topology
-  topology::StorageProtocol protocol = topology::StorageProtocol::None;
-};
+/// A drive of a group, and the group as planned: the one definition (topology/results/saturate.hpp), which
+/// report renders as it is.
+using PlannedDrive = results::SaturatePlannedDrive;
 
-struct PlannedGroup {
-  std::string name;
-  std::string node_kind;  ///< to_string(NodeKind), or "declared"
-  std::string node_id;
-  std::string node_label;
+/// A planned group and, for a group found in the topology, the model's group it came from.
+struct PlannedGroup : results::SaturateGroupPlan {
   std::optional<model::DriveGroup> topology_group;  ///< set for groups found in the topology
-  std::optional<topology::Bandwidth> declared_capacity;
-  std::vector<PlannedDrive> drives;
-  unsigned qd = 1;
-  std::string qd_reason;
-  std::vector<unsigned> levels;
 };
 
 /// One pass over every group: the sequential pass and optionally the random one (each at the group's queue
 /// depth).
-struct PassSpec {
-  load::Pattern pattern = load::Pattern::Read;
-  std::uint32_t block_size = 128 * 1024;
-};
+using PassSpec = results::SaturatePassSpec;
 
 struct SaturatePlan {
   std::vector<PlannedGroup> groups;

@@ -9,18 +9,13 @@
 
 #include "src/analysis/common/group_spec.hpp"
 #include "topology/bandwidth.hpp"
+#include "topology/results/top.hpp"
 #include "topology/topology.hpp"
 
 namespace usbsat::analysis::top {
 
-struct TopNode {
-  std::string id;     ///< the resource id ("pcie_link:0000:03:00.0", "drive_link:2-1") or "group:NAME"
-  std::string kind;   ///< "drive_link", "hub_uplink", "usb_bus", "controller", "pcie_link", "declared"
-  std::string label;  ///< the resource's label, "group NAME"
-  std::vector<std::string> devices;  ///< block device names whose bytes it carries ("sdb", "loop3")
-  std::optional<topology::Bandwidth> capacity;  ///< nullopt: not modelled (no utilisation)
-  bool operator==(const TopNode&) const = default;
-};
+/// A node that carries the I/O of block devices: the one type (topology/results/top.hpp).
+using results::TopNode;
 
 /// One node per resource on the path of any USB drive with media (common::usb_drives_with_media), in the
 /// order first met walking the drives in block order, each with every drive whose path crosses it.

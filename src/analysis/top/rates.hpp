@@ -9,6 +9,7 @@
 
 #include "src/analysis/top/block_stat.hpp"
 #include "src/analysis/top/nodes.hpp"
+#include "topology/results/top.hpp"
 
 namespace usbsat::analysis::top {
 
@@ -22,15 +23,8 @@ struct Sample {
 /// texts leave the device out, as unreadable ones do.
 Sample make_sample(double t_s, const std::map<std::string, std::optional<std::string>>& stat_texts);
 
-/// A node's throughput over one interval.
-struct NodeRate {
-  TopNode node;
-  double mbs = 0;  ///< read + write, 10^6 B/s
-  double read_mbs = 0, write_mbs = 0;
-  std::optional<double> utilisation;  ///< mbs / capacity (0.93 = 93%); nullopt without a capacity
-  bool bottleneck = false;            ///< utilisation >= the threshold
-  std::vector<std::string> missing;   ///< devices without counters in either sample (gone, unreadable)
-};
+/// A node's throughput over one interval: the one type (topology/results/top.hpp), rendered as it is.
+using results::NodeRate;
 
 /// At or above this fraction of its capacity a node is the bottleneck now.
 inline constexpr double kBottleneckUtilisation = 0.9;

@@ -32,7 +32,7 @@ TEST_CASE("watch verdict: a USB3 stick in a USB2-only port: side, speed, why, fi
   CHECK(v->speed == topology::UsbSpeed::High);
   CHECK(v->capable == topology::UsbSpeed::Super);
   CHECK(v->protocol == "bot");
-  REQUIRE(v->running);  // the drive as it runs: its notes (src/cli/watch_input.hpp) come from it
+  REQUIRE(v->running);  // the drive as it runs: its notes (report/watch_report.cpp) come from it
   CHECK(v->running->dev == "sde");
   CHECK(has_finding(*v, "speed_below_capability"));
   // The planner's own choice for this one drive, with its prediction before and after.
@@ -59,7 +59,7 @@ TEST_CASE("watch verdict: two drives on one add-in card share its controller and
   CHECK(s.node == "0000:03:00.0");
   CHECK(s.label.find("0000:03:00.0") != std::string::npos);
   CHECK(s.kind == topology::NodeKind::Controller);
-  // On the card's Bulk-Only twin (why it runs Bulk-Only: tests/cli/watch_input_test.cpp).
+  // On the card's Bulk-Only twin (why it runs Bulk-Only: tests/cli/watch_render_test.cpp).
   const auto bot = testing::asm1042_card(topology::StorageProtocol::Bot);
   const auto b = verdict(bot, bot, {"add", "sdb"});
   REQUIRE(b);
