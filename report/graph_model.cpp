@@ -6,11 +6,11 @@
 #include <fmt/format.h>
 
 #include "report/formatters.hpp"
-#include "topology/bandwidth.hpp"
-#include "topology/connectors.hpp"
-#include "topology/describe.hpp"
-#include "topology/escape.hpp"
-#include "topology/pcie_tunnels.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/capacity/pcie_tunnels.hpp"
+#include "topology/model/connectors.hpp"
+#include "topology/words/describe.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::report {
 namespace {

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "report/style.hpp"
-#include "topology/connectors.hpp"
-#include "topology/diagnostic.hpp"
+#include "topology/model/connectors.hpp"
+#include "topology/model/diagnostic.hpp"
 
 namespace usbsat::report {
 

@@ -9,7 +9,7 @@
 
 #include "report/finding.hpp"
 #include "report/style.hpp"
-#include "topology/connectors.hpp"
+#include "topology/model/connectors.hpp"
 
 namespace usbsat::report {
 

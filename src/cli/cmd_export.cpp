@@ -18,10 +18,10 @@
 #include "src/cli/output_file.hpp"
 #include "src/cli/predict_input.hpp"
 #include "src/cli/system_scan.hpp"
-#include "topology/bandwidth.hpp"
-#include "topology/drives.hpp"
-#include "topology/scan.hpp"
-#include "topology/usb4_tunnels.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/capacity/usb4_tunnels.hpp"
+#include "topology/model/drives.hpp"
+#include "topology/scan/scan.hpp"
 
 namespace usbsat::cli {
 namespace {

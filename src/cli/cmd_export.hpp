@@ -8,8 +8,8 @@
 #include "report/prometheus.hpp"
 #include "src/analysis/model/predict.hpp"
 #include "src/cli/command.hpp"
-#include "topology/diagnostic.hpp"
-#include "topology/topology.hpp"
+#include "topology/model/diagnostic.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::cli {
 
@@ -22,8 +22,8 @@ void bind_export_options(CLI::App& sub, ExportOptions& o);
 
 /// The renderer's input for one scan of `t`: every USB whole disk (common::usb_drives) with its summary
 /// facts, its plan --predict share and demand with its basis (drives with media: `prediction`,
-/// predict_current()), the capacities of the resources on their paths (topology/bandwidth.hpp, `m`: with
-/// the measured ones), the doctor's `findings`, the scan's duration and error diagnostics.
+/// predict_current()), the capacities of the resources on their paths (topology/capacity/bandwidth.hpp, `m`:
+/// with the measured ones), the doctor's `findings`, the scan's duration and error diagnostics.
 report::PrometheusInput prometheus_input(const topology::Topology& t,
                                          const analysis::model::Prediction& prediction,
                                          std::span<const report::Finding> findings, double scan_seconds,

@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "src/analysis/model/predict.hpp"
-#include "topology/bandwidth.hpp"
-#include "topology/diagnostic.hpp"
+#include "topology/capacity/bandwidth.hpp"
 #include "topology/history/store.hpp"
-#include "topology/topology.hpp"
+#include "topology/model/diagnostic.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::analysis::plan {
 

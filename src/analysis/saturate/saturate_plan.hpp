@@ -10,8 +10,8 @@
 #include "load/job.hpp"
 #include "src/analysis/common/group_spec.hpp"
 #include "src/analysis/model/grouping.hpp"
-#include "topology/bandwidth.hpp"
-#include "topology/topology.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::analysis::saturate {
 

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "src/analysis/doctor/doctor.hpp"
-#include "topology/connectors.hpp"
-#include "topology/drives.hpp"
-#include "topology/topology.hpp"
+#include "topology/model/connectors.hpp"
+#include "topology/model/drives.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::analysis::watch {
 
