@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "load/engine.hpp"
-#include "load/win32/unique_handle.hpp"
 #include "load/win32/win_error.hpp"
+#include "topology/base/win32/unique_handle.hpp"
 
 namespace usbsat::load {
 namespace {
@@ -105,7 +105,7 @@ class IocpEngine final : public Engine {
   }
 
   HANDLE file_;
-  UniqueHandle port_;
+  topology::UniqueHandle port_;
   std::vector<Op> ops_;
   std::vector<IoRequest> queued_;
   std::vector<Completion> done_, out_;

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "load/storage_stack.hpp"
-#include "topology/mountinfo.hpp"
+#include "topology/base/mountinfo.hpp"
 
 namespace usbsat::load {
 
@@ -79,8 +79,8 @@ std::optional<SafetyDecision> refuse_without_permission(bool write, bool is_bloc
                                                         const std::vector<std::string>& allow_write);
 
 /// The write check of one target as `usbsat load` runs it, on this system: canonical names, then the facts
-/// and the decision. Linux (safety.cpp): mountinfo, sysfs, loop devices → decide_write. Windows
-/// (win32/safety.cpp): volumes and the system disk → decide_disk_write (safety_windows.hpp); a regular file
+/// and the decision. Linux (safety_posix.cpp): mountinfo, sysfs, loop devices → decide_write. Windows
+/// (win32/safety.cpp): volumes and the system disk → decide_disk_write (windows_safety.hpp); a regular file
 /// needs only the permission.
 SafetyDecision check_write(const std::string& target, bool write,
                            const std::vector<std::string>& allow_write);

@@ -5,14 +5,14 @@
 /// disk, a loop device over a file whose image is also mounted elsewhere).
 ///
 /// The walk is pure, over a StackView (a map of what /sys/class/block says, filled by read_stack_view in
-/// safety.cpp); tests build views by hand.
+/// safety_posix.cpp); tests build views by hand.
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "topology/mountinfo.hpp"
+#include "topology/base/mountinfo.hpp"
 
 namespace usbsat::load {
 

@@ -1,6 +1,6 @@
 #include "load/swaps.hpp"
 
-#include "topology/mountinfo.hpp"
+#include "topology/base/mountinfo.hpp"
 
 namespace usbsat::load {
 

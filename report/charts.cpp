@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "report/html_escape.hpp"
-#include "topology/describe.hpp"
+#include "topology/words/describe.hpp"
 
 namespace usbsat::report {
 namespace {

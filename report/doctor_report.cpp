@@ -6,7 +6,7 @@
 
 #include "report/formatters.hpp"
 #include "report/json_common.hpp"
-#include "topology/escape.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::report {
 namespace {

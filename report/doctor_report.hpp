@@ -7,7 +7,7 @@
 #include "report/finding.hpp"
 #include "report/json_common.hpp"
 #include "report/style.hpp"
-#include "topology/diagnostic.hpp"
+#include "topology/model/diagnostic.hpp"
 
 namespace usbsat::report {
 

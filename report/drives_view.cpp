@@ -7,8 +7,8 @@
 #include "report/formatters.hpp"
 #include "report/style.hpp"
 #include "report/table.hpp"
-#include "topology/describe.hpp"
-#include "topology/escape.hpp"
+#include "topology/words/describe.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::report {
 

@@ -7,7 +7,7 @@
 
 #include "report/json_common.hpp"
 #include "report/view_input.hpp"
-#include "topology/drives.hpp"
+#include "topology/model/drives.hpp"
 
 namespace usbsat::report {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "topology/diagnostic.hpp"
+#include "topology/model/diagnostic.hpp"
 
 namespace usbsat::report {
 

@@ -2,7 +2,7 @@
 
 #include <iterator>
 
-#include "topology/string_table.hpp"
+#include "topology/base/string_table.hpp"
 
 namespace usbsat::report {
 

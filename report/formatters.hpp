@@ -1,18 +1,18 @@
 #pragma once
 /// fmt::formatter specializations for the unit and id types of topology/ (fmt 9: const format()); the
-/// human ones print topology/describe.hpp's wording.
+/// human ones print topology/words/describe.hpp's wording.
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include <fmt/format.h>
 
-#include "topology/bandwidth.hpp"
-#include "topology/describe.hpp"
-#include "topology/diagnostic.hpp"
-#include "topology/node.hpp"
-#include "topology/pcie_link.hpp"
-#include "topology/speed.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/model/diagnostic.hpp"
+#include "topology/model/node.hpp"
+#include "topology/model/pcie_link.hpp"
+#include "topology/model/speed.hpp"
+#include "topology/words/describe.hpp"
 
 namespace usbsat::report {
 /// Disk size in decimal units as drive vendors label them: "500.1 GB", "2.0 TB", "16.0 GB", "512 B".

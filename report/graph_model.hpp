@@ -19,7 +19,7 @@
 
 #include "report/finding.hpp"
 #include "report/plan_report.hpp"
-#include "topology/topology.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::report {
 

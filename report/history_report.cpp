@@ -4,10 +4,10 @@
 
 #include "report/json_common.hpp"
 #include "report/table.hpp"
-#include "topology/describe.hpp"
-#include "topology/escape.hpp"
+#include "topology/base/text.hpp"
 #include "topology/history/store_json.hpp"
-#include "topology/text.hpp"
+#include "topology/words/describe.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::report {
 namespace {

@@ -1,6 +1,6 @@
 #include "report/html_escape.hpp"
 
-#include "topology/escape.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::report {
 

@@ -5,7 +5,7 @@
 #include "report/formatters.hpp"
 #include "report/graph_model.hpp"
 #include "report/html_escape.hpp"
-#include "topology/describe.hpp"
+#include "topology/words/describe.hpp"
 
 namespace usbsat::report {
 namespace {

@@ -9,7 +9,7 @@
 #include "report/charts.hpp"
 #include "report/finding.hpp"
 #include "report/plan_report.hpp"
-#include "topology/diagnostic.hpp"
+#include "topology/model/diagnostic.hpp"
 
 namespace usbsat::report {
 

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "report/formatters.hpp"
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
 
 namespace usbsat::report {
 

@@ -10,10 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "topology/connectors.hpp"
-#include "topology/diagnostic.hpp"
-#include "topology/pcie_tunnels.hpp"
-#include "topology/usb4_tunnels.hpp"
+#include "topology/capacity/pcie_tunnels.hpp"
+#include "topology/capacity/usb4_tunnels.hpp"
+#include "topology/model/connectors.hpp"
+#include "topology/model/diagnostic.hpp"
 
 namespace usbsat::report {
 
@@ -64,8 +64,8 @@ Json json_controller(const topology::ControllerSummary& c);
 ///  "usable_gbps","displays_gbps","usb3_tunnel_gbps","usb3_tunnel_mbs","usb_ports","assumptions"}, and
 ///  "displays" (connector, enabled, monitor, width, height, pixel_clock_khz, tunnel_gbps) when any were seen.
 Json json_usb4_link(const topology::Topology& t, const topology::Usb4LinkSummary& l);
-/// A Thunderbolt link's PCIe tunnel (topology/pcie_tunnels.hpp): where it arrives, the controllers it
-/// carries, its capacity (MB/s) and how the router was joined.
+/// A Thunderbolt link's PCIe tunnel (topology/capacity/pcie_tunnels.hpp): where it arrives, the controllers
+/// it carries, its capacity (MB/s) and how the router was joined.
 Json json_pcie_tunnel(const topology::Topology& t, const topology::PcieTunnelSummary& p);
 /// {"pci","speed_gts","width","max_speed_gts","max_width","name"}.
 Json json_pcie_hop(const topology::PcieHopSummary& h);

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "topology/connectors.hpp"
+#include "topology/model/connectors.hpp"
 
 namespace usbsat::report {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "report/json_common.hpp"
 #include "report/steady_text.hpp"
-#include "topology/escape.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::report {
 namespace {

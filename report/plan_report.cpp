@@ -5,8 +5,8 @@
 #include "report/formatters.hpp"
 #include "report/json_common.hpp"
 #include "report/table.hpp"
-#include "topology/describe.hpp"
-#include "topology/escape.hpp"
+#include "topology/words/describe.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::report {
 namespace {

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "report/style.hpp"
-#include "topology/basis.hpp"
-#include "topology/connectors.hpp"
-#include "topology/diagnostic.hpp"
+#include "topology/capacity/basis.hpp"
+#include "topology/model/connectors.hpp"
+#include "topology/model/diagnostic.hpp"
 #include "topology/results/plan.hpp"
 #include "topology/results/predict.hpp"
 

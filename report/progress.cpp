@@ -1,7 +1,7 @@
 #include "report/progress.hpp"
 
-#include "topology/describe.hpp"
-#include "topology/escape.hpp"
+#include "topology/words/describe.hpp"
+#include "topology/words/escape.hpp"
 
 #include <fmt/format.h>
 

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "topology/escape.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::report {
 namespace {

@@ -34,7 +34,7 @@ struct PrometheusDrive {
   std::string demand_basis;  ///< "given", "measured", "estimated", "link_ceiling" (topology::BasisKind)
 };
 
-/// One shared resource of the bandwidth model (topology/bandwidth.hpp) with a known capacity.
+/// One shared resource of the bandwidth model (topology/capacity/bandwidth.hpp) with a known capacity.
 struct PrometheusLink {
   std::string link;  ///< resource id, "pcie_link:0000:03:00.0"
   std::string kind;  ///< "drive_link", "hub_uplink", "usb_bus", "controller", "pcie_link"
@@ -42,7 +42,7 @@ struct PrometheusLink {
   std::uint64_t capacity_bytes_per_s = 0;
 };
 
-/// One USB4/Thunderbolt link (topology/usb4_tunnels.hpp): the device router and the router above it.
+/// One USB4/Thunderbolt link (topology/capacity/usb4_tunnels.hpp): the device router and the router above it.
 struct PrometheusUsb4Link {
   std::string router;                                    ///< the device router, "0-1"
   std::string upstream;                                  ///< the router it is linked to, "0-0"

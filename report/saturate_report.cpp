@@ -8,8 +8,8 @@
 
 #include "report/json_common.hpp"
 #include "report/steady_text.hpp"
-#include "topology/describe.hpp"
-#include "topology/escape.hpp"
+#include "topology/words/describe.hpp"
+#include "topology/words/escape.hpp"
 
 #include "load/job.hpp"
 

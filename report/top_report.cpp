@@ -1,12 +1,12 @@
 // `usbsat top` frames: a table per interval, or JSON Lines.
 #include "report/top_report.hpp"
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
 
 #include <fmt/format.h>
 
 #include "report/json_common.hpp"
 #include "report/table.hpp"
-#include "topology/escape.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::report {
 

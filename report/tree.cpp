@@ -6,11 +6,11 @@
 
 #include "report/formatters.hpp"
 #include "report/table.hpp"
-#include "topology/connectors.hpp"
-#include "topology/describe.hpp"
-#include "topology/escape.hpp"
-#include "topology/text.hpp"
-#include "topology/usb4_tunnels.hpp"
+#include "topology/base/text.hpp"
+#include "topology/capacity/usb4_tunnels.hpp"
+#include "topology/model/connectors.hpp"
+#include "topology/words/describe.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::report {
 namespace {

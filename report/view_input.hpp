@@ -5,8 +5,8 @@
 
 #include "report/style.hpp"
 
-#include "topology/diagnostic.hpp"
-#include "topology/topology.hpp"
+#include "topology/model/diagnostic.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::report {
 

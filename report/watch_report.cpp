@@ -1,6 +1,6 @@
 // `usbsat watch` verdicts: text lines and JSON Lines over results::WatchVerdict.
 #include "report/watch_report.hpp"
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
 
 #include <fmt/format.h>
 
@@ -8,9 +8,9 @@
 #include "report/drives_view.hpp"
 #include "report/formatters.hpp"
 #include "report/json_common.hpp"
-#include "topology/describe.hpp"
-#include "topology/escape.hpp"
-#include "topology/speed.hpp"
+#include "topology/model/speed.hpp"
+#include "topology/words/describe.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::report {
 namespace {

@@ -1,7 +1,7 @@
 // Write safety on Windows, the gathering half: the volumes of this system and the disks their extents lie on
 // (FindFirstVolumeW, GetVolumePathNamesForVolumeNameW, IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS), and the disks
 // of the volume holding the Windows directory (the system/boot volume). The decision is decide_disk_write
-// (load/safety_windows.cpp, pure).
+// (load/windows_safety.cpp, pure).
 #include <windows.h>
 #include <winioctl.h>
 
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "load/safety.hpp"
-#include "load/safety_windows.hpp"
-#include "load/win32/unique_handle.hpp"
+#include "load/windows_safety.hpp"
+#include "topology/base/win32/unique_handle.hpp"
 
 namespace usbsat::load {
 namespace {
@@ -22,8 +22,8 @@ std::string narrow(const std::wstring& w) {
 /// The disks under the volume `device` (\\.\C: or \\?\Volume{…} without the trailing backslash).
 std::vector<unsigned> volume_disks(const std::wstring& device) {
   std::vector<unsigned> disks;
-  const UniqueHandle h(::CreateFileW(device.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr,
-                                     OPEN_EXISTING, 0, nullptr));
+  const topology::UniqueHandle h(::CreateFileW(device.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr,
+                                               OPEN_EXISTING, 0, nullptr));
   if (!h) return disks;
   alignas(VOLUME_DISK_EXTENTS) char buf[sizeof(VOLUME_DISK_EXTENTS) + 31 * sizeof(DISK_EXTENT)] = {};
   DWORD n = 0;

@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "load/errors.hpp"
-#include "load/safety_windows.hpp"
 #include "load/target.hpp"
-#include "load/win32/unique_handle.hpp"
 #include "load/win32/win_error.hpp"
+#include "load/windows_safety.hpp"
+#include "topology/base/win32/unique_handle.hpp"
 
 namespace usbsat::load {
 namespace {
@@ -48,7 +48,7 @@ OpenedTarget open_target(const std::string& path, const OpenOptions& opt) {
     return ::CreateFileW(wpath.c_str(), access, share, nullptr, OPEN_EXISTING, FILE_FLAG_OVERLAPPED | flags,
                          nullptr);
   };
-  UniqueHandle h;
+  topology::UniqueHandle h;
   if (opt.direct) {
     h.reset(open(FILE_FLAG_NO_BUFFERING));
     if (h) {

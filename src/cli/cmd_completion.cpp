@@ -9,7 +9,7 @@
 #include "src/cli/command.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/parse.hpp"
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
 
 namespace usbsat::cli {
 namespace {

@@ -15,7 +15,7 @@
 #include "src/cli/history_context.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
-#include "topology/scan.hpp"
+#include "topology/scan/scan.hpp"
 
 namespace usbsat::cli {
 

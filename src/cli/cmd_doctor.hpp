@@ -6,7 +6,7 @@
 
 #include "src/analysis/doctor/doctor.hpp"
 #include "src/cli/command.hpp"
-#include "topology/topology.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::cli {
 

@@ -17,7 +17,7 @@
 #include "src/cli/output_file.hpp"
 #include "src/cli/predict_input.hpp"
 #include "src/cli/system_scan.hpp"
-#include "topology/scan.hpp"
+#include "topology/scan/scan.hpp"
 
 namespace usbsat::cli {
 

@@ -14,9 +14,9 @@
 #include "src/cli/history_record.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
-#include "topology/escape.hpp"
+#include "topology/base/text.hpp"
 #include "topology/history/identity.hpp"
-#include "topology/text.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::cli {
 namespace {

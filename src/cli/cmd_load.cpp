@@ -20,8 +20,8 @@
 #include "src/cli/load_session.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/write_recheck.hpp"
-#include "topology/escape.hpp"
-#include "topology/utc_time.hpp"
+#include "topology/base/utc_time.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::cli {
 namespace {

@@ -22,9 +22,9 @@
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
 #include "src/cli/views.hpp"
-#include "topology/connectors.hpp"
-#include "topology/describe.hpp"
-#include "topology/scan.hpp"
+#include "topology/model/connectors.hpp"
+#include "topology/scan/scan.hpp"
+#include "topology/words/describe.hpp"
 
 namespace usbsat::cli {
 

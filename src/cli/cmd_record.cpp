@@ -17,11 +17,11 @@
 #include "src/cli/output_file.hpp"
 #include "src/cli/platform_text.hpp"
 #include "src/cli/system_scan.hpp"
+#include "topology/base/utc_time.hpp"
 #include "topology/history/identity.hpp"
 #include "topology/history/store_json.hpp"
 #include "topology/recording/recording.hpp"
 #include "topology/recording/serials.hpp"
-#include "topology/utc_time.hpp"
 
 namespace usbsat::cli {
 namespace {

@@ -26,7 +26,7 @@
 #include "src/cli/output_file.hpp"
 #include "src/cli/picture.hpp"
 #include "src/cli/platform_text.hpp"
-#include "topology/utc_time.hpp"
+#include "topology/base/utc_time.hpp"
 
 namespace usbsat::cli {
 namespace {

@@ -27,9 +27,9 @@
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
 #include "src/cli/write_recheck.hpp"
-#include "topology/escape.hpp"
-#include "topology/scan.hpp"
-#include "topology/utc_time.hpp"
+#include "topology/base/utc_time.hpp"
+#include "topology/scan/scan.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::cli {
 namespace {

@@ -26,8 +26,8 @@
 #include "src/cli/load_session.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
-#include "topology/scan.hpp"
-#include "topology/utc_time.hpp"
+#include "topology/base/utc_time.hpp"
+#include "topology/scan/scan.hpp"
 
 namespace usbsat::cli {
 namespace {

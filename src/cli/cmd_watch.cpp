@@ -22,9 +22,9 @@
 #include "src/cli/signal_stop.hpp"
 #include "src/cli/system_scan.hpp"
 #include "src/cli/terminal.hpp"
-#include "topology/scan.hpp"
-#include "topology/udev_monitor.hpp"
-#include "topology/utc_time.hpp"
+#include "topology/base/utc_time.hpp"
+#include "topology/scan/scan.hpp"
+#include "topology/scan/udev_monitor.hpp"
 
 namespace usbsat::cli {
 

@@ -6,7 +6,7 @@
 
 #include "report/formatters.hpp"
 #include "src/cli/exit_codes.hpp"
-#include "topology/escape.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::cli {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "src/cli/command.hpp"
-#include "topology/diagnostic.hpp"
+#include "topology/model/diagnostic.hpp"
 
 namespace usbsat::cli {
 

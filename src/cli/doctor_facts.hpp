@@ -5,7 +5,7 @@
 #include "src/analysis/doctor/doctor.hpp"
 #include "src/analysis/model/predict.hpp"
 #include "src/cli/history_context.hpp"
-#include "topology/scan.hpp"
+#include "topology/scan/scan.hpp"
 
 namespace usbsat::cli {
 

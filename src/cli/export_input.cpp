@@ -5,9 +5,9 @@
 #include <set>
 
 #include "src/analysis/common/usb_drives.hpp"
-#include "topology/bandwidth.hpp"
-#include "topology/drives.hpp"
-#include "topology/usb4_tunnels.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/capacity/usb4_tunnels.hpp"
+#include "topology/model/drives.hpp"
 
 namespace usbsat::cli {
 namespace {

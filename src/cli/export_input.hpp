@@ -5,17 +5,17 @@
 
 #include "report/prometheus.hpp"
 #include "src/analysis/model/predict.hpp"
-#include "topology/bandwidth.hpp"
-#include "topology/diagnostic.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/model/diagnostic.hpp"
+#include "topology/model/topology.hpp"
 #include "topology/results/finding.hpp"
-#include "topology/topology.hpp"
 
 namespace usbsat::cli {
 
 /// The renderer's input for one scan of `t`: every USB whole disk (common::usb_drives) with its summary
 /// facts, its plan --predict share and demand with its basis (drives with media: `prediction`,
-/// predict_current()), the capacities of the resources on their paths (topology/bandwidth.hpp, `m`: with
-/// the measured ones), the doctor's `findings`, the scan's duration and error diagnostics.
+/// predict_current()), the capacities of the resources on their paths (topology/capacity/bandwidth.hpp, `m`:
+/// with the measured ones), the doctor's `findings`, the scan's duration and error diagnostics.
 report::PrometheusInput to_report(const topology::Topology& t, const analysis::model::Prediction& prediction,
                                   std::span<const results::Finding> findings, double scan_seconds,
                                   std::span<const topology::Diagnostic> diagnostics,

@@ -8,7 +8,7 @@
 
 #include "report/error_report.hpp"
 #include "src/cli/exit_codes.hpp"
-#include "topology/escape.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::cli {
 

@@ -9,7 +9,7 @@
 
 #include "report/load_report.hpp"
 #include "src/cli/command.hpp"
-#include "topology/diagnostic.hpp"
+#include "topology/model/diagnostic.hpp"
 
 namespace usbsat::cli {
 

@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "src/cli/history_file.hpp"
-#include "topology/escape.hpp"
 #include "topology/history/store_json.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::cli {
 

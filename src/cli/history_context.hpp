@@ -6,9 +6,9 @@
 #include <string>
 
 #include "src/cli/command.hpp"
-#include "topology/bandwidth.hpp"
+#include "topology/capacity/bandwidth.hpp"
 #include "topology/history/store.hpp"
-#include "topology/scan.hpp"
+#include "topology/scan/scan.hpp"
 
 namespace usbsat::cli {
 

@@ -14,7 +14,7 @@
 #include "src/analysis/saturate/measure.hpp"
 #include "src/cli/command.hpp"
 #include "topology/history/store.hpp"
-#include "topology/topology.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::cli {
 

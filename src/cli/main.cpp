@@ -13,7 +13,7 @@
 #include "src/cli/output_file.hpp"
 #include "src/cli/parse.hpp"
 #include "src/cli/terminal.hpp"
-#include "topology/errors.hpp"
+#include "topology/model/errors.hpp"
 #include "topology/recording/recording_error.hpp"
 
 namespace {

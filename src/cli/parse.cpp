@@ -6,7 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "src/cli/exit_codes.hpp"
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
 
 namespace usbsat::cli {
 

@@ -7,8 +7,8 @@
 #include "report/graph_model.hpp"
 #include "report/plan_report.hpp"
 #include "src/cli/history_context.hpp"
-#include "topology/scan.hpp"
-#include "topology/topology.hpp"
+#include "topology/model/topology.hpp"
+#include "topology/scan/scan.hpp"
 
 namespace usbsat::cli {
 

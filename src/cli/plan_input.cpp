@@ -1,7 +1,7 @@
 #include "src/cli/plan_input.hpp"
 
 #include "src/cli/predict_input.hpp"
-#include "topology/connectors.hpp"
+#include "topology/model/connectors.hpp"
 
 namespace usbsat::cli {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "report/plan_report.hpp"
 #include "src/analysis/plan/planner.hpp"
-#include "topology/topology.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::cli {
 

@@ -1,7 +1,7 @@
 #include "src/cli/predict_input.hpp"
 
 #include "src/analysis/plan/planner.hpp"
-#include "topology/describe.hpp"
+#include "topology/words/describe.hpp"
 
 namespace usbsat::cli {
 

@@ -7,7 +7,7 @@
 #include "report/plan_report.hpp"
 #include "src/analysis/model/predict.hpp"
 #include "src/cli/history_context.hpp"
-#include "topology/topology.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::cli {
 

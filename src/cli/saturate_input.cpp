@@ -8,7 +8,7 @@
 #include "src/analysis/saturate/attribution.hpp"
 #include "src/analysis/saturate/group_input.hpp"
 #include "src/analysis/saturate/verdict_text.hpp"
-#include "topology/describe.hpp"
+#include "topology/words/describe.hpp"
 
 namespace usbsat::cli {
 

@@ -6,7 +6,7 @@
 #include "report/saturate_report.hpp"
 #include "src/analysis/saturate/calibration.hpp"
 #include "src/analysis/saturate/measure.hpp"
-#include "topology/topology.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::cli {
 

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "src/cli/command.hpp"
-#include "topology/scan.hpp"
+#include "topology/scan/scan.hpp"
 
 namespace usbsat::cli {
 

@@ -9,7 +9,7 @@
 
 #include "report/view_input.hpp"
 #include "src/cli/command.hpp"
-#include "topology/scan.hpp"
+#include "topology/scan/scan.hpp"
 
 namespace usbsat::cli {
 

@@ -15,7 +15,7 @@ With --routers N, the machine is instead tb4-hub-chain.json (`usbsat record` of 
 a USB4 host router, a dock router 0-1 and a hub router 0-301 with drives behind both) with N more device routers
 in a tree below the dock (up to 1,000: 250 on the dock's free downstream ports, three below each of those), each
 one a copy of the hub router: every link behind a device router is the chained case of
-topology/usb4_tunnels.cpp. Standard library only.
+topology/capacity/usb4_tunnels.cpp. Standard library only.
 """
 import argparse
 import json

@@ -8,8 +8,8 @@
 #include <cstring>
 #include <string>
 
-#include "topology/errors.hpp"
-#include "topology/scan.hpp"
+#include "topology/model/errors.hpp"
+#include "topology/scan/scan.hpp"
 
 using namespace usbsat::topology;
 

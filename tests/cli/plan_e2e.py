@@ -13,7 +13,7 @@ Runs the real binary through tests/fixtures/with-fixture.sh:
      counted consistently, a move only for a predicted gain;
   4. bad --demand values (out of range, repeated, naming no drive or an unknown one) exit 2 with a message;
   5. the text forms run and mention every drive;
-  6. a scenario that rebuilds a published setup (expected.json `published`, topology/published.hpp): each such
+  6. a scenario that rebuilds a published setup (expected.json `published`, topology/capacity/published.hpp): each such
      drive alone (`plan --predict DEV`) is predicted within 15 % of the published figure, and the source is
      named in the JSON (demand basis, bottleneck or `published`) and the text, which is compared with the
      golden fixture-<scenario>.predict.txt (UPDATE_GOLDEN=1 rewrites it).

@@ -1,7 +1,7 @@
 // Fuzz target: the binary `descriptors` and `bos_descriptors` attributes (topology/descriptors). Both
 // parsers take any bytes; what they return must describe only bytes that were there.
 #include "tests/fuzz/fuzz_common.hpp"
-#include "topology/descriptors.hpp"
+#include "topology/scan/descriptors.hpp"
 
 using namespace usbsat::topology;
 using usbsat::fuzz::expect;

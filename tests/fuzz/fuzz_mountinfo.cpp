@@ -1,7 +1,7 @@
 // Fuzz target: /proc/self/mountinfo text as the one reader parses it (topology/mountinfo, used by the scan's
 // mount points and by load's write safety). Malformed lines are skipped.
 #include "tests/fuzz/fuzz_common.hpp"
-#include "topology/mountinfo.hpp"
+#include "topology/base/mountinfo.hpp"
 
 using usbsat::fuzz::expect;
 

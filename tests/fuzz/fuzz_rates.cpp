@@ -9,7 +9,7 @@
 #include "load/job.hpp"
 #include "src/analysis/plan/demands.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
-#include "topology/bandwidth.hpp"
+#include "topology/capacity/bandwidth.hpp"
 
 using usbsat::fuzz::expect;
 

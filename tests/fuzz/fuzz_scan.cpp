@@ -11,8 +11,8 @@
 #include "tests/fuzz/fuzz_common.hpp"
 #include "tests/fuzz/read_only_commands.hpp"
 #include "tests/support/fake_system.hpp"
-#include "topology/errors.hpp"
-#include "topology/scan.hpp"
+#include "topology/model/errors.hpp"
+#include "topology/scan/scan.hpp"
 
 namespace tp = usbsat::topology;
 

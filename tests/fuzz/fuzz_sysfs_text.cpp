@@ -4,11 +4,11 @@
 #include <cmath>
 
 #include "tests/fuzz/fuzz_common.hpp"
-#include "topology/mountinfo.hpp"
-#include "topology/pcie_link.hpp"
-#include "topology/speed.hpp"
-#include "topology/sysfs_parse.hpp"
-#include "topology/text.hpp"
+#include "topology/base/mountinfo.hpp"
+#include "topology/base/text.hpp"
+#include "topology/model/pcie_link.hpp"
+#include "topology/model/speed.hpp"
+#include "topology/model/sysfs_parse.hpp"
 
 using namespace usbsat::topology;
 using usbsat::fuzz::expect;

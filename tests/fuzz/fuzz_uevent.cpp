@@ -1,6 +1,6 @@
 // Fuzz target: a device's uevent file (KEY=value lines), topology/sysfs_parse's parse_uevent.
 #include "tests/fuzz/fuzz_common.hpp"
-#include "topology/sysfs_parse.hpp"
+#include "topology/model/sysfs_parse.hpp"
 
 using usbsat::fuzz::expect;
 

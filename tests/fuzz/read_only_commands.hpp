@@ -13,7 +13,7 @@
 #include "src/analysis/doctor/doctor.hpp"
 #include "src/analysis/doctor/share_predictor.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
-#include "topology/scan.hpp"
+#include "topology/scan/scan.hpp"
 
 namespace usbsat::fuzz {
 

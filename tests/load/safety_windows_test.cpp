@@ -1,9 +1,9 @@
-// Write safety on Windows, the pure half (load/safety_windows.hpp), and the --write/--allow-write rule both
+// Write safety on Windows, the pure half (load/windows_safety.hpp), and the --write/--allow-write rule both
 // platforms share: table-tested in windows_test, so on Linux and under wine.
 #include <doctest/doctest.h>
 
 #include "load/safety.hpp"
-#include "load/safety_windows.hpp"
+#include "load/windows_safety.hpp"
 
 using namespace usbsat::load;
 

@@ -18,7 +18,7 @@
 #include "report/html_report.hpp"
 #include "tests/support/golden.hpp"
 #include "tests/support/machines.hpp"
-#include "topology/pcie_tunnels.hpp"
+#include "topology/capacity/pcie_tunnels.hpp"
 
 using namespace usbsat::report;
 namespace tp = usbsat::topology;

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "topology/device_source.hpp"
-#include "topology/errors.hpp"
+#include "topology/model/errors.hpp"
+#include "topology/scan/device_source.hpp"
 
 namespace usbsat::testing {
 

@@ -23,8 +23,8 @@
 #include <utility>
 #include <vector>
 
-#include "topology/builder.hpp"
-#include "topology/usb4_link.hpp"
+#include "topology/model/builder.hpp"
+#include "topology/model/usb4_link.hpp"
 
 namespace usbsat::testing {
 

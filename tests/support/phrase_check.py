@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """One home for the rate phrases (issue 40): no C++ source under src, topology, load and report outside the
-wording home (topology/describe.*) builds an "MB/s" rate or a "GT/s x" PCIe link phrase itself.
+wording home (topology/words/describe.*) builds an "MB/s" rate or a "GT/s x" PCIe link phrase itself.
 
     phrase_check.py ROOT
 
@@ -19,15 +19,15 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from function_length import source_files  # noqa: E402  (the same files: src, topology, load, report)
 
-HOME = ("topology/describe.cpp", "topology/describe.hpp")
+HOME = ("topology/words/describe.cpp", "topology/words/describe.hpp")
 PHRASE = re.compile(r"(\{[^{}]*\}|[0-9])\s*MB/s|^\s+MB/s|GT/s x")
 
 # (file, regex a literal matches, reason)
 ALLOWED = [
-    ("topology/bandwidth.cpp", r"(MB/s per lane|MB/s raw|MB/s measured|MB/s theoretical|= 1\.216 MB/s|~1 MB/s"
+    ("topology/capacity/tables.cpp", r"(MB/s per lane|MB/s raw|MB/s measured|MB/s theoretical|= 1\.216 MB/s|~1 MB/s"
      r" measured|35-43 MB/s|MB/s raw\))",
      "the capacity tables' source notes: cited figures and their arithmetic, not phrases for users"),
-    ("topology/drive_estimate.cpp", r".", "the drive tables' source notes: cited datasheet figures"),
+    ("topology/capacity/drive_estimate.cpp", r".", "the drive tables' source notes: cited datasheet figures"),
     ("report/chart_data.cpp", r"is not a rate",
      "an input error quotes the document's raw JSON value (v.dump()), which is no number to format"),
     ("src/cli/cmd_saturate.cpp", r"400MB/s;", "usage text: how users type a rate (topology::parse_rate)"),
@@ -107,7 +107,7 @@ def main(argv):
             continue
         with open(path, encoding="utf-8") as f:
             for line, value in phrases(rel, f.read()):
-                print(f'{rel}:{line}: builds a rate phrase itself: "{value}" (use topology/describe.hpp)')
+                print(f'{rel}:{line}: builds a rate phrase itself: "{value}" (use topology/words/describe.hpp)')
                 bad += 1
     if bad:
         print(f"phrase_check: {bad} literal(s) outside the wording home build MB/s or GT/s phrases")

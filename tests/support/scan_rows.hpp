@@ -8,7 +8,7 @@
 
 #include "tests/support/fake_source.hpp"
 #include "tests/support/fake_system.hpp"
-#include "topology/scan.hpp"
+#include "topology/scan/scan.hpp"
 
 namespace usbsat::testing::fake {
 

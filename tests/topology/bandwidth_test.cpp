@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "tests/support/machines.hpp"
-#include "topology/bandwidth.hpp"
+#include "topology/capacity/bandwidth.hpp"
 
 using namespace usbsat::topology;
 using namespace usbsat::testing;

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "topology/builder.hpp"
+#include "topology/model/builder.hpp"
 
 using namespace usbsat::topology;
 

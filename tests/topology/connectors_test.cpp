@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/support/machines.hpp"
-#include "topology/connectors.hpp"
+#include "topology/model/connectors.hpp"
 
 using namespace usbsat::topology;
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "tests/support/machines.hpp"
-#include "topology/bandwidth.hpp"
-#include "topology/describe.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/words/describe.hpp"
 
 using namespace usbsat;
 using namespace usbsat::topology;

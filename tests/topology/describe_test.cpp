@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "topology/describe.hpp"
+#include "topology/words/describe.hpp"
 
 using namespace usbsat::topology;
 

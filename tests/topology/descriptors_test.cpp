@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "topology/descriptors.hpp"
+#include "topology/scan/descriptors.hpp"
 
 using namespace usbsat::topology;
 

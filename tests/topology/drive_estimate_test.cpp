@@ -1,11 +1,11 @@
-// The medium estimate behind a drive's demand (topology/drive_estimate.hpp), table-tested, and over a
-// machine.
+// The medium estimate behind a drive's demand (topology/capacity/drive_estimate.hpp), table-tested, and over
+// a machine.
 #include <doctest/doctest.h>
 
 #include <set>
 
 #include "tests/support/machines.hpp"
-#include "topology/drive_estimate.hpp"
+#include "topology/capacity/drive_estimate.hpp"
 
 using namespace usbsat::topology;
 using namespace usbsat::testing;

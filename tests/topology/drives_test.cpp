@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "tests/support/machines.hpp"
-#include "topology/drives.hpp"
+#include "topology/model/drives.hpp"
 
 using namespace usbsat::topology;
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "topology/edid.hpp"
+#include "topology/model/edid.hpp"
 
 using namespace usbsat::topology;
 

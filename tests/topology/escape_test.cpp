@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "topology/escape.hpp"
+#include "topology/words/escape.hpp"
 
 using namespace usbsat::topology;
 

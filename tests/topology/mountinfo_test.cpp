@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "topology/mountinfo.hpp"
+#include "topology/base/mountinfo.hpp"
 
 using namespace usbsat::topology;
 

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "topology/pcie_link.hpp"
+#include "topology/model/pcie_link.hpp"
 
 using namespace usbsat::topology;
 

@@ -3,9 +3,9 @@
 #include <doctest/doctest.h>
 
 #include "tests/support/machines.hpp"
-#include "topology/bandwidth.hpp"
-#include "topology/pcie_tunnels.hpp"
-#include "topology/usb4_tunnels.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/capacity/pcie_tunnels.hpp"
+#include "topology/capacity/usb4_tunnels.hpp"
 
 using namespace usbsat;
 using namespace usbsat::topology;

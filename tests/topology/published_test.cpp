@@ -1,9 +1,9 @@
 #include <doctest/doctest.h>
 
 #include "tests/support/machines.hpp"
-#include "topology/bandwidth.hpp"
-#include "topology/describe.hpp"
-#include "topology/published.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/capacity/published.hpp"
+#include "topology/words/describe.hpp"
 
 using namespace usbsat::topology;
 using namespace usbsat::testing;

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/fake_source.hpp"
-#include "topology/drives.hpp"
+#include "topology/model/drives.hpp"
 #include "topology/recording/capture_reader.hpp"
 #include "topology/recording/linux_capture.hpp"
 #include "topology/recording/recording.hpp"
@@ -139,7 +139,7 @@ TEST_CASE("recording: record then replay gives the same scan, absent answers and
   CHECK(replayed.host.usb_storage_quirks == direct.host.usb_storage_quirks);
   CHECK(replayed.host.usb_storage_quirks == "174c:55aa:u");
   // The product name that is not UTF-8 travels raw, as base64, and the scan of the replay passes it through
-  // the same sanitiser as the live scan (topology/safe_source.hpp).
+  // the same sanitiser as the live scan (topology/scan/safe_source.hpp).
   CHECK(*enclosure(replayed.topology).product == "Bad \\xff\\xfe name");
   CHECK(text.find("\"base64\"") != std::string::npos);
 }

@@ -1,8 +1,8 @@
 #include <doctest/doctest.h>
 
 #include "tests/support/fake_source.hpp"
-#include "topology/safe_source.hpp"
-#include "topology/scan.hpp"
+#include "topology/scan/safe_source.hpp"
+#include "topology/scan/scan.hpp"
 
 using namespace usbsat::topology;
 using usbsat::testing::FakeSource;

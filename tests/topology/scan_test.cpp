@@ -7,9 +7,9 @@
 #include "tests/support/fake_source.hpp"
 #include "tests/support/fake_system.hpp"
 #include "tests/support/scan_rows.hpp"
-#include "topology/drives.hpp"
-#include "topology/errors.hpp"
-#include "topology/scan.hpp"
+#include "topology/model/drives.hpp"
+#include "topology/model/errors.hpp"
+#include "topology/scan/scan.hpp"
 
 using namespace usbsat::topology;
 using usbsat::testing::FakeSource;

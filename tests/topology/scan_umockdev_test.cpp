@@ -26,10 +26,10 @@
 
 #include "report/drives_view.hpp"
 #include "report/tree.hpp"
-#include "topology/pcie_tunnels.hpp"
-#include "topology/scan.hpp"
-#include "topology/udev_source.hpp"
-#include "topology/usb4_tunnels.hpp"
+#include "topology/capacity/pcie_tunnels.hpp"
+#include "topology/capacity/usb4_tunnels.hpp"
+#include "topology/scan/scan.hpp"
+#include "topology/scan/udev_source.hpp"
 
 using namespace usbsat::topology;
 using nlohmann::json;

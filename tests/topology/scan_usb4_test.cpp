@@ -10,8 +10,8 @@
 #include "tests/support/fake_source.hpp"
 #include "tests/support/fake_system.hpp"
 #include "tests/support/scan_rows.hpp"
-#include "topology/scan.hpp"
-#include "topology/usb4_tunnels.hpp"
+#include "topology/capacity/usb4_tunnels.hpp"
+#include "topology/scan/scan.hpp"
 
 using namespace usbsat::topology;
 using usbsat::testing::FakeSource;

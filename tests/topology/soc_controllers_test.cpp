@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "topology/soc_controllers.hpp"
+#include "topology/scan/soc_controllers.hpp"
 
 using namespace usbsat::topology;
 

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "topology/speed.hpp"
+#include "topology/model/speed.hpp"
 
 using namespace usbsat::topology;
 

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "topology/sysfs_parse.hpp"
+#include "topology/model/sysfs_parse.hpp"
 
 using namespace usbsat::topology;
 

@@ -1,7 +1,7 @@
 // The shared text helpers: trim, strip_dev_prefix, path components, id formatting.
 #include <doctest/doctest.h>
 
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
 
 using namespace usbsat::topology;
 

@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "topology/errors.hpp"
-#include "topology/udev_source.hpp"
+#include "topology/model/errors.hpp"
+#include "topology/scan/udev_source.hpp"
 
 using namespace usbsat::topology;
 namespace fs = std::filesystem;

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "topology/bandwidth.hpp"
-#include "topology/usb4_link.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/model/usb4_link.hpp"
 
 using namespace usbsat::topology;
 
@@ -117,7 +117,7 @@ TEST_CASE("parse_tb_lanes, tb_lanes_consistent, parse_tb_generation: only what t
   CHECK_FALSE(tb_lanes_consistent(0, 2));
 }
 
-TEST_CASE("USB4 link and tunnel figures (topology/README.md, sources in bandwidth.cpp)") {
+TEST_CASE("USB4 link and tunnel figures (topology/README.md, sources in tunnel_rates.cpp)") {
   // 20 Gb/s x 2 lanes - 10 % guard band = 36 Gb/s = 4500 MB/s; one lane: 18 Gb/s.
   CHECK(usb4_link_usable(20, 2) == Bandwidth::from_mbs(4500));
   CHECK(usb4_link_usable(20, 1) == Bandwidth::from_mbs(2250));

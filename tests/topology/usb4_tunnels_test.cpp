@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "tests/support/machines.hpp"
-#include "topology/bandwidth.hpp"
-#include "topology/usb4_tunnels.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/capacity/usb4_tunnels.hpp"
 
 using namespace usbsat;
 using namespace usbsat::topology;

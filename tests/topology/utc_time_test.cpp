@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "topology/utc_time.hpp"
+#include "topology/base/utc_time.hpp"
 
 using namespace usbsat::topology;
 using namespace std::chrono;

@@ -2,9 +2,9 @@
 
 #include <cctype>
 
-#include "topology/bandwidth.hpp"
+#include "topology/base/text.hpp"
+#include "topology/capacity/bandwidth.hpp"
 #include "topology/recording/serials.hpp"
-#include "topology/text.hpp"
 
 namespace usbsat::history {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "topology/history/store.hpp"
-#include "topology/topology.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::history {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "topology/bandwidth.hpp"
+#include "topology/capacity/bandwidth.hpp"
 
 namespace usbsat::history {
 

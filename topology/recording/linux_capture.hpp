@@ -11,7 +11,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "topology/device_source.hpp"
+#include "topology/scan/device_source.hpp"
 
 namespace usbsat::topology::recording {
 

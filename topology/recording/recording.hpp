@@ -17,7 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "topology/recording/recording_error.hpp"
-#include "topology/scan.hpp"
+#include "topology/scan/scan.hpp"
 #include "topology/windows/snapshot.hpp"
 
 namespace usbsat::topology::recording {
@@ -70,8 +70,8 @@ Recorded record_linux(DeviceSource& live, const ScanConfig& config, Envelope met
 Recorded record_windows(windows::WindowsSnapshot snapshot, Envelope meta, bool keep_serials,
                         std::vector<Diagnostic> collected = {});
 /// `usbsat record`: this system's live scan through the platform's recorder — record_linux() over libudev on
-/// Linux (record_system_udev.cpp), record_windows() over the SetupAPI/IOCTL collector on Windows
-/// (record_system_win32.cpp). Throws ScanError when the system cannot be scanned at all.
+/// Linux (record_system_posix.cpp), record_windows() over the SetupAPI/IOCTL collector on Windows
+/// (win32/record_system.cpp). Throws ScanError when the system cannot be scanned at all.
 Recorded record_system(const ScanConfig& config, Envelope meta, bool keep_serials);
 
 }  // namespace usbsat::topology::recording

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "topology/read_limits.hpp"
+#include "topology/scan/read_limits.hpp"
 
 namespace usbsat::topology::recording {
 std::vector<RawDevice> ReplaySource::enumerate(std::string_view subsystem) {

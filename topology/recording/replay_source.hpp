@@ -5,8 +5,8 @@
 /// recording never read (a recording made with --mountinfo ''): it is empty, so replaying it shows no mounts,
 /// and no warning about an unreadable /proc/self/mountinfo that the recorded machine never had.
 ///
-/// A recording is held to the live scan's caps (topology/read_limits.hpp): a text attribute longer than a
-/// live scan reads is cut to that length, and a binary attribute or text file over its cap is absent, each
+/// A recording is held to the live scan's caps (topology/scan/read_limits.hpp): a text attribute longer than
+/// a live scan reads is cut to that length, and a binary attribute or text file over its cap is absent, each
 /// with a warning in the next take_read_problems(), so a hostile or damaged recording cannot feed megabytes
 /// of name into the renderers.
 #include "topology/recording/linux_capture.hpp"

@@ -5,7 +5,7 @@
 #include <set>
 #include <vector>
 
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
 #include "topology/windows/snapshot.hpp"
 
 namespace usbsat::topology::recording {

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "topology/string_table.hpp"
+#include "topology/base/string_table.hpp"
 
 namespace usbsat::results {
 

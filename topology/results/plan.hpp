@@ -11,11 +11,11 @@
 #include <string_view>
 #include <vector>
 
-#include "topology/bandwidth.hpp"
-#include "topology/diagnostic.hpp"
+#include "topology/base/string_table.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/model/diagnostic.hpp"
+#include "topology/model/topology.hpp"
 #include "topology/results/predict.hpp"
-#include "topology/string_table.hpp"
-#include "topology/topology.hpp"
 
 namespace usbsat::results {
 

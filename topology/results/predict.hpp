@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "topology/bandwidth.hpp"
-#include "topology/basis.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/capacity/basis.hpp"
 
 namespace usbsat::results {
 

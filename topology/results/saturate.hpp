@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "load/job.hpp"
-#include "topology/bandwidth.hpp"
-#include "topology/node.hpp"
-#include "topology/string_table.hpp"
+#include "topology/base/string_table.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/model/node.hpp"
 
 namespace usbsat::results {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "topology/bandwidth.hpp"
+#include "topology/capacity/bandwidth.hpp"
 
 namespace usbsat::results {
 

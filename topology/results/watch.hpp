@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "topology/connectors.hpp"
-#include "topology/drives.hpp"
-#include "topology/node.hpp"
+#include "topology/model/connectors.hpp"
+#include "topology/model/drives.hpp"
+#include "topology/model/node.hpp"
+#include "topology/model/speed.hpp"
 #include "topology/results/finding.hpp"
-#include "topology/speed.hpp"
 
 namespace usbsat::results {
 

@@ -9,11 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "topology/builder.hpp"
-#include "topology/companions.hpp"
-#include "topology/descriptors.hpp"
-#include "topology/sysfs_parse.hpp"
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
+#include "topology/model/builder.hpp"
+#include "topology/model/sysfs_parse.hpp"
+#include "topology/scan/companions.hpp"
+#include "topology/scan/descriptors.hpp"
 #include "topology/windows/disk_attach.hpp"
 #include "topology/windows/parse.hpp"
 #include "topology/windows/safe_snapshot.hpp"

@@ -18,7 +18,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "topology/scan.hpp"
+#include "topology/scan/scan.hpp"
 #include "topology/windows/snapshot.hpp"
 
 namespace usbsat::topology::windows {

@@ -4,7 +4,7 @@
 
 #include <cctype>
 
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
 #include "topology/windows/parse.hpp"
 
 namespace usbsat::topology::windows {

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "topology/builder.hpp"
-#include "topology/diagnostic.hpp"
+#include "topology/model/builder.hpp"
+#include "topology/model/diagnostic.hpp"
 #include "topology/windows/snapshot.hpp"
 
 namespace usbsat::topology::windows {

@@ -2,8 +2,8 @@
 
 #include <cctype>
 
-#include "topology/sysfs_parse.hpp"
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
+#include "topology/model/sysfs_parse.hpp"
 
 namespace usbsat::topology::windows {
 namespace {

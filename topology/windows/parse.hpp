@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "topology/node.hpp"
-#include "topology/speed.hpp"
+#include "topology/model/node.hpp"
+#include "topology/model/speed.hpp"
 
 namespace usbsat::topology::windows {
 

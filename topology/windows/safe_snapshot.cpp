@@ -3,8 +3,8 @@
 #include <string>
 #include <string_view>
 
-#include "topology/escape.hpp"
 #include "topology/windows/snapshot_fields.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::topology::windows {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "topology/errors.hpp"
+#include "topology/model/errors.hpp"
 #include "topology/windows/snapshot_fields.hpp"
 
 namespace usbsat::topology::windows {

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "topology/diagnostic.hpp"
+#include "topology/model/diagnostic.hpp"
 #include "topology/windows/snapshot.hpp"
 
 namespace usbsat::topology::windows {

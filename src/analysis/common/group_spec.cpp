@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
 
 namespace usbsat::analysis::common {
 namespace {

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "topology/bandwidth.hpp"
+#include "topology/capacity/bandwidth.hpp"
 
 namespace usbsat::analysis::common {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "topology/topology.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::analysis::common {
 

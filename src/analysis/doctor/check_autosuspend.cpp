@@ -2,8 +2,8 @@
 #include <fmt/format.h>
 
 #include "src/analysis/doctor/checks.hpp"
-#include "topology/describe.hpp"
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
+#include "topology/words/describe.hpp"
 
 namespace usbsat::analysis::doctor {
 

@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 
 #include "src/analysis/doctor/checks.hpp"
-#include "topology/describe.hpp"
-#include "topology/escape.hpp"
+#include "topology/words/describe.hpp"
+#include "topology/words/escape.hpp"
 
 namespace usbsat::analysis::doctor {
 

@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "src/analysis/doctor/checks.hpp"
-#include "topology/bandwidth.hpp"
-#include "topology/describe.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/words/describe.hpp"
 
 namespace usbsat::analysis::doctor {
 

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "src/analysis/doctor/checks.hpp"
-#include "topology/describe.hpp"
+#include "topology/words/describe.hpp"
 
 namespace usbsat::analysis::doctor {
 namespace {

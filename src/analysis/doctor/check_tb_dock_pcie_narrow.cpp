@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 
 #include "src/analysis/doctor/checks.hpp"
-#include "topology/bandwidth.hpp"
-#include "topology/describe.hpp"
-#include "topology/pcie_tunnels.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/capacity/pcie_tunnels.hpp"
+#include "topology/words/describe.hpp"
 
 namespace usbsat::analysis::doctor {
 namespace {

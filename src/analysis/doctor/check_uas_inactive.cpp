@@ -2,9 +2,9 @@
 #include <fmt/format.h>
 
 #include "src/analysis/doctor/checks.hpp"
-#include "topology/describe.hpp"
-#include "topology/sysfs_parse.hpp"
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
+#include "topology/model/sysfs_parse.hpp"
+#include "topology/words/describe.hpp"
 
 namespace usbsat::analysis::doctor {
 namespace {

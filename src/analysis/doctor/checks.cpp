@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "topology/describe.hpp"
-#include "topology/pcie_link.hpp"
+#include "topology/model/pcie_link.hpp"
+#include "topology/words/describe.hpp"
 
 namespace usbsat::analysis::doctor {
 

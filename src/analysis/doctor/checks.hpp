@@ -7,8 +7,9 @@
 /// doctor_test, tests/analysis/CMakeLists.txt), and the file in src/analysis/CMakeLists.txt. The row's id is
 /// the findings' id (stable API).
 ///
-/// Wording that names drives, controllers, ports and links comes from topology/describe.hpp; figures come
-/// from topology/bandwidth.hpp. A check never builds a finding on an implausible value (plausible_* below).
+/// Wording that names drives, controllers, ports and links comes from topology/words/describe.hpp; figures
+/// come from topology/capacity/bandwidth.hpp. A check never builds a finding on an implausible value
+/// (plausible_* below).
 #include <optional>
 #include <span>
 #include <string>
@@ -18,9 +19,9 @@
 #include "src/analysis/common/usb_drives.hpp"
 #include "src/analysis/doctor/doctor.hpp"
 #include "src/analysis/doctor/finding.hpp"
-#include "topology/text.hpp"
-#include "topology/topology.hpp"
-#include "topology/usb4_tunnels.hpp"
+#include "topology/base/text.hpp"
+#include "topology/capacity/usb4_tunnels.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::analysis::doctor {
 

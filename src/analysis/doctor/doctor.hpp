@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "src/analysis/doctor/finding.hpp"
-#include "topology/basis.hpp"
-#include "topology/topology.hpp"
+#include "topology/capacity/basis.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::analysis::doctor {
 

@@ -3,10 +3,10 @@
 
 #include <fmt/format.h>
 
-#include "topology/describe.hpp"
-#include "topology/drive_estimate.hpp"
+#include "topology/base/text.hpp"
+#include "topology/capacity/drive_estimate.hpp"
 #include "topology/history/identity.hpp"
-#include "topology/text.hpp"
+#include "topology/words/describe.hpp"
 
 namespace usbsat::analysis::model {
 

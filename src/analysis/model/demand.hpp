@@ -6,8 +6,8 @@
 ///                 was taken at the rate and protocol the drive has now, or when the drive rather than its
 ///                 link limited it then (below 80 % of that link's ceiling) and the link now carries as much;
 ///                 otherwise the measurement is not used, and the basis says so;
-///   3. estimated: from the medium (topology/drive_estimate.hpp), never above the link's ceiling;
-///   4. link ceiling: the drive's own link (topology/bandwidth.hpp).
+///   3. estimated: from the medium (topology/capacity/drive_estimate.hpp), never above the link's ceiling;
+///   4. link ceiling: the drive's own link (topology/capacity/bandwidth.hpp).
 /// Pure: the topology, the store and the capacity model in, the demands out.
 #include <map>
 #include <optional>
@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "src/analysis/model/predict.hpp"
-#include "topology/bandwidth.hpp"
+#include "topology/capacity/bandwidth.hpp"
 #include "topology/history/store.hpp"
-#include "topology/topology.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::analysis::model {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "topology/bandwidth.hpp"
-#include "topology/topology.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::analysis::model {
 

@@ -1,7 +1,7 @@
 #include "src/analysis/model/predict.hpp"
 
 #include "src/analysis/model/demand.hpp"
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
 
 #include <algorithm>
 #include <limits>

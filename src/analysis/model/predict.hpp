@@ -1,7 +1,7 @@
 #pragma once
 /// Prediction of concurrent throughput: each drive's share under max-min fair progressive filling over the
-/// shared resources on the paths to the root (topology/bandwidth.hpp), the resource that stops it (its
-/// bottleneck), and a Boost.Graph max-flow/min-cut over the same resources as an aggregate upper bound.
+/// shared resources on the paths to the root (topology/capacity/bandwidth.hpp), the resource that stops it
+/// (its bottleneck), and a Boost.Graph max-flow/min-cut over the same resources as an aggregate upper bound.
 ///
 /// Max-min fairness is the standard model for competing bulk flows (Bertsekas & Gallager, "Data Networks",
 /// 6.5.2): raise every unfrozen drive's rate together; a drive freezes when its demand is met or a resource
@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "topology/bandwidth.hpp"
-#include "topology/basis.hpp"
-#include "topology/diagnostic.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/capacity/basis.hpp"
+#include "topology/model/diagnostic.hpp"
+#include "topology/model/topology.hpp"
 #include "topology/results/predict.hpp"
-#include "topology/topology.hpp"
 
 namespace usbsat::analysis::model {
 

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "src/analysis/plan/internal.hpp"
-#include "topology/describe.hpp"
+#include "topology/words/describe.hpp"
 
 namespace usbsat::analysis::plan::detail {
 

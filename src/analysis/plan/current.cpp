@@ -1,7 +1,7 @@
 // `plan --predict`: the drives as they are plugged in now, as a flow problem for the model.
 #include "src/analysis/model/demand.hpp"
 #include "src/analysis/plan/internal.hpp"
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
 
 namespace usbsat::analysis::plan {
 

@@ -7,7 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "src/analysis/plan/planner.hpp"
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
 
 namespace usbsat::analysis::plan {
 

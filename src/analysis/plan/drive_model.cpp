@@ -4,7 +4,7 @@
 
 #include "src/analysis/model/demand.hpp"
 #include "src/analysis/plan/internal.hpp"
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
 
 namespace usbsat::analysis::plan::detail {
 

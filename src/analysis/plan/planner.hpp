@@ -18,11 +18,11 @@
 #include <vector>
 
 #include "src/analysis/model/predict.hpp"
-#include "topology/bandwidth.hpp"
-#include "topology/diagnostic.hpp"
+#include "topology/capacity/bandwidth.hpp"
 #include "topology/history/store.hpp"
+#include "topology/model/diagnostic.hpp"
+#include "topology/model/topology.hpp"
 #include "topology/results/plan.hpp"
-#include "topology/topology.hpp"
 
 namespace usbsat::analysis::plan {
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <set>
 
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
 
 namespace usbsat::analysis::plan {
 

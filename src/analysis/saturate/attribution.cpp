@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "topology/describe.hpp"
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
+#include "topology/words/describe.hpp"
 
 namespace usbsat::analysis::saturate {
 double mean(const std::vector<double>& v) {

@@ -41,7 +41,7 @@
 #include <vector>
 
 #include "src/analysis/model/predict.hpp"
-#include "topology/bandwidth.hpp"
+#include "topology/capacity/bandwidth.hpp"
 #include "topology/results/saturate.hpp"
 
 namespace usbsat::analysis::saturate {

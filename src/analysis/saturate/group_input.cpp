@@ -1,9 +1,9 @@
 #include "src/analysis/saturate/group_input.hpp"
-#include "topology/describe.hpp"
+#include "topology/words/describe.hpp"
 
 #include "src/analysis/saturate/attribution.hpp"
 #include "src/analysis/saturate/verdict_text.hpp"
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
 
 namespace usbsat::analysis::saturate {
 

@@ -10,8 +10,8 @@
 
 #include "src/analysis/model/grouping.hpp"
 #include "src/analysis/saturate/attribution.hpp"
-#include "topology/bandwidth.hpp"
-#include "topology/topology.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::analysis::saturate {
 

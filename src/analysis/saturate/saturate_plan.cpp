@@ -4,8 +4,8 @@
 #include <set>
 
 #include "src/analysis/common/usb_drives.hpp"
-#include "topology/describe.hpp"
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
+#include "topology/words/describe.hpp"
 
 namespace usbsat::analysis::saturate {
 namespace {

@@ -10,9 +10,9 @@
 #include "load/job.hpp"
 #include "src/analysis/common/group_spec.hpp"
 #include "src/analysis/model/grouping.hpp"
-#include "topology/bandwidth.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/model/topology.hpp"
 #include "topology/results/saturate.hpp"
-#include "topology/topology.hpp"
 
 namespace usbsat::analysis::saturate {
 

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "topology/describe.hpp"
+#include "topology/words/describe.hpp"
 
 namespace usbsat::analysis::saturate {
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "src/analysis/saturate/attribution.hpp"
-#include "topology/topology.hpp"
+#include "topology/model/topology.hpp"
 
 namespace usbsat::analysis::saturate {
 

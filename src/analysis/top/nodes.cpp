@@ -4,7 +4,7 @@
 #include <map>
 
 #include "src/analysis/common/usb_drives.hpp"
-#include "topology/text.hpp"
+#include "topology/base/text.hpp"
 
 namespace usbsat::analysis::top {
 

@@ -1,16 +1,16 @@
 #pragma once
 /// What `usbsat top` measures: nodes that carry the I/O of one or more block devices, with the capacity the
-/// bandwidth model gives them (topology/bandwidth.hpp's path_resources(), the one source of capacities) or
-/// the capacity declared with `--group NAME=dev,...@CAP`.
+/// bandwidth model gives them (topology/capacity/bandwidth.hpp's path_resources(), the one source of
+/// capacities) or the capacity declared with `--group NAME=dev,...@CAP`.
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "src/analysis/common/group_spec.hpp"
-#include "topology/bandwidth.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/model/topology.hpp"
 #include "topology/results/top.hpp"
-#include "topology/topology.hpp"
 
 namespace usbsat::analysis::top {
 

@@ -6,9 +6,9 @@
 #include "src/analysis/common/usb_drives.hpp"
 #include "src/analysis/model/grouping.hpp"
 #include "src/analysis/plan/planner.hpp"
-#include "topology/describe.hpp"
-#include "topology/drives.hpp"
-#include "topology/usb4_tunnels.hpp"
+#include "topology/capacity/usb4_tunnels.hpp"
+#include "topology/model/drives.hpp"
+#include "topology/words/describe.hpp"
 
 namespace usbsat::analysis::watch {
 namespace {

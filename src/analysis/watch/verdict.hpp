@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "src/analysis/doctor/doctor.hpp"
-#include "topology/connectors.hpp"
-#include "topology/drives.hpp"
+#include "topology/model/connectors.hpp"
+#include "topology/model/drives.hpp"
+#include "topology/model/topology.hpp"
 #include "topology/results/watch.hpp"
-#include "topology/topology.hpp"
 
 namespace usbsat::analysis::watch {
 

@@ -17,12 +17,12 @@
 
 #include <fmt/format.h>
 
-#include "load/win32/unique_handle.hpp"
 #include "src/cli/atomic_file.hpp"
 #include "src/cli/descriptor_alias.hpp"
 #include "src/cli/exit_codes.hpp"
 #include "src/cli/output_file.hpp"
 #include "src/cli/temp_name.hpp"
+#include "topology/base/win32/unique_handle.hpp"
 
 namespace usbsat::cli {
 namespace {
@@ -69,7 +69,7 @@ std::optional<std::string> write_file_atomically(const std::string& path, std::s
     std::filesystem::remove(stale, ec);  // one another process holds open stays: nothing to do about it
   }
   std::filesystem::path tmp;
-  load::UniqueHandle f;
+  topology::UniqueHandle f;
   std::random_device rd;
   for (int attempt = 0; attempt < 16 && !f; ++attempt) {
     tmp = dir / fmt::format(".{}.{}", target.filename().string(), random_suffix(rd));
@@ -96,8 +96,9 @@ std::optional<std::string> write_file_atomically(const std::string& path, std::s
 
 void write_through(const std::string& path, std::string_view content) {
   const std::filesystem::path p(path);
-  load::UniqueHandle f(::CreateFileW(p.wstring().c_str(), GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE,
-                                     nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr));
+  topology::UniqueHandle f(::CreateFileW(p.wstring().c_str(), GENERIC_WRITE,
+                                         FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING,
+                                         FILE_ATTRIBUTE_NORMAL, nullptr));
   if (!f) throw OutputError(kExitEnvironment, failed("open", path, ::GetLastError()));
   if (!write_all(f.get(), content))
     throw OutputError(kExitEnvironment, failed("write", path, ::GetLastError()));

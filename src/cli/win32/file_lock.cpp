@@ -7,20 +7,20 @@
 
 #include <fmt/format.h>
 
-#include "load/win32/unique_handle.hpp"
 #include "src/cli/file_lock.hpp"
+#include "topology/base/win32/unique_handle.hpp"
 
 namespace usbsat::cli {
 
 struct FileLock::Handle {
-  load::UniqueHandle file;
+  topology::UniqueHandle file;
 };
 
 FileLock::FileLock(const std::string& path, int timeout_ms) {
-  load::UniqueHandle f(::CreateFileW(std::filesystem::path(path).wstring().c_str(),
-                                     GENERIC_READ | GENERIC_WRITE,
-                                     FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
-                                     OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr));
+  topology::UniqueHandle f(::CreateFileW(std::filesystem::path(path).wstring().c_str(),
+                                         GENERIC_READ | GENERIC_WRITE,
+                                         FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                                         OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr));
   if (!f) {
     error_ = fmt::format("cannot open the lock file {}: Windows error {}", path, ::GetLastError());
     return;

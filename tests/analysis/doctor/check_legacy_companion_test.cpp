@@ -2,8 +2,8 @@
 #include <doctest/doctest.h>
 
 #include "tests/analysis/doctor/doctor_fixture.hpp"
-#include "topology/bandwidth.hpp"
-#include "topology/describe.hpp"
+#include "topology/capacity/bandwidth.hpp"
+#include "topology/words/describe.hpp"
 
 using namespace usbsat;
 using namespace usbsat::testing;

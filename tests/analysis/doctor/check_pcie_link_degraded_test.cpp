@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/analysis/doctor/doctor_fixture.hpp"
-#include "topology/bandwidth.hpp"
+#include "topology/capacity/bandwidth.hpp"
 
 using namespace usbsat;
 using namespace usbsat::testing;

@@ -5,7 +5,7 @@
 #include "src/analysis/model/grouping.hpp"
 #include "src/analysis/model/predict.hpp"
 #include "tests/support/machines.hpp"
-#include "topology/describe.hpp"
+#include "topology/words/describe.hpp"
 
 using namespace usbsat::analysis::model;
 using namespace usbsat::testing;

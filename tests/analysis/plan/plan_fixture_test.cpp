@@ -10,8 +10,8 @@
 #include <string>
 
 #include "src/analysis/plan/planner.hpp"
-#include "topology/connectors.hpp"
-#include "topology/scan.hpp"
+#include "topology/model/connectors.hpp"
+#include "topology/scan/scan.hpp"
 
 using namespace usbsat;
 using namespace usbsat::analysis::model;

@@ -9,7 +9,7 @@
 #include "src/analysis/plan/planner.hpp"
 #include "src/analysis/plan/question.hpp"
 #include "tests/support/machines.hpp"
-#include "topology/usb4_tunnels.hpp"
+#include "topology/capacity/usb4_tunnels.hpp"
 
 using namespace usbsat;
 using namespace usbsat::analysis::model;

@@ -11,8 +11,8 @@
 #include "report/ports_view.hpp"
 #include "report/tree.hpp"
 #include "tests/support/golden.hpp"
-#include "topology/drives.hpp"
-#include "topology/errors.hpp"
+#include "topology/model/drives.hpp"
+#include "topology/model/errors.hpp"
 #include "topology/windows/builder.hpp"
 #include "topology/windows/snapshot_json.hpp"
 

@@ -4,7 +4,7 @@
 /// device (a hub that cannot be opened) becomes a diagnostic. build_topology() does the rest.
 #include <vector>
 
-#include "topology/diagnostic.hpp"
+#include "topology/model/diagnostic.hpp"
 #include "topology/windows/snapshot.hpp"
 
 namespace usbsat::topology::windows {

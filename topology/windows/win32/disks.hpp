@@ -3,7 +3,7 @@
 /// storage properties, the volumes on it, and whether Windows runs from it.
 #include <vector>
 
-#include "topology/diagnostic.hpp"
+#include "topology/model/diagnostic.hpp"
 #include "topology/windows/snapshot.hpp"
 
 namespace usbsat::topology::windows {

@@ -1,5 +1,5 @@
 // scan_system() on Windows: the live snapshot through the portable builder.
-#include "topology/scan.hpp"
+#include "topology/scan/scan.hpp"
 #include "topology/windows/builder.hpp"
 #include "topology/windows/win32/collect.hpp"
 

@@ -1,7 +1,8 @@
 #pragma once
-/// What the files of windows/win32/ share: <windows.h>, RAII owners of a HANDLE and of a SetupAPI device
-/// information set (unique_ptr with a stateless deleter, STYLE G3), UTF-16 <-> UTF-8, and DeviceIoControl
-/// with one buffer. WIN32 builds only; these files are the only ones of topology/ that include <windows.h>.
+/// What the files of windows/win32/ share: <windows.h>, the RAII owner of a SetupAPI device information set
+/// (unique_ptr with a stateless deleter, STYLE G3; a HANDLE's is topology/base/win32/unique_handle.hpp),
+/// UTF-16 <-> UTF-8, and DeviceIoControl with one buffer. WIN32 builds only; these files are the only ones of
+/// topology/ that include <windows.h>.
 #ifndef _WIN32_WINNT
 #define _WIN32_WINNT 0x0A00
 #endif
@@ -14,14 +15,10 @@
 #include <optional>
 #include <string>
 
+#include "topology/base/win32/unique_handle.hpp"
+
 namespace usbsat::topology::windows {
 
-struct HandleCloser {
-  void operator()(HANDLE h) const {
-    if (h && h != INVALID_HANDLE_VALUE) CloseHandle(h);
-  }
-};
-using Handle = std::unique_ptr<void, HandleCloser>;
 struct DevInfoCloser {
   void operator()(HDEVINFO h) const {
     if (h && h != INVALID_HANDLE_VALUE) SetupDiDestroyDeviceInfoList(h);
@@ -47,10 +44,11 @@ inline std::wstring wide(const std::string& s) {
   return w;
 }
 
-inline Handle open_device(const std::wstring& path, DWORD access = GENERIC_WRITE) {
-  HANDLE h = CreateFileW(path.c_str(), access, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING, 0,
-                         nullptr);
-  return Handle(h == INVALID_HANDLE_VALUE ? nullptr : h);
+/// The device at `path`, opened for `access`; empty (false) when it cannot be opened, GetLastError() says
+/// why.
+inline UniqueHandle open_device(const std::wstring& path, DWORD access = GENERIC_WRITE) {
+  return UniqueHandle(CreateFileW(path.c_str(), access, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr,
+                                  OPEN_EXISTING, 0, nullptr));
 }
 
 /// DeviceIoControl with one in/out buffer; the bytes returned, or nullopt on failure.
