@@ -122,9 +122,8 @@ std::string render_drives_text(const ViewInput& in) {
             ? paint(protocol_label(*d.protocol),
                     *d.protocol == topology::StorageProtocol::Uas ? Color::Good : Color::Warning, in.style)
             : "-";
-    const std::string ctrl = d.controller ? topology::short_pci(d.controller->pci) + " " +
-                                                std::string(topology::hcd_label(d.controller->kind))
-                                          : "-";
+    const std::string ctrl =
+        d.controller ? topology::controller_cell(d.controller->kind, d.controller->pci) : "-";
     std::string name = topology::disk_model(d.vendor, d.model);
     if (name.empty()) name = d.usb_name.value_or("");
     rows.push_back({d.dev, d.size_bytes ? format_disk_size(*d.size_bytes) : "-", d.transport,

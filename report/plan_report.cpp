@@ -115,7 +115,7 @@ std::string indent(const std::string& block, std::string_view pad) {
 }
 
 std::string controller_text(const topology::ControllerSummary& c) {
-  std::string s = c.pci + " " + std::string(topology::hcd_label(c.kind));
+  std::string s = topology::controller_cell(c.kind, c.pci);
   if (!c.name.empty()) s += " (" + c.name + ")";
   return s;
 }

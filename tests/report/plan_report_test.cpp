@@ -136,8 +136,8 @@ TEST_CASE("plan and --predict on a narrow terminal: the controller / limit colum
   in.style.width = 100;
   const std::string narrow = report::render_plan_text(in);
   CHECK(narrow != wide);
-  CHECK(narrow.find("0000:03:00.0 xHCI (ASM1042 SuperSpeed USB Host Controller)") == std::string::npos);
-  CHECK(narrow.find("  sda (stays)  usb4-port1 (USB3 5G)  0000:03...roller)  -      "
+  CHECK(narrow.find("03:00.0 xHCI (ASM1042 SuperSpeed USB Host Controller)") == std::string::npos);
+  CHECK(narrow.find("  sda (stays)  usb4-port1 (USB3 5G)  03:00.0...roller)  -      "
                     "USB 3.2 Gen 1 UAS  400.0 given  200.0\n") != std::string::npos);
   // The table rows fit (the prose lines below it are not a table and keep their words).
   for (const std::string_view row : {"  drive ", "  sda (stays)", "  sdb (stays)"}) {

@@ -107,6 +107,10 @@ std::string describe_hub(const topology::UsbDeviceInfo& hub) {
   return out;
 }
 
+std::string controller_cell(topology::HcdKind k, std::string_view bdf) {
+  return short_pci(std::string(bdf)) + " " + std::string(topology::hcd_label(k));
+}
+
 std::string controller_label(const topology::ControllerInfo& c) {
   std::string out = controller_name(c.kind, c.bdf);
   if (!c.model_name.empty()) out += " (" + display_string(c.model_name) + ")";

@@ -92,6 +92,9 @@ std::string usb_ids(const topology::UsbDeviceInfo& d);
 std::string describe_drive(const topology::UsbDeviceInfo& u, std::string_view name);
 /// "hub 1-1 (USB2.0 Hub)", "hub 2-1" without a product string.
 std::string describe_hub(const topology::UsbDeviceInfo& hub);
+/// A controller in a table's controller column: "01:00.0 xHCI" (the address without the default domain, then
+/// the kind), as `drives` and `plan` show it.
+std::string controller_cell(topology::HcdKind k, std::string_view bdf);
 /// controller_name() with the model: "xHCI controller 0000:03:00.0 (ASM1042 SuperSpeed USB Host Controller)".
 std::string controller_label(const topology::ControllerInfo& c);
 
