@@ -356,11 +356,11 @@ def case_fault(usbsat):
         interrupted_load(bed, usbsat, y, signal.SIGINT)
 
 
-def interrupted_load(bed, usbsat, dev, sig):
-    """`sig` 1 s into a 30 s run: workers stop promptly, partial results still print, exit 130."""
+def stop_with(p, sig, after_s):
+    """Send `sig` to the --json run `p` after `after_s` seconds: it must stop within 2 s and exit 130 with its
+    partial results. Returns (the JSON document or None, stderr)."""
     name = signal.Signals(sig).name
-    p = bed.popen(usbsat, "load", "--json", "--ramp", "0", "--runtime", "30", dev)
-    time.sleep(1.0)
+    time.sleep(after_s)
     t0 = time.monotonic()
     p.send_signal(sig)
     try:
@@ -372,9 +372,17 @@ def interrupted_load(bed, usbsat, dev, sig):
     check(took < 2.0, f"{name} stops the run within 2 s ({took:.2f} s)")
     check(p.returncode == 130, f"{name} exits 130 (got {p.returncode}; {err.strip()})")
     try:
-        res = json.loads(out)
+        return json.loads(out), err
     except json.JSONDecodeError:
         check(False, f"{name}: JSON results printed (got {out!r})")
+        return None, err
+
+
+def interrupted_load(bed, usbsat, dev, sig):
+    """`sig` 1 s into a 30 s run: workers stop promptly, partial results still print, exit 130."""
+    name = signal.Signals(sig).name
+    res, err = stop_with(bed.popen(usbsat, "load", "--json", "--ramp", "0", "--runtime", "30", dev), sig, 1.0)
+    if res is None:
         return
     check_engine(res["engine"], err, f"usbsat load stopped by {name}")
     t = res["phases"][0]["per_target"][0]
