@@ -8,6 +8,7 @@
 #include "report/drives_view.hpp"
 #include "report/formatters.hpp"
 #include "report/json_common.hpp"
+#include "topology/base/string_table.hpp"
 #include "topology/model/speed.hpp"
 #include "topology/words/describe.hpp"
 #include "topology/words/escape.hpp"
@@ -27,19 +28,16 @@ Color severity_color(FindingSeverity s) {
   return Color::Info;
 }
 
-/// The shared node's kind as the watch JSON names it (report/schemas/watch-event.schema.json).
+/// The shared node's kind as the watch JSON names it (report/schemas/watch-event.schema.json); any other node
+/// a drive shares is its controller.
+constexpr topology::StringTable<topology::NodeKind, 3> kShareKinds{{{
+    {topology::NodeKind::Hub, "hub"},
+    {topology::NodeKind::RootHub, "usb_bus"},
+    {topology::NodeKind::PciHop, "pcie_link"},
+}}};
+
 std::string_view share_kind(topology::NodeKind k) {
-  switch (k) {
-    case topology::NodeKind::Hub:
-      return "hub";
-    case topology::NodeKind::RootHub:
-      return "usb_bus";
-    case topology::NodeKind::PciHop:
-      return "pcie_link";
-    default:
-      break;
-  }
-  return "controller";
+  return kShareKinds.name(k, "controller");
 }
 
 /// The notes on an added drive: slower than it could be, and why (none for a removed one).

@@ -17,13 +17,17 @@ bool movable_or_none(const Topology& t, Vertex port, const std::vector<Vertex>& 
   return true;
 }
 
-/// A side of a connector a drive may be plugged into: a port that is wired (not `not used`), reachable from
-/// outside (not `hardwired` to something soldered on, such as a Raspberry Pi 4's internal USB 2.0 hub) and
-/// holding nothing but the drives being re-placed.
+/// A side reachable from outside: not `hardwired` to something soldered on (such as a Raspberry Pi 4's
+/// internal USB 2.0 hub).
+bool external(const Topology& t, std::optional<Vertex> port) {
+  return port && t[*port].as<PortInfo>().connect_type != "hardwired";
+}
+
+/// A side of a connector a drive may be plugged into: external, wired (not `not used`) and holding nothing
+/// but the drives being re-placed.
 bool side_usable(const Topology& t, std::optional<Vertex> port, const std::vector<Vertex>& movable) {
-  if (!port) return false;
-  const auto& p = t[*port].as<PortInfo>();
-  return p.connect_type != "not used" && p.connect_type != "hardwired" && movable_or_none(t, *port, movable);
+  return external(t, port) && t[*port].as<PortInfo>().connect_type != "not used" &&
+         movable_or_none(t, *port, movable);
 }
 
 /// Something other than the drives being re-placed is in the connector: the device on its first external side
@@ -31,8 +35,7 @@ bool side_usable(const Topology& t, std::optional<Vertex> port, const std::vecto
 /// machine).
 bool occupied(const Topology& t, const topology::Connector& c, const std::vector<Vertex>& movable) {
   for (const auto& side : {c.usb3_port, c.usb2_port}) {
-    if (!side || t[*side].as<PortInfo>().connect_type == "hardwired" || topology::children(t, *side).empty())
-      continue;
+    if (!external(t, side) || topology::children(t, *side).empty()) continue;
     return !movable_or_none(t, *side, movable);
   }
   return false;
